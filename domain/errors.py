@@ -14,7 +14,7 @@ class DomainError(Exception):
     kind = "domain-error"
 
 
-class InvalidCommand(DomainError):
+class InvalidCommand(DomainError):  # noqa: N818  (the names read as the rules speak)
     """The command cannot be understood: bad notation, unknown option, value out of range."""
 
     kind = "invalid-command"
@@ -28,7 +28,7 @@ class InvalidOptions(InvalidCommand):
     kind = "invalid-options"
 
 
-class IllegalMove(DomainError):
+class IllegalMove(DomainError):  # noqa: N818
     """The command is well formed, but the rules do not allow it now."""
 
     kind = "illegal-move"

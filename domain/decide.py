@@ -1,0 +1,55 @@
+"""``decide(state, command) -> list[Event]``: the rules say yes (with the facts that follow)
+or no (with a ``DomainError`` saying why). It never changes state and never draws randomness:
+seeds come in with the system commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.commands import (
+    BigGin,
+    ChooseDealer,
+    Command,
+    Cut,
+    Deal,
+    Discard,
+    DrawFromDiscard,
+    DrawFromStock,
+    FinishLayoff,
+    Knock,
+    LayOff,
+    PassUpcard,
+    StartMatch,
+    TakeUpcard,
+)
+from domain.errors import InvalidCommand
+from domain.events import Event
+from domain.going_out import big_gin, finish_layoff, knock, lay_off
+from domain.setup import choose_dealer, cut, deal, start_match
+from domain.state import MatchState
+from domain.turns import discard, draw_from_discard, draw_from_stock, pass_upcard, take_upcard
+
+
+def decide(state: MatchState, command: Command) -> list[Event]:
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise InvalidCommand(f"{type(command).__name__} is not a command of this game")
+    return handler(state, command)
+
+
+_HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
+    StartMatch: start_match,
+    Cut: cut,
+    ChooseDealer: choose_dealer,
+    Deal: deal,
+    TakeUpcard: take_upcard,
+    PassUpcard: pass_upcard,
+    DrawFromStock: draw_from_stock,
+    DrawFromDiscard: draw_from_discard,
+    Discard: discard,
+    Knock: knock,
+    BigGin: big_gin,
+    LayOff: lay_off,
+    FinishLayoff: finish_layoff,
+}

@@ -1,0 +1,161 @@
+"""What each seat, and a spectator, may know: cut out of the state, never added to it.
+
+Never shown to a seat: the opponent's cards (except those it took from the pile, which both
+saw), the stock and its order, the face-down knock card (to the defender, before the hand is
+over), or any seed. Once a hand is over both hands are shown in its result (``last_hand``).
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import asdict, replace
+
+from domain.cards import Mask, cards_of, names
+from domain.commands import Command
+from domain.events import CardsCut, Dealt, Drew, Event, GameWon, HandDrawn, Knocked, Scored
+from domain.legal import legal_actions
+from domain.options import RuleOptions
+from domain.state import MatchState, Phase
+
+
+class ScoresView(msgspec.Struct, frozen=True):
+    """Indexed by seat; hand points and hands won are this game's."""
+
+    hand_points: list[int]
+    hands_won: list[int]
+    match_scores: list[int]
+    games_won: list[int]
+
+
+class KnockView(msgspec.Struct, frozen=True):
+    """The knocker's cards on the table: ``melds`` as extended by layoffs, ``shown_melds`` as
+    laid down; ``knock_card`` is None while the viewer may not see it."""
+
+    knocker: int
+    shown_melds: list[list[str]]
+    melds: list[list[str]]
+    deadwood: list[str]
+    deadwood_count: int
+    gin: bool
+    big_gin: bool
+    layoffs: list[tuple[str, int]]
+    knock_card: str | None
+
+
+class TableView(msgspec.Struct, frozen=True, kw_only=True):
+    """What everybody at the table, spectators included, may know."""
+
+    phase: Phase
+    turn: int | None
+    dealer: int | None
+    game: int
+    hand_number: int
+    card_counts: list[int]
+    took_from_pile: list[list[str]]  # by seat: cards taken from the pile and still held
+    discard_pile: list[str]  # face up, top last
+    stock_size: int
+    knock_limit: int
+    multiplier: int
+    upcard_passes: int
+    scores: ScoresView
+    knock: KnockView | None
+    cut: CardsCut | None
+    last_hand: Scored | HandDrawn | None
+    last_game: GameWon | None
+    winner: int | None
+    options: RuleOptions
+
+
+class SeatView(TableView, frozen=True, kw_only=True):
+    """The table as one seat sees it, with its own cards and what it may do now."""
+
+    seat: int
+    hand: list[str]
+    opponent_card_count: int
+    opponent_took: list[str]
+    legal_actions: list[Command]
+
+
+def public_view(state: MatchState) -> TableView:
+    return _table(state, viewer=None)
+
+
+def view(state: MatchState, seat: int) -> SeatView:
+    opponent = 1 - seat
+    return SeatView(
+        **asdict(_table(state, viewer=seat)),
+        seat=seat,
+        hand=_names(state.hands[seat]),
+        opponent_card_count=state.hands[opponent].bit_count(),
+        opponent_took=_names(state.from_pile[opponent]),
+        legal_actions=legal_actions(state, seat),
+    )
+
+
+def redact_event(event: Event, seat: int | None, hand_over: bool) -> Event:
+    """``event`` as ``seat`` (None: a spectator) may see it; ``hand_over`` tells whether the
+    hand it belongs to has ended, which reveals the hands but never the stock."""
+    if isinstance(event, Dealt):
+        hands = [
+            cards if hand_over or owner == seat else [] for owner, cards in enumerate(event.hands)
+        ]
+        return replace(event, hands=hands, stock=[])
+    if hand_over:
+        return event
+    if isinstance(event, Drew) and event.source == "stock" and event.seat != seat:
+        return replace(event, card=None)
+    if isinstance(event, Knocked) and event.seat != seat:
+        return replace(event, card=None)
+    return event
+
+
+def _table(state: MatchState, viewer: int | None) -> TableView:
+    score = state.score
+    return TableView(
+        phase=state.phase,
+        turn=state.turn,
+        dealer=state.dealer,
+        game=state.game,
+        hand_number=state.hand,
+        card_counts=[hand.bit_count() for hand in state.hands],
+        took_from_pile=[_names(taken) for taken in state.from_pile],
+        discard_pile=names(state.pile),
+        stock_size=state.stock_left,
+        knock_limit=state.knock_limit,
+        multiplier=state.multiplier,
+        upcard_passes=state.upcard_passes,
+        scores=ScoresView(
+            list(score.hand_points),
+            list(score.hands_won),
+            list(score.match_scores),
+            list(score.games_won),
+        ),
+        knock=_knock(state, viewer),
+        cut=state.cut,
+        last_hand=state.last_hand,
+        last_game=state.last_game,
+        winner=state.winner,
+        options=state.options,
+    )
+
+
+def _knock(state: MatchState, viewer: int | None) -> KnockView | None:
+    knock = state.knock
+    if knock is None:
+        return None
+    sees_card = state.hand_over or viewer == knock.knocker
+    return KnockView(
+        knocker=knock.knocker,
+        shown_melds=[_names(meld) for meld in knock.shown_melds],
+        melds=[_names(meld) for meld in knock.melds],
+        deadwood=_names(knock.deadwood),
+        deadwood_count=knock.count,
+        gin=knock.gin,
+        big_gin=knock.big_gin,
+        layoffs=[(names([card])[0], meld) for card, meld in knock.layoffs],
+        knock_card=names([knock.card])[0] if sees_card and knock.card is not None else None,
+    )
+
+
+def _names(mask: Mask) -> list[str]:
+    return names(cards_of(mask))
