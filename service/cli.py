@@ -1,0 +1,62 @@
+"""The ``gin`` command. Each subcommand group registers itself in ``build_parser``.
+
+gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to the newest schema
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from adapters.database import open_database
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gin", description="The Gin Rummy game service.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_db_commands(commands)
+    return parser
+
+
+def add_database_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--database-url",
+        help="PostgreSQL to use (default: $GIN_DATABASE_URL or $DATABASE_URL; "
+        "without one, an embedded server)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="the service's data folder; the embedded server keeps its data in DIR/postgres "
+        "(default: $GIN_DATA_DIR or .data)",
+    )
+
+
+def add_db_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    db = commands.add_parser("db", help="manage the database")
+    db_commands = db.add_subparsers(dest="db_command", required=True, metavar="DB_COMMAND")
+    upgrade = db_commands.add_parser("upgrade", help="apply every pending migration")
+    add_database_options(upgrade)
+    upgrade.set_defaults(run=run_db_upgrade)
+
+
+def run_db_upgrade(args: argparse.Namespace) -> int:
+    database = open_database(args.database_url, data_dir=args.data_dir, migrate=True)
+    try:
+        where = f" (embedded, in {database.embedded.data_dir})" if database.embedded else ""
+        print(f"the database is at the newest schema{where}")
+    finally:
+        database.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
