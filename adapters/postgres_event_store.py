@@ -94,16 +94,7 @@ class PostgresEventStore:
         idempotency_key: str | None = None,
     ) -> AppendResult:
         check_append(stream_id, events, expected_version)
-        fingerprint = request_fingerprint(stream_id, expected_version, events)
-        params = (
-            stream_id,
-            expected_version,
-            [event.type for event in events],
-            [event.schema_version for event in events],
-            [event.data for event in events],
-            idempotency_key,
-            fingerprint,
-        )
+        params = append_params(stream_id, events, expected_version, idempotency_key)
         try:
             row = await self._call_append(params)
         except psycopg.errors.UniqueViolation as error:
@@ -188,6 +179,21 @@ class PostgresEventStore:
                 (stream_id,),
             )
             return await cursor.fetchone()
+
+
+def append_params(
+    stream_id: str, events: Sequence[NewEvent], expected_version: int, idempotency_key: str | None
+) -> tuple[object, ...]:
+    """The parameters of ``APPEND`` for one append."""
+    return (
+        stream_id,
+        expected_version,
+        [event.type for event in events],
+        [event.schema_version for event in events],
+        [event.data for event in events],
+        idempotency_key,
+        request_fingerprint(stream_id, expected_version, events),
+    )
 
 
 @asynccontextmanager

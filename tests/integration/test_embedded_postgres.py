@@ -1,0 +1,50 @@
+"""With no database URL the service runs an embedded PostgreSQL whose data survives restarts;
+with one it starts nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adapters.database import open_database
+from adapters.postgres_event_store import PostgresEventStore
+from service.event_store import NewEvent
+
+
+@pytest.fixture
+def no_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("GIN_DATABASE_URL", raising=False)
+
+
+@pytest.mark.usefixtures("no_database_url")
+async def test_the_embedded_server_keeps_events_across_restarts(tmp_path: Path) -> None:
+    first_run = open_database(data_dir=tmp_path)
+    try:
+        assert first_run.embedded is not None
+        assert (tmp_path / "postgres" / "PG_VERSION").exists()
+        async with PostgresEventStore.connect(first_run.url) as store:
+            await store.append("match-1", [NewEvent("E", 1, b'{"n":1}')], expected_version=0)
+    finally:
+        first_run.close()
+
+    second_run = open_database(data_dir=tmp_path)
+    try:
+        async with PostgresEventStore.connect(second_run.url) as store:
+            (kept,) = await store.read_stream("match-1")
+            assert kept.data == b'{"n":1}'
+            assert (await store.verify_stream("match-1")).ok
+    finally:
+        second_run.close()
+
+
+def test_a_database_url_is_used_as_given_and_nothing_is_started(
+    database_url: str, tmp_path: Path
+) -> None:
+    database = open_database(database_url, data_dir=tmp_path)
+
+    assert database.embedded is None
+    assert database.url == database_url
+    assert not (tmp_path / "postgres").exists()
+    database.close()
