@@ -127,6 +127,7 @@ def arrangement_of(hand: Mask, melds: Sequence[Mask]) -> Arrangement:
 
 
 def _describe(cards: Mask) -> str:
+    """The cards in rank order, as a player reads a meld."""
     if cards <= 0 or cards >> DECK_SIZE:
         return "that group of cards"
-    return format_cards(cards_of(cards))
+    return format_cards(sorted(cards_of(cards), key=lambda card: (card % 13, card)))
