@@ -1,0 +1,114 @@
+"""RULES.md "A game" and "A match": targets, game, line and shutout bonuses, match end."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.commands import Deal
+from domain.errors import MatchOver
+from domain.events import GameWon, MatchWon
+from domain.legal import legal_actions
+from domain.options import RuleOptions
+from domain.state import Phase
+from tests.unit.helpers import DEFENDER_92, Table, knock_hand, new_table
+
+
+def game_won(table: Table) -> GameWon:
+    (won,) = [event for event in table.events if isinstance(event, GameWon)][-1:]
+    return won
+
+
+def test_game_ends_when_hand_points_reach_the_target_with_a_shutout() -> None:
+    table = new_table(RuleOptions(game_target=4), dealer=1)
+    knock_hand(table, knocker=0, dead="Ac")  # 5 - 1 = 4 points
+    won = game_won(table)
+    assert won == GameWon(
+        game=1,
+        winner=0,
+        hand_points=[4, 0],
+        hands_won=[1, 0],
+        game_bonus=100,
+        line_bonuses=[25, 0],
+        shutout_bonus=100,
+        totals=[4 + 100 + 25 + 100, 0],
+        scored_by=0,
+        points=229,
+        match_scores=[229, 0],
+    )
+    assert table.state.score.match_scores == (229, 0)
+    assert table.state.score.games_won == (1, 0)
+    assert table.state.score.hand_points == (0, 0)
+    assert (table.state.game, table.state.phase) == (2, Phase.DEAL)
+
+
+def three_hand_game(options: RuleOptions) -> Table:
+    table = new_table(options, dealer=1)
+    knock_hand(table, knocker=0, dead="Ac")  # seat 0: 4
+    knock_hand(table, knocker=1, dead="Ac")  # seat 1: 4
+    knock_hand(table, knocker=0, dead="5d")  # seat 0 gins: 5 + 25
+    return table
+
+
+def test_game_bonus_and_a_line_bonus_per_hand_won_without_shutout() -> None:
+    table = three_hand_game(RuleOptions(game_target=30))
+    won = game_won(table)
+    assert (won.winner, won.hand_points, won.hands_won) == (0, [34, 4], [2, 1])
+    assert (won.game_bonus, won.line_bonuses, won.shutout_bonus) == (100, [50, 25], 0)
+    assert won.totals == [34 + 100 + 50, 4 + 25]
+    assert (won.scored_by, won.points) == (0, 184 - 29)
+
+
+def test_no_game_ends_below_the_target() -> None:
+    table = three_hand_game(RuleOptions(game_target=35))
+    assert not [event for event in table.events if isinstance(event, GameWon)]
+    assert table.state.score.hand_points == (34, 4)
+
+
+def test_the_higher_total_scores_the_difference_even_when_line_bonuses_outweigh() -> None:
+    table = new_table(RuleOptions(game_target=30, game_bonus=0), dealer=1)
+    knock_hand(table, knocker=1, dead="Ac")  # seat 1: 4
+    knock_hand(table, knocker=1, dead="Ac")  # seat 1: 4
+    knock_hand(table, knocker=0, dead="5d")  # seat 0 gins: 30, and wins the game
+    won = game_won(table)
+    assert (won.winner, won.hands_won) == (0, [1, 2])
+    assert won.totals == [30 + 25, 8 + 50]
+    assert (won.scored_by, won.points) == (1, 3)
+    assert table.state.score.match_scores == (0, 3)
+    assert table.state.score.games_won == (1, 0)
+
+
+def test_the_first_dealer_of_a_new_game_is_the_winner_of_the_last_hand() -> None:
+    table = three_hand_game(RuleOptions(game_target=30))
+    assert table.state.dealer == 0
+    assert table.state.game == 2
+
+
+def test_a_match_reaching_500() -> None:
+    table = new_table(dealer=1)
+    knock_hand(table, knocker=0, dead="5d", defender=DEFENDER_92)  # gin: 92 + 25
+    assert table.state.score.match_scores == (117 + 100 + 25 + 100, 0)
+    assert table.state.phase is Phase.DEAL
+    knock_hand(table, knocker=0, dead="5d", defender=DEFENDER_92)  # seat 0 now deals
+    assert table.events[-1] == MatchWon(winner=0, match_scores=[684, 0], games_won=[2, 0])
+    assert table.state.phase is Phase.MATCH_OVER
+    assert table.state.winner == 0
+    assert legal_actions(table.state, 0) == legal_actions(table.state, 1) == []
+    assert legal_actions(table.state, None) == []
+    with pytest.raises(MatchOver, match="the match is over"):
+        table.do(Deal(seed="00"))
+    with pytest.raises(MatchOver):
+        table.draw_stock(1)
+
+
+def test_match_target_zero_is_a_single_game() -> None:
+    table = new_table(RuleOptions(match_target=0, game_target=4), dealer=1)
+    knock_hand(table, knocker=0, dead="Ac")
+    assert table.events[-1] == MatchWon(winner=0, match_scores=[229, 0], games_won=[1, 0])
+    assert table.state.phase is Phase.MATCH_OVER
+
+
+def test_the_match_goes_on_below_the_match_target() -> None:
+    table = new_table(RuleOptions(match_target=230, game_target=4), dealer=1)
+    knock_hand(table, knocker=0, dead="Ac")
+    assert table.state.phase is Phase.DEAL
+    assert table.state.score.match_scores == (229, 0)

@@ -1,0 +1,115 @@
+"""RULES.md "Scoring a hand" and "The next hand", with Oklahoma and the undercut options.
+
+The knocker (seat 0, not dealing) shows nine melded cards and one dead card; the defender
+holds DEFENDER_5 (deadwood 5) or DEFENDER_92 (deadwood 92), none of which can be laid off.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.commands import Knock
+from domain.errors import IllegalMove
+from domain.legal import legal_actions
+from domain.options import RuleOptions
+from domain.state import Phase
+from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, knock_hand, new_table, scored_in
+
+
+def score(
+    dead: str, defender: str = DEFENDER_5, upcard: str = "2c", **options: object
+) -> tuple[str, int | None, int]:
+    table = new_table(RuleOptions(**options), dealer=1)  # type: ignore[arg-type]
+    scored = scored_in(knock_hand(table, knocker=0, dead=dead, defender=defender, upcard=upcard))
+    return scored.outcome, scored.winner, scored.points
+
+
+def test_knock_scores_the_difference_for_the_knocker() -> None:
+    assert score("Ac") == ("knock", 0, 5 - 1)
+
+
+def test_undercut_scores_the_difference_plus_undercut_bonus_for_the_defender() -> None:
+    assert score("9c") == ("undercut", 1, 9 - 5 + 25)
+
+
+def test_undercut_on_tie_scores_for_the_defender() -> None:
+    assert score("5c", undercut_on_tie=True) == ("undercut", 1, 0 + 25)
+
+
+def test_tie_without_undercut_on_tie_scores_nothing_and_the_dealer_deals_again() -> None:
+    table = new_table(RuleOptions(undercut_on_tie=False), dealer=1)
+    scored = scored_in(knock_hand(table, knocker=0, dead="5c"))
+    assert (scored.outcome, scored.winner, scored.points) == ("tie", None, 0)
+    assert table.state.score.hand_points == (0, 0)
+    assert table.state.score.hands_won == (0, 0)
+    assert table.state.dealer == 1
+
+
+def test_gin_scores_the_defenders_deadwood_plus_gin_bonus() -> None:
+    assert score("5d", DEFENDER_92) == ("gin", 0, 92 + 25)
+
+
+def test_gin_cannot_be_undercut() -> None:
+    melded = "6c 7c 8c 8h 9h Th Qc Qd Qs Qh"  # no deadwood either
+    assert score("5d", melded) == ("gin", 0, 0 + 25)
+
+
+def test_the_winner_of_a_hand_deals_the_next() -> None:
+    table = new_table(dealer=1)
+    knock_hand(table, knocker=0, dead="Ac")  # seat 0 wins
+    assert table.state.dealer == 0
+    knock_hand(table, knocker=0, dead="9c")  # seat 0, now dealing, is undercut
+    assert table.state.dealer == 1
+
+
+def test_next_dealer_alternate_passes_the_deal_whoever_wins() -> None:
+    table = new_table(RuleOptions(next_dealer="alternate"), dealer=1)
+    knock_hand(table, knocker=0, dead="9c")  # seat 1, the dealer, wins
+    assert table.state.dealer == 0
+
+
+def test_oklahoma_ace_upcard_means_gin_only() -> None:
+    table = new_table(RuleOptions(oklahoma=True), dealer=1)
+    with pytest.raises(
+        IllegalMove, match="deadwood would be 1; this hand can only be ended by gin"
+    ):
+        knock_hand(table, knocker=0, dead="Ac", upcard="Ah")
+    assert table.state.knock_limit == 0
+    assert Knock(seat=0, card=KNOCK_CARD) not in legal_actions(table.state, 0)
+    gin = new_table(RuleOptions(oklahoma=True), dealer=1)
+    scored = scored_in(knock_hand(gin, knocker=0, dead="5d", upcard="Ah"))
+    assert (scored.outcome, scored.points) == ("gin", 5 + 25)
+
+
+def test_oklahoma_upcard_value_sets_the_knock_limit() -> None:
+    table = new_table(RuleOptions(oklahoma=True), dealer=1)
+    with pytest.raises(IllegalMove, match="deadwood would be 9; the knock limit is 8"):
+        knock_hand(table, knocker=0, dead="9c", upcard="8d")
+    assert score("9c", upcard="Kh", oklahoma=True) == ("undercut", 1, 9 - 5 + 25)
+
+
+def test_oklahoma_spade_upcard_doubles_the_hand() -> None:
+    assert score("Ac", upcard="9s", oklahoma=True) == ("knock", 0, (5 - 1) * 2)
+    assert score("5d", DEFENDER_92, upcard="Ts", oklahoma=True) == ("gin", 0, (92 + 25) * 2)
+
+
+def test_oklahoma_spades_double_off_leaves_a_spade_upcard_single() -> None:
+    assert score("Ac", upcard="9s", oklahoma=True, oklahoma_spades_double=False) == (
+        "knock",
+        0,
+        5 - 1,
+    )
+
+
+def test_without_oklahoma_the_upcard_changes_nothing() -> None:
+    assert score("Ac", upcard="9s") == ("knock", 0, 5 - 1)
+    assert score("9c", upcard="As") == ("undercut", 1, 9 - 5 + 25)
+
+
+def test_a_scored_hand_adds_to_the_winners_hand_points() -> None:
+    table = new_table(dealer=1)
+    knock_hand(table, knocker=0, dead="Ac")
+    knock_hand(table, knocker=0, dead="Ac")
+    assert table.state.score.hand_points == (8, 0)
+    assert table.state.score.hands_won == (2, 0)
+    assert table.state.phase is Phase.DEAL
