@@ -1,0 +1,112 @@
+"""The composition root: ``create_app(settings)`` wires the database, the store, the use cases
+and the controllers. Nothing connects at import time; the lifespan opens and closes it all."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from litestar import Litestar
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+
+from adapters.database import open_database
+from adapters.postgres_event_store import PostgresEventStore, open_pool
+from service.http.commands import CommandsController
+from service.http.dependencies import provide_matches, provide_notifier
+from service.http.docs import BEARER
+from service.http.events import EventsController
+from service.http.health import health
+from service.http.matches import MatchesController
+from service.http.stream import StreamController
+from service.http.views import ViewController
+from service.match_streams import MatchStreams
+from service.matches import MatchService
+from service.notifications import MatchNotifier
+from service.problems import handle_exception
+from service.registry import MatchRegistry
+from service.request_log import RequestLogMiddleware, configure_logging
+from service.settings import Settings
+
+DOCS_PATH = "/docs"
+
+
+def create_app(settings: Settings) -> Litestar:
+    @asynccontextmanager
+    async def resources(app: Litestar) -> AsyncIterator[None]:
+        async with (
+            _database_url(settings) as url,
+            open_pool(
+                url, min_size=settings.pool_min_size, max_size=settings.pool_max_size
+            ) as pool,
+        ):
+            notifier = MatchNotifier(url)
+            await notifier.start()
+            streams = MatchStreams(PostgresEventStore(pool), snapshot_every=settings.snapshot_every)
+            app.state.pool = pool
+            app.state.notifier = notifier
+            app.state.matches = MatchService(streams, MatchRegistry(pool))
+            try:
+                yield
+            finally:
+                await notifier.stop()
+
+    configure_logging(settings.log_level)
+    return Litestar(
+        route_handlers=[
+            MatchesController,
+            ViewController,
+            CommandsController,
+            EventsController,
+            StreamController,
+            health,
+        ],
+        dependencies={
+            "matches": Provide(provide_matches, sync_to_thread=False),
+            "notifier": Provide(provide_notifier, sync_to_thread=False),
+        },
+        lifespan=[resources],
+        exception_handlers={Exception: handle_exception},
+        middleware=[RequestLogMiddleware()],
+        openapi_config=OpenAPIConfig(
+            title="Gin Rummy service",
+            version="1",
+            description=(
+                "Play Gin Rummy matches over HTTP. Create a match, keep each seat's token, "
+                "read your view and send the commands it lists."
+            ),
+            path=DOCS_PATH,
+            render_plugins=[SwaggerRenderPlugin()],
+            components=Components(
+                security_schemes={
+                    BEARER: SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A seat's token, from creating or joining a match",
+                    )
+                }
+            ),
+        ),
+    )
+
+
+def create_app_from_env() -> Litestar:
+    """The app for a server started with ``--factory`` (each worker reads the environment)."""
+    return create_app(Settings.from_env())
+
+
+@asynccontextmanager
+async def _database_url(settings: Settings) -> AsyncIterator[str]:
+    if settings.database_url:
+        yield settings.database_url
+        return
+    # No URL: the embedded server (started, or reused if another worker already did).
+    database = await asyncio.to_thread(open_database, None, data_dir=Path(settings.data_dir))
+    try:
+        yield database.url
+    finally:
+        await asyncio.to_thread(database.close)

@@ -1,0 +1,25 @@
+"""Domain events to the store's records and back.
+
+A record's type is the event's tag and its data the event's canonical JSON, so the bytes the
+store hashes are exactly the bytes the domain encodes. Records of an older schema version go
+through the upcasters before decoding.
+"""
+
+from __future__ import annotations
+
+from domain import Event, decode_event, encode_event, event_type
+from service.event_store import NewEvent, RecordedEvent
+from service.upcasting import Upcasters, canonical_json
+
+UPCASTERS = Upcasters()
+
+
+def to_record(event: Event) -> NewEvent:
+    return NewEvent(event_type(event), type(event).schema_version, encode_event(event))
+
+
+def from_record(record: RecordedEvent) -> Event:
+    if record.schema_version >= UPCASTERS.current_version(record.type):
+        return decode_event(record.data)
+    payload = UPCASTERS.decode(record.type, record.schema_version, record.data)
+    return decode_event(canonical_json(payload))

@@ -1,0 +1,96 @@
+"""``POST /matches/{id}/commands``: a seat plays one command; the answer is its new view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litestar import Controller, Response, post
+from litestar.openapi.spec import (
+    OpenAPIMediaType,
+    Operation,
+    Reference,
+    RequestBody,
+    Schema,
+)
+from litestar.status_codes import HTTP_200_OK
+
+from domain.commands import SeatCommand
+from service.command_parsing import parse_seat_command
+from service.errors import InvalidRequest
+from service.http.dependencies import seat_of
+from service.http.docs import BEARER, problems
+from service.http.etags import version_of
+from service.http.params import Authorization, IdempotencyKey, IfMatch, Matches, MatchId
+from service.http.schemas import MatchView
+from service.http.views import match_view
+from service.matches import CommandRequest
+
+MAX_IDEMPOTENCY_KEY = 200
+
+
+COMMAND_BODY = RequestBody(
+    required=True,
+    description='One command, e.g. {"type": "discard", "card": "7h"}, as listed in a view\'s '
+    "legal_actions; seat may be left out (it must be the token's seat).",
+    content={
+        "application/json": OpenAPIMediaType(
+            schema=Schema(
+                one_of=[
+                    Reference(f"#/components/schemas/{cls.__name__}")
+                    for cls in SeatCommand.__args__
+                ]
+            )
+        )
+    },
+)
+
+
+@dataclass
+class CommandOperation(Operation):
+    """The body is read raw and parsed by ``parse_seat_command`` (for precise refusals), so
+    its schema is declared here rather than inferred from the handler's signature."""
+
+    def __post_init__(self) -> None:
+        self.request_body = COMMAND_BODY
+
+
+class CommandsController(Controller):
+    path = "/matches/{match_id:uuid}/commands"
+    tags = ("play",)
+    security = ({BEARER: []},)
+
+    @post(
+        "/",
+        status_code=HTTP_200_OK,
+        summary="Play a command",
+        operation_class=CommandOperation,
+        responses=problems(400, 401, 403, 404, 409, 412, 422),
+    )
+    async def play(
+        self,
+        match_id: MatchId,
+        body: bytes,
+        matches: Matches,
+        authorization: Authorization = None,
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> Response[MatchView]:
+        """Answered only once the command's events are committed, with the seat's new view."""
+        seat = await seat_of(matches, str(match_id), authorization)
+        request = CommandRequest(
+            command=parse_seat_command(body, seat),
+            idempotency_key=_checked_key(idempotency_key),
+            if_match=version_of(if_match),
+        )
+        after = await matches.handle(str(match_id), seat, request)
+        return match_view(str(match_id), seat, after)
+
+
+def _checked_key(key: str | None) -> str | None:
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY or not key.isprintable():
+        raise InvalidRequest(
+            f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} printable characters"
+        )
+    return key

@@ -1,0 +1,23 @@
+"""ETags of a seat's view: the match version and the seat, e.g. ``"v12-s0"``."""
+
+from __future__ import annotations
+
+import re
+
+from service.errors import InvalidRequest
+
+_TAG = re.compile(r'^(?:W/)?"?v?(\d{1,18})(?:-s[01])?"?$')
+
+
+def view_etag(version: int, seat: int) -> str:
+    return f'"v{version}-s{seat}"'
+
+
+def version_of(header: str | None) -> int | None:
+    """The version an If-Match / If-None-Match header names; None for none or ``*``."""
+    if header is None or header.strip() == "*":
+        return None
+    match = _TAG.match(header.strip())
+    if match is None:
+        raise InvalidRequest(f'{header!r} is not an ETag of this API (they look like "v12-s0")')
+    return int(match.group(1))

@@ -1,0 +1,97 @@
+"""Request and response bodies of the HTTP API (cards always in notation, e.g. "7h")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, TableView
+
+Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
+Entropy = Annotated[str, Meta(max_length=256)]
+
+
+class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A new match. Leave ``invite`` false to get both seats' tokens (a tournament system, a
+    table with two apps); set it to get your own seat's token and an invite code to pass on."""
+
+    options: RuleOptions = msgspec.field(default_factory=RuleOptions)
+    external_ref: Annotated[str, Meta(max_length=200)] | None = None
+    entropy: Annotated[list[Entropy], Meta(max_length=2)] = msgspec.field(default_factory=list)
+    invite: bool = False
+    seat: Seat = 0
+
+
+class SeatToken(msgspec.Struct, frozen=True):
+    seat: int
+    token: str
+
+
+class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    seats: list[SeatToken]
+    invite_code: str | None = None
+
+
+class JoinMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    invite_code: Annotated[str, Meta(min_length=1, max_length=100)]
+    entropy: Entropy = ""
+
+
+class Joined(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    seat: int
+    token: str
+
+
+class MatchView(SeatView, frozen=True, kw_only=True):
+    """One seat's view of the match at ``version``; ``legal_actions`` are ready-to-send
+    command bodies for ``POST /matches/{match_id}/commands``."""
+
+    match_id: str
+    version: int
+
+
+class EventEnvelope(msgspec.Struct, frozen=True):
+    version: int
+    event: Event
+
+
+class EventFeed(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    events: list[EventEnvelope]
+
+
+Status = Literal["waiting_for_opponent", "in_progress", "finished"]
+
+
+class Player(msgspec.Struct, frozen=True):
+    seat: int
+    joined: bool
+
+
+class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What anybody may know about a match: for spectators and tournament software."""
+
+    match_id: str
+    external_ref: str | None
+    created_at: datetime
+    status: Status
+    version: int
+    players: list[Player]
+    winner: int | None
+    table: TableView
+    hands: list[Scored | HandDrawn]
+    games: list[GameWon]
+
+
+class Health(msgspec.Struct, frozen=True):
+    status: Literal["ok", "unavailable"]
+    database: Literal["ok", "unreachable"]
+
+
+# Versions fit PostgreSQL's bigint with room to spare; larger numbers are refused as input.
+MAX_VERSION = 10**18 - 1
