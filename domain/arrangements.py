@@ -16,9 +16,9 @@ from domain.cards import DECK_SIZE, Mask, cards_of, format_cards
 from domain.errors import IllegalMove
 from domain.meld_tables import (
     MELD_SET,
-    RANK_A,
     mask_value,
     meld_order,
+    rank_groups,
     run_cover,
     set_choices,
     suit_blocks,
@@ -97,9 +97,8 @@ def best_arrangements(hand: Mask) -> list[Arrangement]:
 
 
 def _arrangement(hand: Mask, sets: Mask, dead: Mask, count: int) -> Arrangement:
-    melds = [sets & (RANK_A << rank) for rank in range(13)]
-    melds += suit_blocks(hand & ~sets & ~dead)
-    return Arrangement(tuple(sorted(filter(None, melds), key=meld_order)), dead, count)
+    melds = rank_groups(sets) + suit_blocks(hand & ~sets & ~dead)
+    return Arrangement(tuple(sorted(melds, key=meld_order)), dead, count)
 
 
 def is_meld(cards: Mask) -> bool:

@@ -26,6 +26,7 @@ from domain.meld_tables import (
     low_card,
     mask_value,
     meld_order,
+    rank_groups,
     run_cover,
     set_choices,
     suit_blocks,
@@ -67,8 +68,9 @@ def defender_result(
                 set_spots.append((low_card(fourth), index))
     best: list[tuple[Mask, tuple[tuple[Card, int], ...], Mask]] = []
     best_count = mask_value(defender) + 1
+    spot_choices = _subsets(set_spots)
     for sets in set_choices(defender):
-        for spots in _subsets(set_spots):
+        for spots in spot_choices:
             spare = defender ^ sets
             for card, _ in spots:
                 spare ^= 1 << card
@@ -124,7 +126,7 @@ def _result(
     own_runs = run_cover(spare)
     laid = _reach(spare, runs) & ~own_runs
     dead = spare & ~own_runs & ~laid
-    melds = [sets & (RANK_A << rank) for rank in range(13)] + suit_blocks(own_runs)
+    melds = rank_groups(sets) + suit_blocks(own_runs)
     layoffs = list(spots)
     # A short stretch of spare cards touching a run is laid off from the touching end out.
     for stretch in suit_blocks(laid):
@@ -137,7 +139,7 @@ def _result(
         target = next(i for i, meld in enumerate(knocker_melds) if meld >> anchor & 1)
         layoffs += [(card, target) for card in cards]
     return DefenderResult(
-        tuple(sorted(filter(None, melds), key=meld_order)),
+        tuple(sorted(melds, key=meld_order)),
         tuple(layoffs),
         dead,
         mask_value(dead),

@@ -80,6 +80,17 @@ def suit_blocks(mask: Mask) -> list[Mask]:
     return blocks
 
 
+def rank_groups(mask: Mask) -> list[Mask]:
+    """Split ``mask`` by rank (the sets of a union of sets), lowest rank first."""
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & SUIT_BITS
+    groups: list[Mask] = []
+    while ranks:
+        low = ranks & -ranks
+        groups.append(mask & RANK_A << (low.bit_length() - 1))
+        ranks ^= low
+    return groups
+
+
 def _all_sets() -> list[Mask]:
     sets: list[Mask] = []
     for rank in range(13):

@@ -38,15 +38,8 @@ def test_card_layout_is_suit_times_thirteen_plus_rank() -> None:
 
 
 def test_values_are_ace_one_pips_face_value_courts_ten() -> None:
-    assert [value_of(card) for card in parse_cards("Ah 2h 9h Th Jh Qh Kh")] == [
-        1,
-        2,
-        9,
-        10,
-        10,
-        10,
-        10,
-    ]
+    values = [value_of(card) for card in parse_cards("Ah 2h 9h Th Jh Qh Kh")]
+    assert values == [1, 2, 9, 10, 10, 10, 10]
     assert mask_value(FULL_DECK) == 4 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 * 4)
 
 
