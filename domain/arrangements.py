@@ -79,7 +79,7 @@ def best_arrangement(hand: Mask) -> Arrangement:
 def best_arrangements(hand: Mask) -> list[Arrangement]:
     """Every minimum-deadwood arrangement of ``hand``, sorted by melds.
 
-    Runs are kept whole (5s6s7s8s9s10s, never 5s6s7s + 8s9sTs): splitting a run changes
+    Runs are kept whole (5s 6s 7s 8s 9s Ts, never 5s 6s 7s + 8s 9s Ts): splitting a run changes
     nothing a player can lay off, so the two are not told apart.
     """
     candidates = []
