@@ -90,8 +90,9 @@ def test_a_match_reaching_500() -> None:
     assert table.state.phase is Phase.DEAL
     knock_hand(table, knocker=0, dead="5d", defender=DEFENDER_92)  # seat 0 now deals
     assert table.events[-1] == MatchWon(winner=0, match_scores=[684, 0], games_won=[2, 0])
-    assert table.state.phase is Phase.MATCH_OVER
-    assert table.state.winner == 0
+    final = table.state
+    assert final.phase is Phase.MATCH_OVER
+    assert final.winner == 0
     assert legal_actions(table.state, 0) == legal_actions(table.state, 1) == []
     assert legal_actions(table.state, None) == []
     with pytest.raises(MatchOver, match="the match is over"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from domain.commands import BigGin, Discard, Knock
@@ -26,7 +28,7 @@ def drawn(
     return table
 
 
-def knocked(events: list[object]) -> Knocked:
+def knocked(events: Sequence[object]) -> Knocked:
     assert isinstance(events[0], Knocked)
     return events[0]
 

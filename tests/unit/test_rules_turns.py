@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from domain.cards import parse_card
@@ -23,7 +25,7 @@ def after_both_passed() -> Table:
     return table
 
 
-def drawn_card(events: list[object]) -> str:
+def drawn_card(events: Sequence[object]) -> str:
     (drew,) = events
     assert isinstance(drew, Drew)
     assert drew.card is not None
