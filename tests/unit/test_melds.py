@@ -178,49 +178,57 @@ PIECES = sorted(
 
 
 piece_lists = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4)
+# Strategies are built once: one wide number, cut down to the choice at hand, keeps drawing cheap.
+numbers = st.integers(0, 2**48)
 
 
-def some_of(cards: list[int], count: int) -> st.SearchStrategy[list[int]]:
-    """``count`` of ``cards``, drawn as one number (the subset's rank in lexicographic order)."""
-
-    def unrank(number: int) -> list[int]:
-        chosen: list[int] = []
-        for i, card in enumerate(cards):
-            if len(chosen) == count:
-                break
-            with_card = comb(len(cards) - i - 1, count - len(chosen) - 1)
-            if number < with_card:
-                chosen.append(card)
-            else:
-                number -= with_card
-        return chosen
-
-    return st.integers(0, comb(len(cards), count) - 1).map(unrank)
+def choose(draw: st.DrawFn, cards: list[int], count: int) -> list[int]:
+    """``count`` of ``cards``: one drawn number read as the rank of a subset."""
+    number = draw(numbers) % comb(len(cards), count)
+    chosen: list[int] = []
+    for i, card in enumerate(cards):
+        if len(chosen) == count:
+            break
+        with_card = comb(len(cards) - i - 1, count - len(chosen) - 1)
+        if number < with_card:
+            chosen.append(card)
+        else:
+            number -= with_card
+    return chosen
 
 
-@st.composite
-def filled(draw: st.DrawFn, base: Mask, size: int, avoid: Mask = 0) -> Mask:
+def fill(draw: st.DrawFn, base: Mask, size: int, avoid: Mask = 0) -> Mask:
     """``size`` cards: as many of ``base`` as fit, topped up with random cards."""
     wanted = list(cards_of(base & ~avoid))
-    kept = wanted if len(wanted) <= size else draw(some_of(wanted, size))
+    kept = wanted if len(wanted) <= size else choose(draw, wanted, size)
     others = [card for card in range(52) if not (avoid | mask_of(kept)) >> card & 1]
-    return mask_of(kept) | mask_of(draw(some_of(others, size - len(kept))))
+    return mask_of(kept) | mask_of(choose(draw, others, size - len(kept)))
 
 
-@st.composite
-def dense_hands(draw: st.DrawFn, size: int, avoid: Mask = 0, near: Mask = 0) -> Mask:
+def dense(draw: st.DrawFn, size: int, avoid: Mask = 0, near: Mask = 0) -> Mask:
     base = union(draw(piece_lists))
     if near:
         nearby = list(cards_of(near))
-        base |= mask_of(draw(some_of(nearby, draw(st.integers(0, min(6, len(nearby)))))))
-    return draw(filled(base, size, avoid))
+        base |= mask_of(choose(draw, nearby, draw(numbers) % (min(6, len(nearby)) + 1)))
+    return fill(draw, base, size, avoid)
+
+
+@st.composite
+def uniform_hands(draw: st.DrawFn, size: int) -> Mask:
+    return fill(draw, 0, size)
+
+
+@st.composite
+def dense_hands(draw: st.DrawFn, size: int) -> Mask:
+    return dense(draw, size)
 
 
 def any_hands(size: int) -> st.SearchStrategy[Mask]:
-    return st.one_of(filled(0, size), dense_hands(size), dense_hands(size))
+    return st.one_of(uniform_hands(size), dense_hands(size), dense_hands(size))
 
 
-hands_10_11 = st.sampled_from([10, 11]).flatmap(any_hands)
+hands_11 = any_hands(11)
+hands_10_11 = st.one_of(any_hands(10), hands_11)
 
 
 def neighbours(cards: Mask) -> Mask:
@@ -235,8 +243,8 @@ def neighbours(cards: Mask) -> Mask:
 @st.composite
 def knock_deals(draw: st.DrawFn) -> tuple[Mask, Mask]:
     """A knocker's 10 cards and a defender's 10, the defender's often next to the knocker's."""
-    knocker = draw(st.one_of(dense_hands(10), filled(0, 10)))
-    defender = draw(dense_hands(10, avoid=knocker, near=neighbours(knocker)))
+    knocker = dense(draw, 10) if draw(st.booleans()) else fill(draw, 0, 10)
+    defender = dense(draw, 10, avoid=knocker, near=neighbours(knocker))
     return knocker, defender
 
 
@@ -264,7 +272,7 @@ def test_best_arrangement_is_a_real_arrangement_with_least_deadwood(cards: Mask)
 
 
 @oracle_runs(2500)
-@given(st.one_of(any_hands(11), any_hands(11)))
+@given(hands_11)
 def test_knock_options_discard_minimum_and_big_gin_match_oracle(cards: Mask) -> None:
     options = oracle_knock_options(cards)
     assert knock_options(cards) == options
@@ -278,7 +286,8 @@ def test_defender_result_is_the_least_deadwood_after_layoffs(
     deal: tuple[Mask, Mask], data: st.DataObject
 ) -> None:
     knocker, defender = deal
-    shown = data.draw(st.sampled_from(packings(knocker)), label="knocker melds")
+    choices = packings(knocker)
+    shown = choices[data.draw(numbers, label="knocker melds") % len(choices)]
     result = defender_result(defender, shown, layoffs_allowed=True)
     assert result.count == oracle_defender_count(defender, shown)
     assert_playable(defender, shown, result)
@@ -333,7 +342,7 @@ def test_all_melds_are_every_set_and_run() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(any_hands(11))
+@given(hands_11)
 def test_melds_in_finds_every_meld_of_a_hand(cards: Mask) -> None:
     listed = list(cards_of(cards))
     subsets = [
