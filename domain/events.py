@@ -90,9 +90,10 @@ class LaidOff(_Event, tag="laid_off", frozen=True):
 
 
 class Scored(_Event, tag="scored", frozen=True):
-    """The hand is over. ``winner`` None: a tie that scores nothing. ``hands`` are the ten
-    cards each seat held at the end (the defender's including those laid off); ``hand_points``
-    are both players' hand points in this game after this hand."""
+    """The hand is over. ``winner`` None: a tie that scores nothing. ``hands`` are the cards
+    each seat held at the end (the knocker's ten, or eleven for big gin; the defender's ten,
+    including those laid off); ``hand_points`` are both players' hand points in this game
+    after this hand."""
 
     knocker: int
     outcome: Outcome

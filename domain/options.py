@@ -76,7 +76,8 @@ def _explain(error: msgspec.ValidationError) -> str:
     if text.startswith("Object contains unknown field `"):
         name = text.split("`")[1]
         return f"{name} is not a rule option"
-    if "at `$." in text:
-        name = text.split("at `$.")[1].rstrip("`").split("[")[0]
-        return f"{name} has the wrong type: {text.split(' - at')[0]}"
+    if " - at `$." in text:
+        detail, where = text.split(" - at `$.")
+        name = where.rstrip("`").split("[")[0]
+        return f"{name} is not valid: {detail[0].lower()}{detail[1:]}"
     return text

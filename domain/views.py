@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import asdict, replace
 
-from domain.cards import Mask, cards_of, names
+from domain.cards import CARD_NAMES, Mask, cards_of, names
 from domain.commands import Command
 from domain.events import CardsCut, Dealt, Drew, Event, GameWon, HandDrawn, Knocked, Scored
 from domain.legal import legal_actions
@@ -152,8 +152,8 @@ def _knock(state: MatchState, viewer: int | None) -> KnockView | None:
         deadwood_count=knock.count,
         gin=knock.gin,
         big_gin=knock.big_gin,
-        layoffs=[(names([card])[0], meld) for card, meld in knock.layoffs],
-        knock_card=names([knock.card])[0] if sees_card and knock.card is not None else None,
+        layoffs=[(CARD_NAMES[card], meld) for card, meld in knock.layoffs],
+        knock_card=CARD_NAMES[knock.card] if sees_card and knock.card is not None else None,
     )
 
 

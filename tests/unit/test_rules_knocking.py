@@ -103,6 +103,10 @@ def test_a_chosen_arrangement_must_be_melds_within_the_knock_limit() -> None:
         table.knock(0, "Kd", melds=["Ts Js Qs Ks"])
     with pytest.raises(IllegalMove, match="knock card"):
         table.knock(0, "Ks", melds=["Ts Js Qs Ks"])
+    with pytest.raises(IllegalMove, match="cannot be in two melds"):
+        table.knock(0, "Kd", melds=["3c 3d 3h", "2h 3h 4h"])
+    with pytest.raises(IllegalMove, match="As Qs Ks is not a meld"):  # the ace is low only
+        table.knock(0, "Kd", melds=["Qs Ks As"])
 
 
 def test_gin_is_a_knock_with_no_deadwood_and_scores_deadwood_plus_gin_bonus() -> None:
