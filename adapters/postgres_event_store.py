@@ -36,7 +36,7 @@ from service.hash_chain import GENESIS, request_fingerprint, verify_chain
 
 APPEND = """
 SELECT outcome, current_version, first_version, last_version, positions
-FROM append_events(%s::text, %s::bigint, %s::text[], %s::integer[], %s::bytea[], %s::text, %s)
+FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text, %b)
 """
 
 COLUMNS = "stream_id, version, position, type, schema_version, data, hash, recorded_at"
@@ -192,7 +192,9 @@ def append_params(
         [event.schema_version for event in events],
         [event.data for event in events],
         idempotency_key,
-        request_fingerprint(stream_id, expected_version, events),
+        request_fingerprint(stream_id, expected_version, events)
+        if idempotency_key is not None
+        else None,
     )
 
 

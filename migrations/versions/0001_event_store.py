@@ -103,22 +103,11 @@ CREATE TRIGGER events_no_truncate
 """
 
 APPEND = """
-CREATE FUNCTION idempotent_replay(p_key text, p_fingerprint bytea)
-RETURNS TABLE (
-    outcome text, current_version bigint, first_version bigint, last_version bigint,
-    positions bigint[]
-)
-LANGUAGE sql STABLE AS $$
-    SELECT CASE WHEN k.fingerprint = p_fingerprint THEN 'replayed' ELSE 'key_reused' END,
-           k.last_version, k.first_version, k.last_version, k.positions
-    FROM idempotency_keys k
-    WHERE k.key = p_key
-$$;
-
 -- One call, one transaction, one round trip: lock the stream head, check the expected
 -- version, chain and insert the events, move the head, remember the idempotency key.
--- A key committed by a concurrent append to another stream makes the key INSERT fail with
--- a unique violation; the caller retries once and then sees the key.
+-- outcome: 'appended', 'replayed' (the key's first result), 'conflict' (current_version is
+-- the stream's version) or 'key_reused'. A key committed meanwhile by an append to another
+-- stream makes the key INSERT fail with a unique violation; the caller retries once.
 CREATE FUNCTION append_events(
     p_stream_id text,
     p_expected_version bigint,
@@ -126,11 +115,12 @@ CREATE FUNCTION append_events(
     p_schema_versions integer[],
     p_data bytea[],
     p_idempotency_key text,
-    p_fingerprint bytea
-)
-RETURNS TABLE (
-    outcome text, current_version bigint, first_version bigint, last_version bigint,
-    positions bigint[]
+    p_fingerprint bytea,
+    OUT outcome text,
+    OUT current_version bigint,
+    OUT first_version bigint,
+    OUT last_version bigint,
+    OUT positions bigint[]
 )
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -140,10 +130,12 @@ DECLARE
     v_version bigint;
     v_hash bytea;
     v_position bigint;
-    v_positions bigint[] := '{}';
 BEGIN
     IF p_idempotency_key IS NOT NULL THEN
-        RETURN QUERY SELECT * FROM idempotent_replay(p_idempotency_key, p_fingerprint);
+        SELECT CASE WHEN k.fingerprint = p_fingerprint THEN 'replayed' ELSE 'key_reused' END,
+               k.last_version, k.first_version, k.last_version, k.positions
+        INTO outcome, current_version, first_version, last_version, positions
+        FROM idempotency_keys k WHERE k.key = p_idempotency_key;
         IF FOUND THEN RETURN; END IF;
     END IF;
 
@@ -156,21 +148,27 @@ BEGIN
     FROM streams s WHERE s.stream_id = p_stream_id
     FOR UPDATE;
     IF NOT FOUND THEN
-        RETURN QUERY SELECT 'conflict', 0::bigint, NULL::bigint, NULL::bigint, NULL::bigint[];
+        outcome := 'conflict';
+        current_version := 0;
         RETURN;
     END IF;
 
     -- The same request may have committed while this one waited for the lock.
     IF p_idempotency_key IS NOT NULL THEN
-        RETURN QUERY SELECT * FROM idempotent_replay(p_idempotency_key, p_fingerprint);
+        SELECT CASE WHEN k.fingerprint = p_fingerprint THEN 'replayed' ELSE 'key_reused' END,
+               k.last_version, k.first_version, k.last_version, k.positions
+        INTO outcome, current_version, first_version, last_version, positions
+        FROM idempotency_keys k WHERE k.key = p_idempotency_key;
         IF FOUND THEN RETURN; END IF;
     END IF;
 
     IF v_version <> p_expected_version THEN
-        RETURN QUERY SELECT 'conflict', v_version, NULL::bigint, NULL::bigint, NULL::bigint[];
+        outcome := 'conflict';
+        current_version := v_version;
         RETURN;
     END IF;
 
+    positions := '{}';
     FOR i IN 1 .. cardinality(p_types) LOOP
         v_version := v_version + 1;
         v_type := convert_to(p_types[i], 'UTF8');
@@ -185,7 +183,7 @@ BEGIN
         INSERT INTO events (stream_id, version, type, schema_version, data, hash)
         VALUES (p_stream_id, v_version, p_types[i], p_schema_versions[i], p_data[i], v_hash)
         RETURNING events.position INTO v_position;
-        v_positions := v_positions || v_position;
+        positions := positions || v_position;
     END LOOP;
 
     UPDATE streams SET version = v_version, last_hash = v_hash
@@ -196,18 +194,20 @@ BEGIN
             (key, stream_id, fingerprint, first_version, last_version, positions)
         VALUES (
             p_idempotency_key, p_stream_id, p_fingerprint,
-            p_expected_version + 1, v_version, v_positions
+            p_expected_version + 1, v_version, positions
         );
     END IF;
 
-    RETURN QUERY SELECT 'appended', v_version, p_expected_version + 1, v_version, v_positions;
+    outcome := 'appended';
+    current_version := v_version;
+    first_version := p_expected_version + 1;
+    last_version := v_version;
 END
 $$;
 """
 
 DROP = """
 DROP FUNCTION append_events(text, bigint, text[], integer[], bytea[], text, bytea);
-DROP FUNCTION idempotent_replay(text, bytea);
 DROP TABLE snapshots;
 DROP TABLE idempotency_keys;
 DROP TABLE events;
