@@ -1,0 +1,22 @@
+# The service as deployed: it talks to the PostgreSQL named by DATABASE_URL and applies the
+# migrations when it starts (see docker-compose.yml).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md alembic.ini ./
+COPY domain ./domain
+COPY adapters ./adapters
+COPY service ./service
+COPY migrations ./migrations
+RUN pip install . && useradd --create-home --uid 10001 gin
+
+USER gin
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=2)"]
+CMD ["gin", "serve", "--host", "0.0.0.0"]
