@@ -83,9 +83,12 @@ class MatchService:
         external_ref: str | None = None,
         entropy: Sequence[str] = (),
         invite_seat: int | None = None,
+        operator_id: str | None = None,
+        external_player_ids: Sequence[str | None] = (),
     ) -> CreatedMatch:
         match_id = str(uuid.uuid4())
         entropy = [*entropy, "", ""][:2]
+        player_ids = [*external_player_ids, None, None][:2]
         seat_tokens = {seat: tokens.new_token() for seat in SEATS if seat != invite_seat}
         invite_code = tokens.new_invite_code() if invite_seat is not None else None
         match = MatchRecord(
@@ -98,9 +101,11 @@ class MatchService:
                     seat,
                     tokens.secret_hash(seat_tokens[seat]) if seat in seat_tokens else None,
                     entropy[seat],
+                    player_ids[seat],
                 )
                 for seat in SEATS
             ),
+            operator_id=operator_id,
         )
         state = new_match()
         events = decide(state, StartMatch(options=options))
@@ -114,6 +119,7 @@ class MatchService:
             seats=list(match.seats),
             invite_code_hash=tokens.secret_hash(invite_code) if invite_code else None,
             invite_seat=invite_seat,
+            operator_id=operator_id,
         )
         await self.streams.append(match_id, Loaded(new_match(), 0), [*events, *steps])
         return CreatedMatch(match_id, seat_tokens, invite_code)

@@ -18,6 +18,7 @@ class SeatRecord(msgspec.Struct, frozen=True):
     seat: int
     token_hash: bytes | None
     entropy: str
+    external_player_id: str | None = None  # what tournament software calls this player
 
 
 class MatchRecord(msgspec.Struct, frozen=True):
@@ -26,6 +27,7 @@ class MatchRecord(msgspec.Struct, frozen=True):
     server_secret: bytes
     created_at: datetime
     seats: tuple[SeatRecord, ...]
+    operator_id: str | None = None  # the operator whose key created the match, if any
 
     @property
     def full(self) -> bool:
@@ -56,17 +58,23 @@ class MatchRegistry:
         seats: list[SeatRecord],
         invite_code_hash: bytes | None = None,
         invite_seat: int | None = None,
+        operator_id: str | None = None,
     ) -> None:
         async with self._pool.connection() as conn, conn.transaction():
             await conn.execute(
-                "INSERT INTO matches (match_id, external_ref, server_secret) VALUES (%s, %s, %s)",
-                (match_id, external_ref, server_secret),
+                "INSERT INTO matches (match_id, external_ref, server_secret, operator_id) "
+                "VALUES (%s, %s, %s, %s)",
+                (match_id, external_ref, server_secret, operator_id),
             )
             async with conn.cursor() as cur:
                 await cur.executemany(
-                    "INSERT INTO match_seats (match_id, seat, token_hash, entropy) "
-                    "VALUES (%s, %s, %s, %s)",
-                    [(match_id, s.seat, s.token_hash, s.entropy) for s in seats],
+                    "INSERT INTO match_seats "
+                    "(match_id, seat, token_hash, entropy, external_player_id) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    [
+                        (match_id, s.seat, s.token_hash, s.entropy, s.external_player_id)
+                        for s in seats
+                    ],
                 )
             if invite_code_hash is not None:
                 await conn.execute(
@@ -78,7 +86,8 @@ class MatchRegistry:
         async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
             await cur.execute(
                 "SELECT m.match_id::text AS match_id, m.external_ref, m.server_secret, "
-                "m.created_at, s.seat, s.token_hash, s.entropy "
+                "m.created_at, m.operator_id::text AS operator_id, s.seat, s.token_hash, "
+                "s.entropy, s.external_player_id "
                 "FROM matches m JOIN match_seats s USING (match_id) "
                 "WHERE m.match_id = %s ORDER BY s.seat",
                 (match_id,),
@@ -97,9 +106,11 @@ class MatchRegistry:
                     row["seat"],
                     None if row["token_hash"] is None else bytes(row["token_hash"]),
                     row["entropy"],
+                    row["external_player_id"],
                 )
                 for row in rows
             ),
+            operator_id=first["operator_id"],
         )
 
     async def accept_invite(
