@@ -12,14 +12,21 @@ from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, Tab
 
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
 Entropy = Annotated[str, Meta(max_length=256)]
+ExternalId = Annotated[str, Meta(min_length=1, max_length=200)]
 
 
 class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A new match. Leave ``invite`` false to get both seats' tokens (a tournament system, a
-    table with two apps); set it to get your own seat's token and an invite code to pass on."""
+    table with two apps); set it to get your own seat's token and an invite code to pass on.
+
+    ``external_ref`` (the tournament's id for the match) and ``external_player_ids`` (by seat)
+    are tournament ids: they need an operator key with the scope ``matches:create``."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     external_ref: Annotated[str, Meta(max_length=200)] | None = None
+    external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=2)] = msgspec.field(
+        default_factory=list
+    )
     entropy: Annotated[list[Entropy], Meta(max_length=2)] = msgspec.field(default_factory=list)
     invite: bool = False
     seat: Seat = 0
@@ -71,6 +78,7 @@ Status = Literal["waiting_for_opponent", "in_progress", "finished"]
 class Player(msgspec.Struct, frozen=True):
     seat: int
     joined: bool
+    external_player_id: str | None = None
 
 
 class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
