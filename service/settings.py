@@ -11,6 +11,8 @@ from collections.abc import Mapping
 
 import msgspec
 
+from service.webhooks.settings import WebhookSettings
+
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database_url: str | None = None
@@ -22,6 +24,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     pool_max_size: int = 10
     # A snapshot every N events keeps loading a long match as cheap as loading a short one.
     snapshot_every: int = 50
+    webhooks: WebhookSettings = WebhookSettings()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -36,6 +39,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             pool_min_size=int(env.get("GIN_POOL_MIN_SIZE", defaults.pool_min_size)),
             pool_max_size=int(env.get("GIN_POOL_MAX_SIZE", defaults.pool_max_size)),
             snapshot_every=int(env.get("GIN_SNAPSHOT_EVERY", defaults.snapshot_every)),
+            webhooks=WebhookSettings.from_env(env),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -48,6 +52,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_POOL_MIN_SIZE": str(self.pool_min_size),
             "GIN_POOL_MAX_SIZE": str(self.pool_max_size),
             "GIN_SNAPSHOT_EVERY": str(self.snapshot_every),
+            **self.webhooks.to_env(),
         }
         if self.database_url:
             env["GIN_DATABASE_URL"] = self.database_url
