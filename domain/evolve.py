@@ -75,6 +75,7 @@ def _dealt(state: MatchState, e: Dealt) -> MatchState:
         dealer=e.dealer,
         game=e.game,
         hand=e.hand,
+        deals=state.deals + 1,
         hands=(_mask(e.hands[0]), _mask(e.hands[1])),
         stock=tuple(parse_card(name) for name in e.stock),
         stock_next=0,

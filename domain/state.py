@@ -59,6 +59,7 @@ class MatchState(msgspec.Struct, frozen=True):
     dealer: int | None = None
     game: int = 1
     hand: int = 0  # hands dealt in this game, the current one included
+    deals: int = 0  # hands dealt in the match, the current one included
     hands: tuple[Mask, Mask] = (0, 0)
     stock: tuple[Card, ...] = ()  # in draw order; cards before stock_next are gone
     stock_next: int = 0
