@@ -16,21 +16,29 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from adapters.database import open_database
 from adapters.postgres_event_store import PostgresEventStore, open_pool
+from service.feed import GlobalFeed
 from service.http.commands import CommandsController
 from service.http.dependencies import provide_matches, provide_notifier
 from service.http.docs import BEARER
 from service.http.events import EventsController
+from service.http.feed import FeedController, provide_feed
 from service.http.health import health
 from service.http.matches import MatchesController
+from service.http.operators import OPERATOR_KEY, provide_operator_keys
+from service.http.results import ResultController
 from service.http.stream import StreamController
 from service.http.views import ViewController
+from service.http.webhooks import WebhooksController, provide_webhooks
 from service.match_streams import MatchStreams
 from service.matches import MatchService
 from service.notifications import MatchNotifier
+from service.operators import OperatorKeys
 from service.problems import handle_exception
 from service.registry import MatchRegistry
 from service.request_log import RequestLogMiddleware, configure_logging
 from service.settings import Settings
+from service.webhooks.registry import WebhookRegistry
+from service.webhooks.runner import running_webhooks
 
 DOCS_PATH = "/docs"
 
@@ -46,12 +54,17 @@ def create_app(settings: Settings) -> Litestar:
         ):
             notifier = MatchNotifier(url)
             await notifier.start()
-            streams = MatchStreams(PostgresEventStore(pool), snapshot_every=settings.snapshot_every)
+            store = PostgresEventStore(pool)
+            streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
             app.state.notifier = notifier
             app.state.matches = MatchService(streams, MatchRegistry(pool))
+            app.state.operator_keys = OperatorKeys(pool)
+            app.state.feed = GlobalFeed(store, pool)
+            app.state.webhooks = WebhookRegistry(pool)
             try:
-                yield
+                async with running_webhooks(store, pool, settings.webhooks):
+                    yield
             finally:
                 await notifier.stop()
 
@@ -63,11 +76,17 @@ def create_app(settings: Settings) -> Litestar:
             CommandsController,
             EventsController,
             StreamController,
+            ResultController,
+            FeedController,
+            WebhooksController,
             health,
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
             "notifier": Provide(provide_notifier, sync_to_thread=False),
+            "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
+            "feed": Provide(provide_feed, sync_to_thread=False),
+            "webhooks": Provide(provide_webhooks, sync_to_thread=False),
         },
         lifespan=[resources],
         exception_handlers={Exception: handle_exception},
@@ -87,7 +106,12 @@ def create_app(settings: Settings) -> Litestar:
                         type="http",
                         scheme="bearer",
                         description="A seat's token, from creating or joining a match",
-                    )
+                    ),
+                    OPERATOR_KEY: SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="An operator key, from `gin operator create-key`",
+                    ),
                 }
             ),
         ),

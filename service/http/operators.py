@@ -1,0 +1,29 @@
+"""Operator keys on the HTTP face: the header, the injected key store, and the check."""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+from litestar.datastructures import State
+from litestar.di import NamedDependency
+from litestar.params import HeaderParameter
+
+from service.operators import Operator, OperatorKeys, Scope
+from service.tokens import bearer_token
+
+OPERATOR_KEY = "OperatorKey"
+
+Operators = NamedDependency[OperatorKeys]
+OperatorAuthorization = Annotated[
+    str | None,
+    HeaderParameter(name="Authorization", description="Bearer <an operator key>"),
+]
+
+
+def provide_operator_keys(state: State) -> OperatorKeys:
+    return cast(OperatorKeys, state.operator_keys)
+
+
+async def operator_for(keys: OperatorKeys, authorization: str | None, scope: Scope) -> Operator:
+    """The operator whose key the request carries, if that key holds ``scope`` (401/403)."""
+    return await keys.authenticate(bearer_token(authorization), scope)

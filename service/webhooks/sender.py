@@ -1,0 +1,55 @@
+"""One POST of a signed delivery, with the standard library's HTTP client in a worker thread.
+
+Redirects are not followed (a 3xx is a failed attempt): the operator registered this URL, and
+a signed body must not be passed on to wherever a response points.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+from service.webhooks.queue import Claimed, Outcome
+from service.webhooks.signing import signature_headers
+
+USER_AGENT = "gin-service-webhooks/1"
+MAX_ERROR = 300
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirects)
+
+
+async def send(claimed: Claimed, *, timeout: float) -> Outcome:
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "X-Gin-Delivery": str(claimed.delivery_id),
+        "X-Gin-Event": claimed.kind,
+        **signature_headers(claimed.secret, int(time.time()), claimed.body),
+    }
+    try:
+        status = await asyncio.wait_for(
+            asyncio.to_thread(_post, claimed.url, claimed.body, headers, timeout), timeout + 1
+        )
+    except (OSError, TimeoutError, ValueError) as error:
+        return Outcome(error=(f"{type(error).__name__}: {error}")[:MAX_ERROR])
+    return Outcome(status_code=status)
+
+
+def _post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with _opener.open(request, timeout=timeout) as response:
+            response.read(4096)
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        error.close()
+        return error.code
