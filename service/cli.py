@@ -1,6 +1,7 @@
 """The ``gin`` command. Each subcommand group registers itself in ``build_parser``.
 
 gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to the newest schema
+gin operator create-key --name NAME --scope SCOPE ...   make an operator API key (see operator_cli)
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.database import open_database
+from service.operator_cli import add_operator_commands
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gin", description="The Gin Rummy game service.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_db_commands(commands)
+    add_operator_commands(commands, add_database_options)
     return parser
 
 
