@@ -15,11 +15,13 @@ from adapters.database import open_database
 from adapters.postgres_event_store import open_pool
 from service.operators import SCOPES, OperatorKeys, check_scopes
 
-SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
 AddDatabaseOptions = Callable[[argparse.ArgumentParser], None]
 
 
-def add_operator_commands(commands: SubParsers, add_database_options: AddDatabaseOptions) -> None:
+def add_operator_commands(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    add_database_options: AddDatabaseOptions,
+) -> None:
     operator = commands.add_parser("operator", help="manage operator API keys")
     sub = operator.add_subparsers(dest="operator_command", required=True, metavar="OPERATOR_CMD")
 
