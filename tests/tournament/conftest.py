@@ -1,0 +1,53 @@
+"""Apps over real PostgreSQL for the tournament tests, with webhooks paced for a test run."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from adapters.postgres_event_store import open_pool
+from service.app import create_app
+from service.operators import OperatorKeys
+from service.settings import Settings
+from service.webhooks.settings import WebhookSettings
+from tests.tournament.play import Client
+
+FAST_WEBHOOKS = WebhookSettings(
+    poll_seconds=0.05,
+    timeout_seconds=2.0,
+    lease_seconds=5.0,
+    retry_base_seconds=0.2,
+    retry_cap_seconds=1.0,
+    max_attempts=4,
+)
+
+
+@asynccontextmanager
+async def running_app(
+    database_url: str, webhooks: WebhookSettings = FAST_WEBHOOKS
+) -> AsyncIterator[Client]:
+    app = create_app(Settings(database_url=database_url, pool_max_size=20, webhooks=webhooks))
+    async with AsyncTestClient(app=app) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+async def client(database_url: str) -> AsyncIterator[Client]:
+    async with running_app(database_url) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+async def keys(database_url: str) -> AsyncIterator[OperatorKeys]:
+    """Operator keys on the module's database, through a pool of the tests' own event loop (the
+    app runs in a loop of its own, so its pool is not for the tests to use)."""
+    async with open_pool(database_url, min_size=1, max_size=2) as pool:
+        yield OperatorKeys(pool)
+
+
+async def new_key(keys: OperatorKeys, name: str, *scopes: str) -> str:
+    """A fresh operator key, made the way ``gin operator create-key`` makes one."""
+    return (await keys.create_key(name, scopes)).key
