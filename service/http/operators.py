@@ -27,3 +27,13 @@ def provide_operator_keys(state: State) -> OperatorKeys:
 async def operator_for(keys: OperatorKeys, authorization: str | None, scope: Scope) -> Operator:
     """The operator whose key the request carries, if that key holds ``scope`` (401/403)."""
     return await keys.authenticate(bearer_token(authorization), scope)
+
+
+async def creating_operator(
+    keys: OperatorKeys, authorization: str | None, *, tournament_ids: bool
+) -> Operator | None:
+    """Who creates a match: nobody in particular (anyone may create one), unless a key is sent
+    or tournament ids are asked for; then it must be an operator key with ``matches:create``."""
+    if authorization is None and not tournament_ids:
+        return None
+    return await operator_for(keys, authorization, "matches:create")

@@ -68,7 +68,7 @@ UPDATE webhook_deliveries
 SET status = CASE WHEN attempts >= %(max_attempts)s THEN 'failed' ELSE 'pending' END,
     next_attempt_at = now() + %(backoff)s * interval '1 second',
     lease_until = NULL, lease_token = NULL, last_error = %(error)s
-WHERE delivery_id = %(id)s AND lease_token = %(token)s
+WHERE delivery_id = %(id)s AND lease_token = %(token)s AND status = 'pending'
 """
 
 
