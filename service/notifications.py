@@ -13,12 +13,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 import psycopg
 
 CHANNEL = "gin_match_events"
 
 _log = logging.getLogger("gin.notifications")
+
+# Called with each notified stream id, or None when notifications may have been missed.
+Listener = Callable[[str | None], None]
 
 
 class Waiter:
@@ -42,20 +46,30 @@ class MatchNotifier:
         self._retry_seconds = retry_seconds
         self._pending: dict[str, asyncio.Event] = {}
         self._task: asyncio.Task[None] | None = None
+        self._listeners: list[Listener] = []
         self.listening = asyncio.Event()
 
     def waiter(self, stream_id: str) -> Waiter:
         return Waiter(self._pending.setdefault(stream_id, asyncio.Event()))
 
+    def subscribe(self, listener: Listener) -> None:
+        """Hear of every stream, not one: ``listener`` gets each notified stream id, and None
+        whenever some may have been missed (on every new connection, and on stopping)."""
+        self._listeners.append(listener)
+
     def wake(self, stream_id: str) -> None:
         event = self._pending.pop(stream_id, None)
         if event is not None:
             event.set()
+        for listener in self._listeners:
+            listener(stream_id)
 
     def wake_all(self) -> None:
         pending, self._pending = self._pending, {}
         for event in pending.values():
             event.set()
+        for listener in self._listeners:
+            listener(None)
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen_forever(), name="gin-listen")
