@@ -52,6 +52,7 @@ async def running_webhooks(
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        worker.close()
 
 
 async def _repeat(step: Callable[[], Awaitable[int]], full: int, pause: float) -> None:

@@ -8,7 +8,7 @@ import socket
 import uuid
 
 from service.webhooks.queue import Claimed, DeliveryQueue
-from service.webhooks.sender import send
+from service.webhooks.sender import Sender
 from service.webhooks.settings import WebhookSettings
 
 
@@ -22,15 +22,18 @@ class Worker:
         self, queue: DeliveryQueue, settings: WebhookSettings, name: str | None = None
     ) -> None:
         self._queue = queue
-        self._settings = settings
+        self._batch_size = settings.batch_size
+        self._sender = Sender(threads=settings.batch_size, timeout=settings.timeout_seconds)
         self.name = name or worker_name()
 
     async def deliver_once(self) -> int:
         """Attempt one batch of due deliveries; how many were claimed."""
-        batch = await self._queue.claim(self.name, self._settings.batch_size)
+        batch = await self._queue.claim(self.name, self._batch_size)
         await asyncio.gather(*(self._attempt(claimed) for claimed in batch))
         return len(batch)
 
     async def _attempt(self, claimed: Claimed) -> None:
-        outcome = await send(claimed, timeout=self._settings.timeout_seconds)
-        await self._queue.finish(claimed, outcome)
+        await self._queue.finish(claimed, await self._sender.send(claimed))
+
+    def close(self) -> None:
+        self._sender.close()
