@@ -26,6 +26,11 @@ class InvalidRequest(ServiceError):  # noqa: N818
     title = "The request does not have the expected shape"
 
 
+class InvalidParameter(ServiceError):  # noqa: N818
+    kind = "invalid-parameter"
+    title = "A query, path or header parameter is invalid"
+
+
 class UnknownCommand(ServiceError):  # noqa: N818
     kind = "unknown-command"
     status = 422

@@ -16,7 +16,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from domain.errors import DomainError
-from service.errors import ServiceError
+from service.errors import InvalidParameter, InvalidRequest, MalformedJson, ServiceError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -91,13 +91,13 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         title = "The rules do not allow this" if status != 409 else "The match is over"
         return problem_response(request, kind=exc.kind, status=status, title=title, detail=str(exc))
     if isinstance(exc, ValidationException):
-        return problem_response(
-            request,
-            kind="invalid-request",
-            status=400,
-            title="The request has an invalid parameter",
-            detail=_validation_detail(exc),
-        )
+        if _about_body(exc):
+            error: ServiceError = InvalidRequest(_validation_detail(exc))
+        else:
+            error = InvalidParameter(_validation_detail(exc))
+        return handle_exception(request, error)
+    if isinstance(exc, HTTPException) and _caused_by(exc, msgspec.DecodeError):
+        return handle_exception(request, MalformedJson(f"the body is not valid JSON: {exc.detail}"))
     if isinstance(exc, HTTPException) and exc.status_code < 500:
         status = exc.status_code
         return problem_response(
@@ -116,6 +116,21 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         title="Internal Server Error",
         detail="The server failed to handle this request; nothing was acknowledged.",
     )
+
+
+def _about_body(exc: ValidationException) -> bool:
+    return isinstance(exc.extra, list) and any(
+        isinstance(item, dict) and item.get("source") == "body" for item in exc.extra
+    )
+
+
+def _caused_by(exc: BaseException, cause: type[BaseException]) -> bool:
+    seen = exc.__cause__
+    while seen is not None:
+        if isinstance(seen, cause):
+            return True
+        seen = seen.__cause__
+    return False
 
 
 def _validation_detail(exc: ValidationException) -> str:

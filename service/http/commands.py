@@ -12,11 +12,12 @@ from litestar.openapi.spec import (
     RequestBody,
     Schema,
 )
+from litestar.params import RawBody
 from litestar.status_codes import HTTP_200_OK
 
 from domain.commands import SeatCommand
 from service.command_parsing import parse_seat_command
-from service.errors import InvalidRequest
+from service.errors import InvalidParameter
 from service.http.dependencies import seat_of
 from service.http.docs import BEARER, problems
 from service.http.etags import version_of
@@ -69,7 +70,7 @@ class CommandsController(Controller):
     async def play(
         self,
         match_id: MatchId,
-        body: bytes,
+        body: RawBody,
         matches: Matches,
         authorization: Authorization = None,
         idempotency_key: IdempotencyKey = None,
@@ -90,7 +91,7 @@ def _checked_key(key: str | None) -> str | None:
     if key is None:
         return None
     if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY or not key.isprintable():
-        raise InvalidRequest(
+        raise InvalidParameter(
             f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} printable characters"
         )
     return key

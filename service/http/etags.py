@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from service.errors import InvalidRequest
+from service.errors import InvalidParameter
 
 _TAG = re.compile(r'^(?:W/)?"?v?(\d{1,18})(?:-s[01])?"?$')
 
@@ -19,5 +19,5 @@ def version_of(header: str | None) -> int | None:
         return None
     match = _TAG.match(header.strip())
     if match is None:
-        raise InvalidRequest(f'{header!r} is not an ETag of this API (they look like "v12-s0")')
+        raise InvalidParameter(f'{header!r} is not an ETag of this API (they look like "v12-s0")')
     return int(match.group(1))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from litestar import Controller, get, post
+from litestar.params import JSONBody
 from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
@@ -30,7 +31,7 @@ class MatchesController(Controller):
         summary="Create a match",
         responses=problems(400, 422),
     )
-    async def create(self, data: CreateMatch, matches: Matches) -> NewMatch:
+    async def create(self, data: JSONBody[CreateMatch], matches: Matches) -> NewMatch:
         """One secret bearer token per seat (or, with ``invite``, yours and an invite code).
         Keep the tokens: the server stores only their hashes and cannot show them again."""
         created = await matches.create_match(
@@ -51,7 +52,7 @@ class MatchesController(Controller):
         summary="Join a match with an invite code",
         responses=problems(400, 404, 422),
     )
-    async def join(self, data: JoinMatch, matches: Matches) -> Joined:
+    async def join(self, data: JSONBody[JoinMatch], matches: Matches) -> Joined:
         seated = await matches.join(data.invite_code, data.entropy)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
 

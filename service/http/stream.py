@@ -14,7 +14,7 @@ from litestar import Controller, get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain import MatchWon, Phase, event_type
-from service.errors import InvalidRequest
+from service.errors import InvalidParameter
 from service.http.dependencies import optional_seat_of
 from service.http.docs import BEARER, problems
 from service.http.params import After, Authorization, LastEventId, Matches, MatchId, Notifier
@@ -84,5 +84,5 @@ def _resume_version(last_event_id: str | None, after: int) -> int:
     if not (
         text.isascii() and text.isdigit() and int(text or "0") <= MAX_VERSION and len(text) <= 18
     ):
-        raise InvalidRequest("Last-Event-ID is the version of the last event received")
+        raise InvalidParameter("Last-Event-ID is the version of the last event received")
     return int(text)

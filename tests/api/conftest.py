@@ -1,18 +1,56 @@
-"""An app on a fresh migrated database per test module, driven through Litestar's test client."""
+"""The app on a fresh migrated database per test module.
+
+``client`` is Litestar's test client (the app runs in its own thread and event loop).
+``asgi`` runs the app in the test's own event loop behind an httpx client, for tests that
+need requests truly at once or a live stream read as it is written.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from typing import Any, NamedTuple, cast
 
+import httpx
 import pytest
+from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from service.app import create_app
 from service.settings import Settings
 
 
+class Asgi(NamedTuple):
+    app: Litestar
+    client: httpx.AsyncClient
+
+
+def settings_for(database_url: str) -> Settings:
+    return Settings(database_url=database_url, pool_max_size=20, log_level="WARNING")
+
+
 @pytest.fixture(scope="module")
-async def client(database_url: str) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
-    app = create_app(Settings(database_url=database_url, pool_max_size=20))
-    async with AsyncTestClient(app=app) as test_client:
+async def client(database_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
+    async with AsyncTestClient(app=create_app(settings_for(database_url))) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="module")
+async def asgi(database_url: str) -> AsyncIterator[Asgi]:
+    app = create_app(settings_for(database_url))
+    started, stop = asyncio.Event(), asyncio.Event()
+
+    async def run_lifespan() -> None:
+        # Entered and left in one task, as a server does (its scopes refuse anything else).
+        async with app.lifespan():
+            started.set()
+            await stop.wait()
+
+    lifespan = asyncio.create_task(run_lifespan())
+    await asyncio.wait_for(started.wait(), 60)
+    # Litestar's ASGI signature is narrower than httpx's generic one; they speak the same ASGI.
+    transport = httpx.ASGITransport(app=cast(Any, app))
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        yield Asgi(app, http)
+    stop.set()
+    await lifespan

@@ -1,0 +1,94 @@
+"""Clients that play matches over HTTP by choosing among the legal actions a view lists.
+
+The choice is random, with a lean towards going out (a knock when one is listed, sometimes
+the discard that leaves the least deadwood) so that matches end in a few dozen commands.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+
+from domain import deadwood
+
+Json = dict[str, Any]
+
+SHORT_MATCH = {"game_target": 25, "match_target": 0}
+
+
+# Litestar's test client is an httpx client too.
+HttpClient = httpx.AsyncClient
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Table:
+    """A match created over HTTP, with both seats' tokens."""
+
+    def __init__(self, match_id: str, tokens: dict[int, str]) -> None:
+        self.match_id = match_id
+        self.tokens = tokens
+
+    def headers(self, seat: int) -> dict[str, str]:
+        return bearer(self.tokens[seat])
+
+    @property
+    def path(self) -> str:
+        return f"/matches/{self.match_id}"
+
+
+async def create_table(client: HttpClient, **options: Any) -> Table:
+    response = await client.post("/matches", json={"options": options or SHORT_MATCH})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return Table(body["match_id"], {seat["seat"]: seat["token"] for seat in body["seats"]})
+
+
+def choose(view: Json, rng: random.Random) -> Json:
+    """One of the view's legal actions, ready to send."""
+    actions: list[Json] = view["legal_actions"]
+    going_out = [a for a in actions if a["type"] in ("knock", "big_gin")]
+    if going_out and rng.random() < 0.8:
+        return rng.choice(going_out)
+    discards = [a for a in actions if a["type"] == "discard"]
+    if discards and rng.random() < 0.9:
+        hand = view["hand"]
+        return min(discards, key=lambda a: deadwood([c for c in hand if c != a["card"]]))
+    return rng.choice(actions)
+
+
+Observer = Callable[[int, Json], Awaitable[None]]
+
+
+async def play_match(
+    client: HttpClient,
+    table: Table,
+    rng: random.Random,
+    *,
+    before_command: Observer | None = None,
+    max_commands: int = 5000,
+) -> Json:
+    """Play to the end with random legal actions; the final view of seat 0."""
+    view: Json = (await client.get(f"{table.path}/view", headers=table.headers(0))).json()
+    for _ in range(max_commands):
+        if view["phase"] == "match_over":
+            return view
+        seat = view["turn"]
+        if seat != view["seat"]:
+            response = await client.get(f"{table.path}/view", headers=table.headers(seat))
+            assert response.status_code == 200, response.text
+            view = response.json()
+        action = choose(view, rng)
+        if before_command is not None:
+            await before_command(seat, action)
+        response = await client.post(
+            f"{table.path}/commands", json=action, headers=table.headers(seat)
+        )
+        assert response.status_code == 200, response.text
+        view = response.json()
+    raise AssertionError(f"the match did not end within {max_commands} commands")

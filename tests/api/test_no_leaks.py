@@ -1,0 +1,235 @@
+"""No leaks, anywhere: 200 complete matches over HTTP with random legal moves, and no response
+to a seat (views, events, the live stream, errors) ever names a card that seat may not know at
+that moment. What a seat may know is worked out from the full event log (``knowledge.py``),
+not from the service's own views."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+
+from adapters.postgres_event_store import PostgresEventStore
+from tests.api.conftest import Asgi
+from tests.api.knowledge import (
+    ALL_CARDS,
+    Knowledge,
+    cards_in,
+    event_leaks,
+    leaked,
+    view_leaks,
+)
+from tests.api.live import read_stream, sse_messages
+from tests.api.players import Json, Table, bearer, choose, create_table
+
+MATCHES = int(os.environ.get("GIN_LEAK_MATCHES", "200"))
+AT_ONCE = 4  # matches played side by side, so one's database waits overlap another's work
+Client = httpx.AsyncClient
+
+
+class Record(msgspec.Struct):
+    """One response to ``viewer`` (None: no token), answered at ``version``."""
+
+    viewer: int | None
+    version: int
+    kind: str  # view, table, summary, events, error
+    body: Json
+    echo: frozenset[str] = frozenset()  # cards the request itself named
+
+
+class Match:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.records: list[Record] = []
+        self.version = 0
+        self.versions: list[int] = []  # after creation, then after each command
+        self.stream_chunks: dict[int | None, list[tuple[bytes, int]]] = {0: [], 1: [], None: []}
+
+
+def options_for(rng: random.Random) -> dict[str, Any]:
+    options: dict[str, Any] = {"match_target": 0, "game_target": rng.choice([1, 1, 1, 25])}
+    if rng.random() < 0.25:
+        options["oklahoma"] = True
+    if rng.random() < 0.25:
+        options["knock_limit"] = rng.randint(1, 10)
+    return options
+
+
+def bad_command(view: Json, rng: random.Random) -> dict[str, Any]:
+    """A command this seat may not send now (never one of its legal actions)."""
+    legal = view["legal_actions"]
+    card = rng.choice(sorted(ALL_CARDS))
+    while True:
+        candidate: dict[str, Any] = rng.choice(
+            [
+                {"type": "discard", "card": card},
+                {"type": "knock", "card": card},
+                {"type": "lay_off", "card": card, "meld": rng.randint(0, 2)},
+                {"type": "draw_from_stock"},
+                {"type": "draw_from_discard"},
+                {"type": "take_upcard"},
+                {"type": "finish_layoff"},
+                {"type": "big_gin"},
+            ]
+        )
+        if {**candidate, "seat": view["seat"]} not in legal and candidate not in legal:
+            return candidate
+
+
+async def observe(client: Client, match: Match, viewer: int | None, rng: random.Random) -> None:
+    """Read what ``viewer`` may read now, and keep every response."""
+    table = match.table
+    headers = bearer(table.tokens[viewer]) if viewer is not None else {}
+    if viewer is not None:
+        response = await client.get(f"{table.path}/view", headers=headers)
+        assert response.status_code == 200, response.text
+        match.records.append(Record(viewer, match.version, "view", response.json()))
+    else:
+        response = await client.get(table.path)
+        assert response.status_code == 200, response.text
+        match.records.append(Record(None, match.version, "summary", response.json()))
+    after = rng.randint(0, match.version)
+    response = await client.get(f"{table.path}/events?after={after}", headers=headers)
+    assert response.status_code == 200, response.text
+    match.records.append(Record(viewer, match.version, "events", response.json()))
+
+
+async def play_and_record(client: Client, match: Match, rng: random.Random) -> None:
+    table = match.table
+    view = (await client.get(f"{table.path}/view", headers=table.headers(0))).json()
+    match.version = view["version"]
+    match.versions.append(match.version)
+    while view["phase"] != "match_over":
+        seat = view["turn"]
+        if seat != view["seat"]:
+            response = await client.get(f"{table.path}/view", headers=table.headers(seat))
+            view = response.json()
+            match.records.append(Record(seat, match.version, "view", view))
+        if rng.random() < 0.1:
+            await observe(client, match, rng.choice([0, 1, None]), rng)
+        if rng.random() < 0.1:
+            bad_seat = rng.choice([0, 1])
+            bad_view = view if bad_seat == seat else {"seat": bad_seat, "legal_actions": []}
+            bad = bad_command(bad_view, rng)
+            response = await client.post(
+                f"{table.path}/commands", json=bad, headers=table.headers(bad_seat)
+            )
+            assert 400 <= response.status_code < 500, response.text
+            assert response.headers["content-type"] == "application/problem+json"
+            echo = frozenset(cards_in(bad))
+            match.records.append(Record(bad_seat, match.version, "error", response.json(), echo))
+        match.versions.append(match.version)  # reserved for the command about to start
+        response = await client.post(
+            f"{table.path}/commands", json=choose(view, rng), headers=table.headers(seat)
+        )
+        assert response.status_code == 200, response.text
+        view = response.json()
+        match.version = view["version"]
+        match.versions[-1] = match.version
+        match.records.append(Record(seat, match.version, "view", view))
+    for viewer in (0, 1, None):
+        await observe(client, match, viewer, rng)
+
+
+def start_streams(asgi: Asgi, match: Match) -> list[asyncio.Task[int]]:
+    """One live stream per seat and one without a token."""
+    tasks = []
+    for viewer in (0, 1, None):
+        chunks = match.stream_chunks[viewer]
+        headers = bearer(match.table.tokens[viewer]) if viewer is not None else {}
+
+        def keep(chunk: bytes, chunks: list[tuple[bytes, int]] = chunks) -> None:
+            # The number of commands started so far bounds what the server had seen.
+            chunks.append((chunk, len(match.versions)))
+
+        path = f"{match.table.path}/stream"
+        tasks.append(asyncio.create_task(read_stream(asgi.app, path, headers, keep)))
+    return tasks
+
+
+def check(match: Match, knowledge: Knowledge) -> None:
+    for record in match.records:
+        where = f"{record.kind} to {record.viewer} at version {record.version}"
+        found = _leaks(knowledge, record) - record.echo
+        assert not found, f"{where} names {sorted(found)}: {record.body}"
+    for viewer, chunks in match.stream_chunks.items():
+        received = []
+        for chunk, started in chunks:
+            now = match.versions[started - 1] if started else match.versions[0]
+            for message in sse_messages(chunk.decode()):
+                received.append(message["id"])
+                envelope = message["data"]
+                found = event_leaks(knowledge, viewer, now, envelope["version"], envelope["event"])
+                assert not found, f"stream to {viewer} names {sorted(found)}: {envelope}"
+                _check_redaction(knowledge, viewer, now, envelope)
+        assert received == list(range(1, knowledge.last_version + 1)), f"stream to {viewer}"
+
+
+def _leaks(knowledge: Knowledge, record: Record) -> set[str]:
+    viewer, version, body = record.viewer, record.version, record.body
+    if record.kind == "view":
+        assert body["version"] == version
+        return view_leaks(knowledge, viewer, version, body)
+    if record.kind == "summary":
+        found = view_leaks(knowledge, None, version, body["table"])
+        finished = [hand for hand in knowledge.hands if hand.over_at(version)]
+        assert len(finished) == len(body["hands"])
+        for hand, result in zip(finished, body["hands"], strict=True):
+            found |= leaked(result, hand.unknown(None, version))
+        return found
+    if record.kind == "events":
+        found = set()
+        for envelope in body["events"]:
+            found |= event_leaks(knowledge, viewer, version, envelope["version"], envelope["event"])
+            _check_redaction(knowledge, viewer, version, envelope)
+        return found
+    current = knowledge.hand_at(version)
+    unknown = current.unknown(viewer, version) if current else ALL_CARDS
+    return leaked(body, unknown)
+
+
+def _check_redaction(knowledge: Knowledge, viewer: int | None, now: int, envelope: Json) -> None:
+    """The opponent's stock draws carry no card and the knock card stays face down, until
+    the hand is over; a deal never shows the stock."""
+    event = envelope["event"]
+    hand = knowledge.hand_at(envelope["version"])
+    over = hand is not None and hand.over_at(now)
+    if event["type"] == "dealt":
+        assert event["stock"] == []
+    if _face_down_to(viewer, event) and not over:
+        assert event["card"] is None, envelope
+
+
+def _face_down_to(viewer: int | None, event: Json) -> bool:
+    """Whether the event's card is one the viewer must not see while the hand goes on."""
+    if event["type"] == "drew":
+        return bool(event["source"] == "stock" and event["seat"] != viewer)
+    return bool(event["type"] == "knocked" and event["seat"] != viewer)
+
+
+async def play_and_check(asgi: Asgi, store: PostgresEventStore, rng: random.Random) -> None:
+    table = await create_table(asgi.client, **options_for(rng))
+    match = Match(table)
+    streams = start_streams(asgi, match)
+    await play_and_record(asgi.client, match, rng)
+    statuses = await asyncio.wait_for(asyncio.gather(*streams), 30)
+    assert statuses == [200, 200, 200]
+    records = await store.read_stream(f"match-{table.match_id}")
+    raw = [(record.version, msgspec.json.decode(record.data)) for record in records]
+    check(match, Knowledge(raw))
+
+
+@pytest.mark.slow
+async def test_no_response_to_a_seat_names_a_card_it_may_not_know(
+    asgi: Asgi, database_url: str
+) -> None:
+    seeds = random.Random(20251129)
+    async with PostgresEventStore.connect(database_url) as store:
+        for first in range(0, MATCHES, AT_ONCE):
+            rngs = [random.Random(seeds.random()) for _ in range(min(AT_ONCE, MATCHES - first))]
+            await asyncio.gather(*(play_and_check(asgi, store, rng) for rng in rngs))
