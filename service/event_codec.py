@@ -19,7 +19,12 @@ def to_record(event: Event) -> NewEvent:
 
 
 def from_record(record: RecordedEvent) -> Event:
-    if record.schema_version >= UPCASTERS.current_version(record.type):
-        return decode_event(record.data)
-    payload = UPCASTERS.decode(record.type, record.schema_version, record.data)
+    return decode_stored(record.type, record.schema_version, record.data)
+
+
+def decode_stored(type: str, schema_version: int, data: bytes) -> Event:
+    """An event from its stored type, schema version and data (a record file holds these)."""
+    if schema_version >= UPCASTERS.current_version(type):
+        return decode_event(data)
+    payload = UPCASTERS.decode(type, schema_version, data)
     return decode_event(canonical_json(payload))

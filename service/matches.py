@@ -30,6 +30,7 @@ from domain import (
 )
 from domain.commands import SeatCommand
 from service import event_store, tokens
+from service.commitments import EntropyBeforeCommitment, SeedCommitments, UnknownCommitment
 from service.errors import (
     IdempotencyKeyReused,
     InviteNotFound,
@@ -40,9 +41,10 @@ from service.errors import (
     WaitingForOpponent,
     WrongToken,
 )
+from service.fairness import new_secret
+from service.fairness_log import FairnessLog, touches_fairness
 from service.match_streams import Loaded, MatchStreams
 from service.registry import MatchRecord, MatchRegistry, SeatRecord
-from service.seeds import new_server_secret
 from service.system_steps import system_steps
 
 SEATS = (0, 1)
@@ -52,6 +54,7 @@ class CreatedMatch(msgspec.Struct, frozen=True):
     match_id: str
     tokens: dict[int, str]  # by seat: only the seats created with a token
     invite_code: str | None
+    commitment: str  # chain 1's commitment of the match's seeds (hex)
 
 
 class SeatToken(msgspec.Struct, frozen=True):
@@ -70,9 +73,16 @@ class CommandRequest(msgspec.Struct, frozen=True):
 
 
 class MatchService:
-    def __init__(self, streams: MatchStreams, registry: MatchRegistry) -> None:
+    def __init__(
+        self,
+        streams: MatchStreams,
+        registry: MatchRegistry,
+        commitments: SeedCommitments | None = None,
+    ) -> None:
         self.streams = streams
         self.registry = registry
+        self.commitments = commitments
+        self.fairness = FairnessLog(streams.store)
         # Only records of full matches are cached: nothing in them can change any more.
         self._full_records: dict[str, MatchRecord] = {}
 
@@ -85,8 +95,10 @@ class MatchService:
         invite_seat: int | None = None,
         operator_id: str | None = None,
         external_player_ids: Sequence[str | None] = (),
+        commitment: str | None = None,
     ) -> CreatedMatch:
         match_id = str(uuid.uuid4())
+        server_secret = await self._server_secret(commitment, entropy)
         entropy = [*entropy, "", ""][:2]
         player_ids = [*external_player_ids, None, None][:2]
         seat_tokens = {seat: tokens.new_token() for seat in SEATS if seat != invite_seat}
@@ -94,7 +106,7 @@ class MatchService:
         match = MatchRecord(
             match_id=match_id,
             external_ref=external_ref,
-            server_secret=new_server_secret(),
+            server_secret=server_secret,
             created_at=datetime.now(UTC),
             seats=tuple(
                 SeatRecord(
@@ -111,7 +123,7 @@ class MatchService:
         events = decide(state, StartMatch(options=options))
         for event in events:
             state = evolve(state, event)
-        steps, _ = system_steps(state, len(events), match)
+        steps, _ = system_steps(state, match)
         await self.registry.create(
             match_id,
             external_ref=external_ref,
@@ -121,8 +133,24 @@ class MatchService:
             invite_seat=invite_seat,
             operator_id=operator_id,
         )
-        await self.streams.append(match_id, Loaded(new_match(), 0), [*events, *steps])
-        return CreatedMatch(match_id, seat_tokens, invite_code)
+        await self.fairness.open(match)
+        after, _ = await self.streams.append(match_id, Loaded(new_match(), 0), [*events, *steps])
+        await self.fairness.sync(match, after.state)
+        return CreatedMatch(match_id, seat_tokens, invite_code, self.fairness.commitment(match))
+
+    async def _server_secret(self, commitment: str | None, entropy: Sequence[str]) -> bytes:
+        """The secret behind a commitment made earlier, or a new one. A seat's entropy is only
+        taken once the server has committed to its seeds (see ``service.fairness``)."""
+        if commitment is not None:
+            if self.commitments is None:
+                raise UnknownCommitment("this service does not take commitments")
+            return await self.commitments.claim(commitment)
+        if any(entropy):
+            raise EntropyBeforeCommitment(
+                "entropy sent with a new match needs the server to commit first: "
+                'POST /commitments, then send its "commitment" with the entropy'
+            )
+        return new_secret()
 
     async def join(self, invite_code: str, entropy: str = "") -> SeatToken:
         token = tokens.new_token()
@@ -134,10 +162,12 @@ class MatchService:
         match_id, seat = seated
         # The cut was waiting for this seat; a conflict means another request already cut.
         loaded = await self.streams.load(match_id)
-        steps, _ = system_steps(loaded.state, loaded.version, await self.match(match_id))
+        match = await self.match(match_id)
+        steps, _ = system_steps(loaded.state, match)
         if steps:
             with contextlib.suppress(event_store.ConcurrencyConflict):
-                await self.streams.append(match_id, loaded, steps)
+                after, _ = await self.streams.append(match_id, loaded, steps)
+                await self.fairness.sync(match, after.state)
         return SeatToken(match_id, seat, token)
 
     async def match(self, match_id: str) -> MatchRecord:
@@ -187,7 +217,7 @@ class MatchService:
         state = loaded.state
         for event in events:
             state = evolve(state, event)
-        steps, _ = system_steps(state, loaded.version + len(events), match)
+        steps, _ = system_steps(state, match)
         try:
             after, _ = await self.streams.append(
                 match_id, loaded, [*events, *steps], idempotency_key=store_key
@@ -202,6 +232,8 @@ class MatchService:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was already used for another command"
             ) from None
+        if touches_fairness([*events, *steps]):
+            await self.fairness.sync(match, after.state)
         return after
 
     async def _idempotent_start(
