@@ -1,0 +1,139 @@
+"""The complete state of a match after one of its events, to walk a dispute step by step.
+
+Complete means everything: both hands, the stock in draw order, the face-down knock card. So
+only events of a game record are replayed (the setup and the finished hands); an event of the
+hand in progress is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from domain import (
+    Event,
+    GameWon,
+    HandDrawn,
+    MatchState,
+    Phase,
+    RuleOptions,
+    Scored,
+    evolve,
+    new_match,
+)
+from domain.cards import CARD_NAMES, Mask, cards_of, names
+from domain.views import KnockView, ScoresView
+from service.errors import ServiceError
+
+
+class VersionNotFound(ServiceError):  # noqa: N818
+    kind = "version-not-found"
+    status = 404
+    title = "The match has no event with this version"
+
+
+class VersionInPlay(ServiceError):  # noqa: N818
+    kind = "version-in-play"
+    status = 409
+    title = "This event belongs to the hand in progress"
+
+
+class ReplayState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything about the match right after event ``version``; pairs are by seat."""
+
+    match_id: str
+    version: int
+    event: Event
+    phase: Phase
+    turn: int | None
+    dealer: int | None
+    game: int
+    hand_number: int
+    hand_in_match: int
+    hands: list[list[str]]
+    stock: list[str]  # the cards still in the stock, the next to be drawn first
+    discard_pile: list[str]  # face up, top last
+    upcard_passes: int
+    knock_limit: int
+    multiplier: int
+    knock: KnockView | None
+    scores: ScoresView
+    last_hand: Scored | HandDrawn | None
+    last_game: GameWon | None
+    winner: int | None
+    options: RuleOptions
+
+
+def replay_state(
+    match_id: str, events: Sequence[tuple[int, Event]], at: int, stream_version: int
+) -> ReplayState:
+    """The state after version ``at``, from a record's events; ``stream_version`` is the match's
+    version now (events past the record's end are in the hand being played)."""
+    last = events[-1][0] if events else 0
+    if at > last:
+        if at <= stream_version:
+            raise VersionInPlay(
+                f"version {at} is in the hand being played; replay reaches version {last}, "
+                "the end of the last finished hand"
+            )
+        raise VersionNotFound(f"the match has {stream_version} events; there is no version {at}")
+    state = new_match()
+    for version, event in events:
+        state = evolve(state, event)
+        if version == at:
+            return _state(match_id, version, event, state)
+    raise VersionNotFound(f"there is no version {at}")
+
+
+def _state(match_id: str, version: int, event: Event, state: MatchState) -> ReplayState:
+    score = state.score
+    return ReplayState(
+        match_id=match_id,
+        version=version,
+        event=event,
+        phase=state.phase,
+        turn=state.turn,
+        dealer=state.dealer,
+        game=state.game,
+        hand_number=state.hand,
+        hand_in_match=state.deals,
+        hands=[_names(hand) for hand in state.hands],
+        stock=names(state.stock[state.stock_next :]),
+        discard_pile=names(state.pile),
+        upcard_passes=state.upcard_passes,
+        knock_limit=state.knock_limit,
+        multiplier=state.multiplier,
+        knock=_knock(state),
+        scores=ScoresView(
+            list(score.hand_points),
+            list(score.hands_won),
+            list(score.match_scores),
+            list(score.games_won),
+        ),
+        last_hand=state.last_hand,
+        last_game=state.last_game,
+        winner=state.winner,
+        options=state.options,
+    )
+
+
+def _knock(state: MatchState) -> KnockView | None:
+    knock = state.knock
+    if knock is None:
+        return None
+    return KnockView(
+        knocker=knock.knocker,
+        shown_melds=[_names(meld) for meld in knock.shown_melds],
+        melds=[_names(meld) for meld in knock.melds],
+        deadwood=_names(knock.deadwood),
+        deadwood_count=knock.count,
+        gin=knock.gin,
+        big_gin=knock.big_gin,
+        layoffs=[(CARD_NAMES[card], meld) for card, meld in knock.layoffs],
+        knock_card=None if knock.card is None else CARD_NAMES[knock.card],
+    )
+
+
+def _names(mask: Mask) -> list[str]:
+    return names(cards_of(mask))
