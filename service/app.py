@@ -16,8 +16,10 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from adapters.database import open_database
 from adapters.postgres_event_store import PostgresEventStore, open_pool
+from service.commitments import SeedCommitments
 from service.feed import GlobalFeed
 from service.http.commands import CommandsController
+from service.http.commitments import CommitmentsController
 from service.http.dependencies import provide_matches, provide_notifier
 from service.http.docs import BEARER
 from service.http.events import EventsController
@@ -25,6 +27,7 @@ from service.http.feed import FeedController, provide_feed
 from service.http.health import health
 from service.http.matches import MatchesController
 from service.http.operators import OPERATOR_KEY, provide_operator_keys
+from service.http.records import RecordsController
 from service.http.results import ResultController
 from service.http.stream import StreamController
 from service.http.views import ViewController
@@ -58,7 +61,7 @@ def create_app(settings: Settings) -> Litestar:
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
             app.state.notifier = notifier
-            app.state.matches = MatchService(streams, MatchRegistry(pool))
+            app.state.matches = MatchService(streams, MatchRegistry(pool), SeedCommitments(pool))
             app.state.operator_keys = OperatorKeys(pool)
             app.state.feed = GlobalFeed(store, pool)
             app.state.webhooks = WebhookRegistry(pool)
@@ -77,6 +80,8 @@ def create_app(settings: Settings) -> Litestar:
             EventsController,
             StreamController,
             ResultController,
+            RecordsController,
+            CommitmentsController,
             FeedController,
             WebhooksController,
             health,

@@ -2,6 +2,8 @@
 
 gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to the newest schema
 gin operator create-key --name NAME --scope SCOPE ...   make an operator API key (see operator_cli)
+gin verify RECORD.json                                  check a game record, offline (see audit)
+gin audit MATCH_ID [--database-url URL]                 check a match against the database
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.database import open_database
+from service.audit import add_audit_commands
 from service.operator_cli import add_operator_commands
 
 
@@ -20,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_db_commands(commands)
     add_operator_commands(commands, add_database_options)
+    add_audit_commands(commands)
     return parser
 
 

@@ -84,7 +84,7 @@ class CommandsController(Controller):
             if_match=version_of(if_match),
         )
         after = await matches.handle(str(match_id), seat, request)
-        return match_view(str(match_id), seat, after)
+        return match_view(await matches.match(str(match_id)), seat, after)
 
 
 def _checked_key(key: str | None) -> str | None:

@@ -39,11 +39,13 @@ class MatchesController(Controller):
             external_ref=data.external_ref,
             entropy=data.entropy,
             invite_seat=(1 - data.seat) if data.invite else None,
+            commitment=data.commitment,
         )
         return NewMatch(
             match_id=created.match_id,
             seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
             invite_code=created.invite_code,
+            commitment=created.commitment,
         )
 
     @post(

@@ -9,10 +9,12 @@ import msgspec
 from msgspec import Meta
 
 from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, TableView
+from service.fairness_events import FairnessView
 
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
 Entropy = Annotated[str, Meta(max_length=256)]
 ExternalId = Annotated[str, Meta(min_length=1, max_length=200)]
+CommitmentHex = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="From POST /commitments")]
 
 
 class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -20,7 +22,10 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     table with two apps); set it to get your own seat's token and an invite code to pass on.
 
     ``external_ref`` (the tournament's id for the match) and ``external_player_ids`` (by seat)
-    are tournament ids: they need an operator key with the scope ``matches:create``."""
+    are tournament ids: they need an operator key with the scope ``matches:create``.
+
+    ``entropy`` (by seat) goes into every shuffle of the match; it needs a ``commitment`` from
+    ``POST /commitments``, so the server's seeds are fixed before it sees the entropy."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     external_ref: Annotated[str, Meta(max_length=200)] | None = None
@@ -28,6 +33,7 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         default_factory=list
     )
     entropy: Annotated[list[Entropy], Meta(max_length=2)] = msgspec.field(default_factory=list)
+    commitment: CommitmentHex | None = None
     invite: bool = False
     seat: Seat = 0
 
@@ -38,8 +44,11 @@ class SeatToken(msgspec.Struct, frozen=True):
 
 
 class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """``commitment`` is the hash chain end every shuffle of the match is committed to."""
+
     match_id: str
     seats: list[SeatToken]
+    commitment: str
     invite_code: str | None = None
 
 
@@ -60,6 +69,7 @@ class MatchView(SeatView, frozen=True, kw_only=True):
 
     match_id: str
     version: int
+    fairness: FairnessView
 
 
 class EventEnvelope(msgspec.Struct, frozen=True):

@@ -7,16 +7,23 @@ from litestar.status_codes import HTTP_304_NOT_MODIFIED
 from msgspec.structs import asdict
 
 from domain import view
+from service.fairness_log import fairness_view
 from service.http.dependencies import seat_of
 from service.http.docs import BEARER, problems
 from service.http.etags import version_of, view_etag
 from service.http.params import Authorization, IfNoneMatch, Matches, MatchId
 from service.http.schemas import MatchView
 from service.match_streams import Loaded
+from service.registry import MatchRecord
 
 
-def match_view(match_id: str, seat: int, loaded: Loaded) -> Response[MatchView]:
-    body = MatchView(**asdict(view(loaded.state, seat)), match_id=match_id, version=loaded.version)
+def match_view(match: MatchRecord, seat: int, loaded: Loaded) -> Response[MatchView]:
+    body = MatchView(
+        **asdict(view(loaded.state, seat)),
+        match_id=match.match_id,
+        version=loaded.version,
+        fairness=fairness_view(match, loaded.state),
+    )
     return Response(body, headers={"ETag": view_etag(loaded.version, seat)})
 
 
@@ -48,4 +55,4 @@ class ViewController(Controller):
                 status_code=HTTP_304_NOT_MODIFIED,
                 headers={"ETag": view_etag(loaded.version, seat)},
             )
-        return match_view(str(match_id), seat, loaded)
+        return match_view(await matches.match(str(match_id)), seat, loaded)
