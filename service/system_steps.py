@@ -8,28 +8,32 @@ the match's committed chain of server seeds and both seats' entropy (``service.f
 from __future__ import annotations
 
 from domain import Command, Cut, Deal, Event, MatchState, decide, evolve, legal_actions
+from service.fairness import CHAIN_LINKS
 from service.fairness_log import cut_seed, deal_seed
 from service.registry import MatchRecord
 
 
-def system_steps(state: MatchState, match: MatchRecord) -> tuple[list[Event], MatchState]:
-    """The events of every system step due at ``state``, and the state they lead to."""
+def system_steps(
+    state: MatchState, match: MatchRecord, *, links: int = CHAIN_LINKS
+) -> tuple[list[Event], MatchState]:
+    """The events of every system step due at ``state``, and the state they lead to;
+    ``links`` is the length of the match's seed chains."""
     events: list[Event] = []
-    while (command := _next_step(state, match)) is not None:
+    while (command := _next_step(state, match, links)) is not None:
         for event in decide(state, command):
             state = evolve(state, event)
             events.append(event)
     return events, state
 
 
-def _next_step(state: MatchState, match: MatchRecord) -> Command | None:
+def _next_step(state: MatchState, match: MatchRecord, links: int) -> Command | None:
     due = legal_actions(state, None)
     if not due:
         return None
     step = due[0]
     # The cut waits for both seats, so an invited player's entropy is in it.
     if isinstance(step, Cut) and match.full:
-        return Cut(seed=cut_seed(match))
+        return Cut(seed=cut_seed(match, links))
     if isinstance(step, Deal):
-        return Deal(seed=deal_seed(match, state.deals + 1))
+        return Deal(seed=deal_seed(match, state.deals + 1, links))
     return None
