@@ -1,0 +1,111 @@
+"""Creating matches (both seats, or by invite), the public summary, health and the docs."""
+
+from __future__ import annotations
+
+import random
+
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from tests.api.players import Table, bearer, create_table, play_match
+from tests.api.problems import assert_problem
+
+Client = AsyncTestClient[Litestar]
+
+
+async def test_a_new_match_gives_each_seat_a_token_and_applies_the_options(
+    client: Client,
+) -> None:
+    response = await client.post(
+        "/matches",
+        json={"options": {"knock_limit": 7, "oklahoma": True}, "external_ref": "cup-3/table-9"},
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert [seat["seat"] for seat in body["seats"]] == [0, 1]
+    assert body["invite_code"] is None
+    table = Table(body["match_id"], {s["seat"]: s["token"] for s in body["seats"]})
+    view = (await client.get(f"{table.path}/view", headers=table.headers(0))).json()
+    assert view["options"]["knock_limit"] == 7
+    assert view["options"]["oklahoma"] is True
+    # The cut is made at creation, so the winner of the cut may choose the dealer at once.
+    assert view["phase"] == "choose_dealer"
+    summary = (await client.get(table.path)).json()
+    assert summary["external_ref"] == "cup-3/table-9"
+    assert summary["status"] == "in_progress"
+
+
+async def test_an_invited_player_joins_with_the_code_and_the_match_starts(
+    client: Client,
+) -> None:
+    response = await client.post("/matches", json={"invite": True, "seat": 1})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    assert [seat["seat"] for seat in created["seats"]] == [1]
+    path, host = f"/matches/{created['match_id']}", bearer(created["seats"][0]["token"])
+
+    waiting = (await client.get(path)).json()
+    assert waiting["status"] == "waiting_for_opponent"
+    assert [p["joined"] for p in waiting["players"]] == [False, True]
+    view = (await client.get(f"{path}/view", headers=host)).json()
+    assert view["legal_actions"] == []
+    refused = await client.post(f"{path}/commands", json={"type": "pass_upcard"}, headers=host)
+    assert_problem(refused, 409, "waiting-for-opponent")
+
+    joined = await client.post("/matches/join", json={"invite_code": created["invite_code"]})
+    assert joined.status_code == 201, joined.text
+    guest = joined.json()
+    assert guest["match_id"] == created["match_id"]
+    assert guest["seat"] == 0
+    assert (await client.get(path)).json()["status"] == "in_progress"
+
+    table = Table(created["match_id"], {1: created["seats"][0]["token"], 0: guest["token"]})
+    final = await play_match(client, table, random.Random(2))
+    assert final["phase"] == "match_over"
+
+
+async def test_an_invite_code_seats_one_player_only(client: Client) -> None:
+    created = (await client.post("/matches", json={"invite": True})).json()
+    code = created["invite_code"]
+    assert (await client.post("/matches/join", json={"invite_code": code})).status_code == 201
+    again = await client.post("/matches/join", json={"invite_code": code})
+    assert_problem(again, 404, "invite-not-found")
+    made_up = await client.post("/matches/join", json={"invite_code": "inv_nothing"})
+    assert_problem(made_up, 404, "invite-not-found")
+
+
+async def test_the_summary_tells_status_scores_and_every_finished_hand(client: Client) -> None:
+    table = await create_table(client, game_target=40, match_target=0)
+    final = await play_match(client, table, random.Random(4))
+    summary = (await client.get(table.path)).json()
+    assert summary["status"] == "finished"
+    assert summary["winner"] == final["winner"]
+    assert summary["version"] == final["version"]
+    assert summary["table"]["scores"] == final["scores"]
+    assert len(summary["hands"]) >= 1
+    assert {hand["type"] for hand in summary["hands"]} <= {"scored", "hand_drawn"}
+    assert len(summary["games"]) == 1
+    assert summary["games"][0]["winner"] == final["winner"]
+
+
+async def test_health_reports_the_database(client: Client) -> None:
+    response = await client.get("/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok"}
+
+
+async def test_the_openapi_document_and_the_docs_page_are_served(client: Client) -> None:
+    document = (await client.get("/docs/openapi.json")).json()
+    assert {
+        "/matches",
+        "/matches/join",
+        "/matches/{match_id}",
+        "/matches/{match_id}/view",
+        "/matches/{match_id}/commands",
+        "/matches/{match_id}/events",
+        "/matches/{match_id}/stream",
+        "/health",
+    } <= set(document["paths"])
+    page = await client.get("/docs")
+    assert page.status_code == 200
+    assert "text/html" in page.headers["content-type"]
