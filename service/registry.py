@@ -19,6 +19,7 @@ class SeatRecord(msgspec.Struct, frozen=True):
     token_hash: bytes | None
     entropy: str
     external_player_id: str | None = None  # what tournament software calls this player
+    bot: str | None = None  # the level of a seat the server plays (it never has a token)
 
 
 class MatchRecord(msgspec.Struct, frozen=True):
@@ -31,7 +32,7 @@ class MatchRecord(msgspec.Struct, frozen=True):
 
     @property
     def full(self) -> bool:
-        return all(seat.token_hash is not None for seat in self.seats)
+        return all(seat.token_hash is not None or seat.bot is not None for seat in self.seats)
 
     @property
     def entropy(self) -> list[str]:
@@ -69,10 +70,10 @@ class MatchRegistry:
             async with conn.cursor() as cur:
                 await cur.executemany(
                     "INSERT INTO match_seats "
-                    "(match_id, seat, token_hash, entropy, external_player_id) "
-                    "VALUES (%s, %s, %s, %s, %s)",
+                    "(match_id, seat, token_hash, entropy, external_player_id, bot) "
+                    "VALUES (%s, %s, %s, %s, %s, %s)",
                     [
-                        (match_id, s.seat, s.token_hash, s.entropy, s.external_player_id)
+                        (match_id, s.seat, s.token_hash, s.entropy, s.external_player_id, s.bot)
                         for s in seats
                     ],
                 )
@@ -87,7 +88,7 @@ class MatchRegistry:
             await cur.execute(
                 "SELECT m.match_id::text AS match_id, m.external_ref, m.server_secret, "
                 "m.created_at, m.operator_id::text AS operator_id, s.seat, s.token_hash, "
-                "s.entropy, s.external_player_id "
+                "s.entropy, s.external_player_id, s.bot "
                 "FROM matches m JOIN match_seats s USING (match_id) "
                 "WHERE m.match_id = %s ORDER BY s.seat",
                 (match_id,),
@@ -107,6 +108,7 @@ class MatchRegistry:
                     None if row["token_hash"] is None else bytes(row["token_hash"]),
                     row["entropy"],
                     row["external_player_id"],
+                    row["bot"],
                 )
                 for row in rows
             ),
