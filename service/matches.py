@@ -30,6 +30,7 @@ from domain import (
 )
 from domain.commands import SeatCommand
 from service import event_store, tokens
+from service.bots.seating import bot_levels
 from service.commitments import EntropyBeforeCommitment, SeedCommitments, UnknownCommitment
 from service.errors import (
     IdempotencyKeyReused,
@@ -96,12 +97,18 @@ class MatchService:
         operator_id: str | None = None,
         external_player_ids: Sequence[str | None] = (),
         commitment: str | None = None,
+        bots: Sequence[str | None] = (),
     ) -> CreatedMatch:
         match_id = str(uuid.uuid4())
+        levels = bot_levels(bots, invite_seat)
         server_secret = await self._server_secret(commitment, entropy)
         entropy = [*entropy, "", ""][:2]
         player_ids = [*external_player_ids, None, None][:2]
-        seat_tokens = {seat: tokens.new_token() for seat in SEATS if seat != invite_seat}
+        seat_tokens = {
+            seat: tokens.new_token()
+            for seat in SEATS
+            if seat != invite_seat and levels[seat] is None
+        }
         invite_code = tokens.new_invite_code() if invite_seat is not None else None
         match = MatchRecord(
             match_id=match_id,
@@ -114,6 +121,7 @@ class MatchService:
                     tokens.secret_hash(seat_tokens[seat]) if seat in seat_tokens else None,
                     entropy[seat],
                     player_ids[seat],
+                    levels[seat],
                 )
                 for seat in SEATS
             ),

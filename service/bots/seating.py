@@ -1,0 +1,38 @@
+"""Which seats of a new match the server plays, checked before the match exists.
+
+A match needs a person on at least one seat: a bot never waits for anybody, so a match of two
+bots would run on the server's time for as long as it lasted, at the request of anyone. An
+invited seat is kept for the person who will join it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from service.bots.policy import LEVELS
+from service.errors import ServiceError
+
+SEATS = 2
+
+
+class InvalidBotSeats(ServiceError):  # noqa: N818  (named like the service's other refusals)
+    kind = "invalid-bot-seats"
+    status = 422
+    title = "These seats cannot be played by bots"
+
+
+def bot_levels(bots: Sequence[str | None], invite_seat: int | None) -> list[str | None]:
+    """The level of each seat's bot (None: a person), by seat."""
+    if len(bots) > SEATS:
+        raise InvalidBotSeats(f"a match has {SEATS} seats, not {len(bots)}")
+    levels = [*bots, *[None] * SEATS][:SEATS]
+    for level in levels:
+        if level is not None and level not in LEVELS:
+            raise InvalidBotSeats(
+                f"{level!r} is not a bot level: choose one of {', '.join(LEVELS)}"
+            )
+    if all(levels):
+        raise InvalidBotSeats("a match needs a person on at least one seat")
+    if invite_seat is not None and levels[invite_seat] is not None:
+        raise InvalidBotSeats(f"seat {invite_seat} is invited: it is kept for a person")
+    return levels
