@@ -1,0 +1,100 @@
+"""Bot seats play themselves: while a bot is to act, the runner shows it its seat's view, and
+nothing else, and sends the command it names through the same use case as a person's command
+(the same rules, the same expected version, committed before anything is answered).
+
+Each bot move is sent with the version its view was made at, so a move decided on a table that
+has since changed is refused rather than applied somewhere it was not meant for. Another
+process playing the same move first is no failure: the runner looks again and carries on from
+whatever was committed. Within one process, a match is played by one call at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from domain import view
+from domain.commands import SeatCommand
+from service.bots.policy import Bot, bot_for
+from service.errors import StaleVersion, VersionConflict
+from service.match_streams import Loaded
+from service.matches import CommandRequest, MatchService
+from service.registry import MatchRecord
+
+BotFactory = Callable[[str], Bot]
+
+_log = logging.getLogger("gin.bots")
+
+
+def bot_seats(match: MatchRecord) -> dict[int, str]:
+    """The match's bot seats and their levels."""
+    return {seat.seat: seat.bot for seat in match.seats if seat.bot is not None}
+
+
+class BotRunner:
+    def __init__(
+        self, matches: MatchService, *, bots: BotFactory = bot_for, move_limit: int = 50
+    ) -> None:
+        """``move_limit`` bounds the moves of one call: a bot answering a person needs a
+        handful; anything left over waits for the next call (the background loop's)."""
+        self._matches = matches
+        self._bots = bots
+        self._move_limit = move_limit
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    async def answer(self, match_id: str, after: Loaded) -> Loaded:
+        """The bots' answer to a state just committed (by a person's command): every bot move
+        due from there, and the state they lead to; ``after`` itself when no bot is to act."""
+        seats = bot_seats(await self._matches.match(match_id))
+        if after.state.turn not in seats:
+            return after
+        return await self._play_while_due(match_id, seats)
+
+    async def resume(self, match_id: str) -> None:
+        """Play whatever bot moves the match is waiting on, if any."""
+        seats = bot_seats(await self._matches.match(match_id))
+        if seats:
+            await self._play_while_due(match_id, seats)
+
+    async def _play_while_due(self, match_id: str, seats: dict[int, str]) -> Loaded:
+        """A bot that fails is logged, never raised: whatever woke it is committed, and a
+        person whose command did so must hear that it was."""
+        async with self._one_call_per_match(match_id):
+            loaded = await self._matches.load(match_id)
+            try:
+                for _ in range(self._move_limit):
+                    seat = loaded.state.turn
+                    if seat is None or seat not in seats:
+                        break
+                    loaded = await self._play(match_id, seat, seats[seat], loaded)
+            except Exception:
+                _log.exception("a bot failed to move", extra={"match_id": match_id})
+            return loaded
+
+    async def _play(self, match_id: str, seat: int, level: str, loaded: Loaded) -> Loaded:
+        command = self._bots(level).choose(view(loaded.state, seat))
+        if not isinstance(command, SeatCommand):
+            raise TypeError(f"a {level} bot named a command no seat may send")
+        request = CommandRequest(command=command, if_match=loaded.version)
+        try:
+            return await self._matches.handle(match_id, seat, request)
+        except (StaleVersion, VersionConflict):
+            # Another process played this seat (or the table moved on): look again.
+            _log.debug("bot move superseded", extra={"match_id": match_id, "seat": seat})
+            return await self._matches.load(match_id)
+
+    @asynccontextmanager
+    async def _one_call_per_match(self, match_id: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(match_id, (asyncio.Lock(), 0))
+        self._locks[match_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[match_id]
+            if users == 1:
+                del self._locks[match_id]
+            else:
+                self._locks[match_id] = (lock, users - 1)
