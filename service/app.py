@@ -16,11 +16,13 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from adapters.database import open_database
 from adapters.postgres_event_store import PostgresEventStore, open_pool
+from service.bots.background import running_bots
+from service.bots.runner import BotRunner
 from service.commitments import SeedCommitments
 from service.feed import GlobalFeed
 from service.http.commands import CommandsController
 from service.http.commitments import CommitmentsController
-from service.http.dependencies import provide_matches, provide_notifier
+from service.http.dependencies import provide_bots, provide_matches, provide_notifier
 from service.http.docs import BEARER
 from service.http.events import EventsController
 from service.http.feed import FeedController, provide_feed
@@ -62,11 +64,15 @@ def create_app(settings: Settings) -> Litestar:
             app.state.pool = pool
             app.state.notifier = notifier
             app.state.matches = MatchService(streams, MatchRegistry(pool), SeedCommitments(pool))
+            app.state.bots = BotRunner(app.state.matches)
             app.state.operator_keys = OperatorKeys(pool)
             app.state.feed = GlobalFeed(store, pool)
             app.state.webhooks = WebhookRegistry(pool)
             try:
-                async with running_webhooks(store, pool, settings.webhooks):
+                async with (
+                    running_webhooks(store, pool, settings.webhooks),
+                    running_bots(app.state.bots, notifier, pool),
+                ):
                     yield
             finally:
                 await notifier.stop()
@@ -89,6 +95,7 @@ def create_app(settings: Settings) -> Litestar:
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
             "notifier": Provide(provide_notifier, sync_to_thread=False),
+            "bots": Provide(provide_bots, sync_to_thread=False),
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),

@@ -21,7 +21,7 @@ from service.errors import InvalidParameter
 from service.http.dependencies import seat_of
 from service.http.docs import BEARER, problems
 from service.http.etags import version_of
-from service.http.params import Authorization, IdempotencyKey, IfMatch, Matches, MatchId
+from service.http.params import Authorization, Bots, IdempotencyKey, IfMatch, Matches, MatchId
 from service.http.schemas import MatchView
 from service.http.views import match_view
 from service.matches import CommandRequest
@@ -72,6 +72,7 @@ class CommandsController(Controller):
         match_id: MatchId,
         body: RawBody,
         matches: Matches,
+        bots: Bots,
         authorization: Authorization = None,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
@@ -83,7 +84,7 @@ class CommandsController(Controller):
             idempotency_key=_checked_key(idempotency_key),
             if_match=version_of(if_match),
         )
-        after = await matches.handle(str(match_id), seat, request)
+        after = await bots.answer(str(match_id), await matches.handle(str(match_id), seat, request))
         return match_view(await matches.match(str(match_id)), seat, after)
 
 

@@ -6,6 +6,7 @@ from typing import cast
 
 from litestar.datastructures import State
 
+from service.bots.runner import BotRunner
 from service.matches import MatchService
 from service.notifications import MatchNotifier
 from service.tokens import bearer_token
@@ -32,3 +33,7 @@ async def optional_seat_of(
 
 def provide_notifier(state: State) -> MatchNotifier:
     return cast(MatchNotifier, state.notifier)
+
+
+def provide_bots(state: State) -> BotRunner:
+    return cast(BotRunner, state.bots)

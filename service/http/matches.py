@@ -8,7 +8,7 @@ from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
 from service.http.docs import problems
-from service.http.params import Matches, MatchId
+from service.http.params import Bots, Matches, MatchId
 from service.http.schemas import (
     CreateMatch,
     Joined,
@@ -31,7 +31,7 @@ class MatchesController(Controller):
         summary="Create a match",
         responses=problems(400, 422),
     )
-    async def create(self, data: JSONBody[CreateMatch], matches: Matches) -> NewMatch:
+    async def create(self, data: JSONBody[CreateMatch], matches: Matches, bots: Bots) -> NewMatch:
         """One secret bearer token per seat (or, with ``invite``, yours and an invite code).
         Keep the tokens: the server stores only their hashes and cannot show them again."""
         created = await matches.create_match(
@@ -40,7 +40,9 @@ class MatchesController(Controller):
             entropy=data.entropy,
             invite_seat=(1 - data.seat) if data.invite else None,
             commitment=data.commitment,
+            bots=data.bots,
         )
+        await bots.resume(created.match_id)
         return NewMatch(
             match_id=created.match_id,
             seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
@@ -54,8 +56,9 @@ class MatchesController(Controller):
         summary="Join a match with an invite code",
         responses=problems(400, 404, 422),
     )
-    async def join(self, data: JSONBody[JoinMatch], matches: Matches) -> Joined:
+    async def join(self, data: JSONBody[JoinMatch], matches: Matches, bots: Bots) -> Joined:
         seated = await matches.join(data.invite_code, data.entropy)
+        await bots.resume(seated.match_id)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
 
     @get(
@@ -80,7 +83,10 @@ class MatchesController(Controller):
             created_at=record.created_at,
             status=status,
             version=loaded.version,
-            players=[Player(seat.seat, seat.token_hash is not None) for seat in record.seats],
+            players=[
+                Player(seat.seat, seat.token_hash is not None or seat.bot is not None, bot=seat.bot)
+                for seat in record.seats
+            ],
             winner=loaded.state.winner,
             table=public_view(loaded.state),
             hands=[event for _, event in events if isinstance(event, Scored | HandDrawn)],

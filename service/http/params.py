@@ -8,6 +8,7 @@ from uuid import UUID
 from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, PathParameter, QueryParameter
 
+from service.bots.runner import BotRunner
 from service.http.schemas import MAX_VERSION
 from service.matches import MatchService
 from service.notifications import MatchNotifier
@@ -15,6 +16,7 @@ from service.notifications import MatchNotifier
 MatchId = Annotated[UUID, PathParameter(name="match_id", description="The match's id")]
 Matches = NamedDependency[MatchService]
 Notifier = NamedDependency[MatchNotifier]
+Bots = NamedDependency[BotRunner]
 Authorization = Annotated[
     str | None,
     HeaderParameter(name="Authorization", description="Bearer <a seat's token>"),

@@ -14,6 +14,7 @@ from service.fairness_events import FairnessView
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
 Entropy = Annotated[str, Meta(max_length=256)]
 ExternalId = Annotated[str, Meta(min_length=1, max_length=200)]
+BotLevel = Literal["random", "simple", "strong"]
 CommitmentHex = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="From POST /commitments")]
 
 
@@ -25,7 +26,11 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     are tournament ids: they need an operator key with the scope ``matches:create``.
 
     ``entropy`` (by seat) goes into every shuffle of the match; it needs a ``commitment`` from
-    ``POST /commitments``, so the server's seeds are fixed before it sees the entropy."""
+    ``POST /commitments``, so the server's seeds are fixed before it sees the entropy.
+
+    ``bots`` (by seat) has the server play a seat at a level, e.g. ``[null, "strong"]``: that
+    seat gets no token, and the person's answers already hold the bot's replies. At least one
+    seat is a person's, and an invited seat is never a bot."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     external_ref: Annotated[str, Meta(max_length=200)] | None = None
@@ -36,6 +41,7 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     commitment: CommitmentHex | None = None
     invite: bool = False
     seat: Seat = 0
+    bots: Annotated[list[BotLevel | None], Meta(max_length=2)] = msgspec.field(default_factory=list)
 
 
 class SeatToken(msgspec.Struct, frozen=True):
@@ -89,6 +95,7 @@ class Player(msgspec.Struct, frozen=True):
     seat: int
     joined: bool
     external_player_id: str | None = None
+    bot: str | None = None  # the level of a seat the server plays
 
 
 class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
