@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, NamedTuple, cast
 
 import httpx
@@ -35,8 +36,9 @@ async def client(database_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
         yield test_client
 
 
-@pytest.fixture(scope="module")
-async def asgi(database_url: str) -> AsyncIterator[Asgi]:
+@asynccontextmanager
+async def served(database_url: str) -> AsyncIterator[Asgi]:
+    """An app running in this event loop, as one server process would run it."""
     app = create_app(settings_for(database_url))
     started, stop = asyncio.Event(), asyncio.Event()
 
@@ -47,10 +49,22 @@ async def asgi(database_url: str) -> AsyncIterator[Asgi]:
             await stop.wait()
 
     lifespan = asyncio.create_task(run_lifespan())
-    await asyncio.wait_for(started.wait(), 60)
+    ready = asyncio.create_task(started.wait())
+    await asyncio.wait({lifespan, ready}, return_when=asyncio.FIRST_COMPLETED)
+    if lifespan.done():
+        ready.cancel()
+        lifespan.result()  # the startup failed: raise why
     # Litestar's ASGI signature is narrower than httpx's generic one; they speak the same ASGI.
     transport = httpx.ASGITransport(app=cast(Any, app))
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-        yield Asgi(app, http)
-    stop.set()
-    await lifespan
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            yield Asgi(app, http)
+    finally:
+        stop.set()
+        await lifespan
+
+
+@pytest.fixture(scope="module")
+async def asgi(database_url: str) -> AsyncIterator[Asgi]:
+    async with served(database_url) as running:
+        yield running
