@@ -1,0 +1,95 @@
+"""``gin loadtest``: play many matches at once over HTTP, then verify what they recorded.
+
+    gin loadtest [--url URL] [--database-url URL] [--matches M [M ...]] [--rounds N]
+
+Without ``--url`` it starts a server of its own on a free port (over ``--database-url``, or an
+embedded PostgreSQL in a temporary folder). It exits 0 only when no request failed, every
+match finished and every finished match's record verified clean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from service.loadtest.report import failures, table
+from service.loadtest.run import Level, LoadOptions, run_levels
+from service.loadtest.server import own_service
+
+
+def add_loadtest_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "loadtest",
+        help="play concurrent matches over HTTP and verify their records",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--url", help="a running service (default: start one of its own)")
+    parser.add_argument(
+        "--database-url",
+        help="its PostgreSQL: where the raw INSERT reference is measured, and the database "
+        "of the service it starts (default: an embedded one in a temporary folder)",
+    )
+    parser.add_argument(
+        "--matches",
+        type=_positive,
+        nargs="+",
+        default=[8],
+        metavar="M",
+        help="concurrent matches; several values run one level each (default: 8)",
+    )
+    parser.add_argument(
+        "--rounds", type=_positive, default=2, help="matches each pair of clients plays in turn"
+    )
+    parser.add_argument(
+        "--game-target", type=_positive, default=30, help="game target of each match (one game)"
+    )
+    parser.add_argument("--seed", default="gin", help="seed of the clients' choices")
+    parser.add_argument(
+        "--raw-seconds", type=float, default=3.0, help="how long the raw reference runs"
+    )
+    parser.add_argument(
+        "--workers", type=_positive, default=1, help="server processes it starts (default: 1)"
+    )
+    parser.add_argument("--log-level", default="warning", help="log level of the server it starts")
+    parser.set_defaults(run=run_loadtest)
+
+
+def run_loadtest(args: argparse.Namespace) -> int:
+    options = LoadOptions(
+        matches=tuple(args.matches),
+        rounds=args.rounds,
+        game_target=args.game_target,
+        seed=args.seed,
+        raw_seconds=args.raw_seconds,
+    )
+    if args.url:
+        where = f"the service at {args.url}"
+        levels = asyncio.run(run_levels(args.url, args.database_url, options))
+    else:
+        with own_service(
+            args.database_url, workers=args.workers, log_level=args.log_level
+        ) as service:
+            where = f"a service of its own at {service.url} ({args.workers} worker(s))"
+            levels = asyncio.run(run_levels(service.url, service.database_url, options))
+    return report(levels, where)
+
+
+def report(levels: list[Level], where: str) -> int:
+    print(f"gin loadtest: {where}, matches to game target (one game), two clients each")
+    print(table(levels))
+    if any(level.raw_inserts_per_second is None for level in levels):
+        print("raw INSERT/s: not measured (give --database-url to measure it)")
+    problems = failures(levels)
+    for line in problems:
+        print(line)
+    passed = all(level.passed for level in levels)
+    print("PASS: no errors, every record clean" if passed else "FAIL")
+    return 0 if passed else 1
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value
