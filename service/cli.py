@@ -4,6 +4,7 @@ gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to t
 gin operator create-key --name NAME --scope SCOPE ...   make an operator API key (see operator_cli)
 gin verify RECORD.json                                  check a game record, offline (see audit)
 gin audit MATCH_ID [--database-url URL]                 check a match against the database
+gin loadtest [--url URL] [--matches M ...]              concurrent matches over HTTP (see loadtest)
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from adapters.database import open_database
 from service.audit import add_audit_commands
+from service.loadtest import add_loadtest_command
 from service.operator_cli import add_operator_commands
 
 
@@ -24,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_db_commands(commands)
     add_operator_commands(commands, add_database_options)
     add_audit_commands(commands)
+    add_loadtest_command(commands)
     return parser
 
 
