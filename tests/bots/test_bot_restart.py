@@ -1,0 +1,66 @@
+"""Bots keep playing across processes: a match left waiting on a bot when its process stopped
+is played by the next process to start, and a bot move made due by one process is played by
+another that only heard of it through the database's notifications."""
+
+from __future__ import annotations
+
+import asyncio
+
+from litestar.testing import AsyncTestClient
+
+from service.app import create_app
+from service.match_streams import Loaded
+from service.matches import MatchService
+from service.settings import Settings
+from tests.bots.processes import ONE_SHORT_GAME, never, person_plays, process
+from tests.bots.table import bearer
+
+BOT, PERSON = 1, 0
+
+
+async def wait_for_the_bot(matches: MatchService, match_id: str, seconds: float = 10.0) -> Loaded:
+    for _ in range(int(seconds / 0.05)):
+        loaded = await matches.load(match_id)
+        if loaded.state.turn != BOT:
+            return loaded
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the bot did not move within {seconds}s")
+
+
+async def test_a_new_process_resumes_a_match_left_waiting_on_a_bot(fresh_database_url: str) -> None:
+    # A process with no bot runner stands for one that stopped before its bot could answer.
+    async with process(fresh_database_url) as stopped:
+        created = await stopped.create_match(options=ONE_SHORT_GAME, bots=[None, "strong"])
+        waiting = await person_plays(stopped, created.match_id, PERSON, until=never)
+        assert waiting.state.turn == BOT
+
+    app = create_app(Settings(database_url=fresh_database_url))
+    async with AsyncTestClient(app=app) as client:
+        path = f"/matches/{created.match_id}/view"
+        for _ in range(200):
+            view = (await client.get(path, headers=bearer(created.tokens[PERSON]))).json()
+            if view["version"] > waiting.version:
+                break
+            await asyncio.sleep(0.05)
+
+    assert view["version"] > waiting.version
+    assert view["turn"] == PERSON
+
+
+async def test_a_running_process_answers_bot_moves_made_due_by_another(
+    fresh_database_url: str,
+) -> None:
+    app = create_app(Settings(database_url=fresh_database_url))
+    async with AsyncTestClient(app=app), process(fresh_database_url) as other:
+        created = await other.create_match(options=ONE_SHORT_GAME, bots=[None, "strong"])
+        answered = 0
+        while answered < 5:
+            loaded = await wait_for_the_bot(other, created.match_id)
+            loaded = await person_plays(other, created.match_id, PERSON, until=never)
+            if loaded.state.turn == BOT:
+                answered += 1
+            else:
+                break
+        await wait_for_the_bot(other, created.match_id)
+
+    assert answered == 5
