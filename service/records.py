@@ -57,6 +57,7 @@ class RecordSeat(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     joined: bool
     external_player_id: str | None = None
+    bot: str | None = None  # the level of a seat the server played
 
 
 class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -107,8 +108,9 @@ def build_record(
         seats=[
             RecordSeat(
                 seat=seat.seat,
-                joined=seat.token_hash is not None,
+                joined=seat.token_hash is not None or seat.bot is not None,
                 external_player_id=seat.external_player_id,
+                bot=seat.bot,
             )
             for seat in match.seats
         ],
