@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from service.bots import LEVELS
+from service.loadtest.records import record_problem
 from tests.bots.table import SHORT_MATCH, create_bot_match
 
 Client = AsyncTestClient[Litestar]
@@ -85,3 +87,17 @@ async def test_a_bot_that_wins_the_cut_names_the_dealer_before_creation_is_answe
         assert view["phase"] == "choose_dealer"
         assert view["turn"] == table.person
     pytest.fail("in 30 cuts the bot never won one")
+
+
+async def test_a_bot_match_records_and_verifies_like_any_other(client: Client) -> None:
+    table = await create_bot_match(client, "strong", bot_seat=0)
+    await table.play_to_the_end(random.Random(5))
+
+    document = (await client.get(f"{table.path}/record")).content
+
+    assert record_problem(document) is None
+    seats = msgspec.json.decode(document)["seats"]
+    assert [(s["seat"], s["joined"], s["bot"]) for s in seats] == [
+        (0, True, "strong"),
+        (1, True, None),
+    ]
