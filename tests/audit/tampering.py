@@ -1,0 +1,66 @@
+"""Editing a game record the way someone disputing (or forging) a match would: as JSON, event
+by event, optionally recomputing the hash chains so only the rules and the seeds can tell."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from service.hash_chain import GENESIS, link_hash
+from service.records import GameRecord
+from service.verify import Verdict, verify_record
+
+Document = dict[str, Any]
+Entry = dict[str, Any]
+
+
+def document(record: GameRecord) -> Document:
+    return msgspec.json.decode(msgspec.json.encode(record))  # type: ignore[no-any-return]
+
+
+def verdict(doc: Document) -> Verdict:
+    return verify_record(msgspec.json.decode(msgspec.json.encode(doc), type=GameRecord))
+
+
+def problem(doc: Document) -> str:
+    result = verdict(doc)
+    assert not result.ok, "the tampered record verified"
+    assert result.problem is not None
+    return result.problem
+
+
+def entries(doc: Document, stream: str = "match_stream") -> list[Entry]:
+    return doc[stream]["events"]  # type: ignore[no-any-return]
+
+
+def find(doc: Document, type: str, test: Callable[[Document], bool] = lambda _: True) -> Entry:
+    """The first match event of ``type`` whose data passes ``test``."""
+    return next(e for e in entries(doc) if e["type"] == type and test(data(e)))
+
+
+def data(entry: Entry) -> Document:
+    return msgspec.json.decode(entry["data"])  # type: ignore[no-any-return]
+
+
+def set_data(entry: Entry, value: Document) -> None:
+    entry["data"] = msgspec.json.encode(value).decode()
+
+
+def rehash(doc: Document, stream: str = "match_stream") -> None:
+    """Renumber a stream's events 1, 2, .. and recompute its whole hash chain, as a forger
+    who knows the hash function would."""
+    previous = GENESIS
+    for version, entry in enumerate(entries(doc, stream), 1):
+        entry["version"] = version
+        entry["previous_hash"] = previous.hex()
+        previous = link_hash(
+            previous,
+            doc[stream]["stream_id"],
+            version,
+            entry["type"],
+            entry["schema_version"],
+            entry["data"].encode(),
+        )
+        entry["hash"] = previous.hex()

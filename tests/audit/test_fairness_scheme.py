@@ -1,0 +1,110 @@
+"""The seed scheme gin-fair-1: reimplemented here from its description in docs/audit.md with
+nothing but hashlib and hmac, and compared with the service's implementation."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from domain import shuffled_deck
+from service.fairness import (
+    chain_links,
+    commitment,
+    locate,
+    server_seed,
+    shuffle_seed,
+    step_of_link,
+)
+from service.fairness_events import Slot, slots_for
+
+LINKS = 16
+
+
+def documented_chain(secret: bytes, chain: int, links: int) -> list[bytes]:
+    """x_0 .. x_L as docs/audit.md defines them."""
+    root = hmac.new(secret, b"gin-fair-1 chain " + str(chain).encode(), hashlib.sha256).digest()
+    values = [root]
+    for _ in range(links):
+        values.insert(0, hashlib.sha256(values[0]).digest())
+    return values
+
+
+def documented_shuffle_seed(link: bytes, match_id: str, step: str, entropy: list[str]) -> bytes:
+    message = b""
+    for part in ("gin-fair-1", match_id, step, *entropy):
+        data = part.encode("utf-8")
+        message += len(data).to_bytes(4, "big") + data
+    return hmac.new(link, message, hashlib.sha256).digest()
+
+
+def test_the_chains_are_as_documented() -> None:
+    secret = secrets.token_bytes(32)
+    for chain in (1, 2, 5):
+        assert list(chain_links(secret, chain, LINKS)) == documented_chain(secret, chain, LINKS)
+
+
+def test_each_link_hashes_to_the_one_before_and_the_first_to_the_commitment() -> None:
+    secret = secrets.token_bytes(32)
+    values = chain_links(secret, 1, LINKS)
+    assert values[0] == commitment(secret, 1, LINKS)
+    for index in range(1, LINKS + 1):
+        assert hashlib.sha256(values[index]).digest() == values[index - 1]
+
+
+def test_links_are_numbered_through_the_chains_the_cut_first_then_each_deal() -> None:
+    secret = secrets.token_bytes(32)
+    assert locate(1, LINKS) == (1, 1)
+    assert locate(LINKS, LINKS) == (1, LINKS)
+    assert locate(LINKS + 1, LINKS) == (2, 1)
+    assert server_seed(secret, LINKS + 1, LINKS) == documented_chain(secret, 2, LINKS)[1]
+    assert [step_of_link(n) for n in (1, 2, 3)] == ["cut", "deal 1", "deal 2"]
+
+
+def test_a_deal_is_the_documented_function_of_the_link_the_match_and_the_entropy() -> None:
+    secret = secrets.token_bytes(32)
+    link = server_seed(secret, 4, LINKS)
+    entropy = ["alice's dice", ""]
+    seed = shuffle_seed(link, "m-1", entropy, "deal 3")
+    assert seed == documented_shuffle_seed(link, "m-1", "deal 3", entropy)
+    assert shuffled_deck(seed) == shuffled_deck(
+        documented_shuffle_seed(link, "m-1", "deal 3", entropy)
+    )
+
+
+def test_every_input_of_a_shuffle_seed_changes_it() -> None:
+    link = secrets.token_bytes(32)
+    base = shuffle_seed(link, "m", ["a", "b"], "deal 1")
+    assert shuffle_seed(secrets.token_bytes(32), "m", ["a", "b"], "deal 1") != base
+    assert shuffle_seed(link, "n", ["a", "b"], "deal 1") != base
+    assert shuffle_seed(link, "m", ["a", "c"], "deal 1") != base
+    assert shuffle_seed(link, "m", ["a", "b"], "deal 2") != base
+
+
+def test_entropy_is_length_prefixed_so_moving_a_boundary_changes_the_seed() -> None:
+    link = secrets.token_bytes(32)
+    assert shuffle_seed(link, "m", ["ab", "c"], "cut") != shuffle_seed(
+        link, "m", ["a", "bc"], "cut"
+    )
+
+
+def test_the_fairness_stream_commits_first_and_reveals_a_seed_only_after_its_hand() -> None:
+    def kinds(**game: object) -> list[Slot]:
+        return slots_for(links=2, **game)  # type: ignore[arg-type]
+
+    before_cut = kinds(cut=False, deals=0, last_hand_over=False, match_over=False)
+    assert before_cut == [Slot("commit", 1)]
+    in_hand_one = kinds(cut=True, deals=1, last_hand_over=False, match_over=False)
+    assert in_hand_one == [Slot("commit", 1), Slot("entropy"), Slot("reveal", 1)]
+    # Two links a chain: deal 2 takes link 3, the first of chain 2, committed before it is used.
+    over = kinds(cut=True, deals=3, last_hand_over=True, match_over=True)
+    assert over == [
+        Slot("commit", 1),
+        Slot("entropy"),
+        Slot("reveal", 1),
+        Slot("reveal", 2),
+        Slot("commit", 2),
+        Slot("reveal", 3),
+        Slot("reveal", 4),
+        Slot("secret"),
+    ]
