@@ -118,7 +118,7 @@ def _describe(slot: Slot) -> str:
     if slot.kind == "entropy":
         return "the seats' entropy"
     if slot.kind == "reveal":
-        return f"the seed of the {step_of_link(slot.number)}"
+        return f"the seed of {'the cut' if slot.number == CUT_LINK else step_of_link(slot.number)}"
     return "the server secret"
 
 
