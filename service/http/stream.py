@@ -34,6 +34,7 @@ class StreamController(Controller):
     @get(
         "/",
         summary="Live events (Server-Sent Events)",
+        media_type="text/event-stream",
         responses=problems(400, 401, 403, 404),
     )
     async def stream(
