@@ -8,6 +8,7 @@ from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
 from service.http.docs import problems
+from service.http.operators import OperatorAuthorization, Operators, creating_operator
 from service.http.params import Bots, Matches, MatchId
 from service.http.schemas import (
     CreateMatch,
@@ -29,11 +30,24 @@ class MatchesController(Controller):
         "/",
         status_code=HTTP_201_CREATED,
         summary="Create a match",
-        responses=problems(400, 422),
+        responses=problems(400, 401, 403, 422),
     )
-    async def create(self, data: JSONBody[CreateMatch], matches: Matches, bots: Bots) -> NewMatch:
+    async def create(
+        self,
+        data: JSONBody[CreateMatch],
+        matches: Matches,
+        bots: Bots,
+        operator_keys: Operators,
+        authorization: OperatorAuthorization = None,
+    ) -> NewMatch:
         """One secret bearer token per seat (or, with ``invite``, yours and an invite code).
-        Keep the tokens: the server stores only their hashes and cannot show them again."""
+        Keep the tokens: the server stores only their hashes and cannot show them again.
+        Open to anyone; tournament ids need an operator key (see docs/tournament.md)."""
+        operator = await creating_operator(
+            operator_keys,
+            authorization,
+            tournament_ids=data.external_ref is not None or bool(data.external_player_ids),
+        )
         created = await matches.create_match(
             options=data.options,
             external_ref=data.external_ref,
@@ -41,6 +55,8 @@ class MatchesController(Controller):
             invite_seat=(1 - data.seat) if data.invite else None,
             commitment=data.commitment,
             bots=data.bots,
+            operator_id=operator.operator_id if operator else None,
+            external_player_ids=data.external_player_ids,
         )
         await bots.resume(created.match_id)
         return NewMatch(
@@ -84,7 +100,12 @@ class MatchesController(Controller):
             status=status,
             version=loaded.version,
             players=[
-                Player(seat.seat, seat.token_hash is not None or seat.bot is not None, bot=seat.bot)
+                Player(
+                    seat.seat,
+                    seat.token_hash is not None or seat.bot is not None,
+                    external_player_id=seat.external_player_id,
+                    bot=seat.bot,
+                )
                 for seat in record.seats
             ],
             winner=loaded.state.winner,
