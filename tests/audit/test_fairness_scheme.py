@@ -6,8 +6,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from pathlib import Path
 
 from domain import shuffled_deck
+from domain.cards import names
+from domain.shuffle import cut_pairs
 from service.fairness import (
     chain_links,
     commitment,
@@ -19,6 +22,7 @@ from service.fairness import (
 from service.fairness_events import Slot, slots_for
 
 LINKS = 16
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "audit.md"
 
 
 def documented_chain(secret: bytes, chain: int, links: int) -> list[bytes]:
@@ -108,3 +112,28 @@ def test_the_fairness_stream_commits_first_and_reveals_a_seed_only_after_its_han
         Slot("reveal", 4),
         Slot("secret"),
     ]
+
+
+def worked_example() -> dict[str, str]:
+    """The ``key: value`` lines of the worked example in docs/audit.md."""
+    text = DOCS.read_text().split("### Worked example", 1)[1].split("```text", 1)[1]
+    lines = text.split("```", 1)[0].strip().splitlines()
+    return dict(line.split(": ", 1) for line in lines)
+
+
+def test_the_worked_example_of_the_documentation_holds() -> None:
+    example = worked_example()
+    secret = bytes(range(32))
+    match_id = "00000000-0000-0000-0000-000000000000"
+    entropy = ["alice", ""]
+    chain = documented_chain(secret, 1, 1024)
+    cut_seed = documented_shuffle_seed(chain[1], match_id, "cut", entropy)
+    deal_seed = documented_shuffle_seed(chain[2], match_id, "deal 1", entropy)
+
+    assert example["commitment"] == chain[0].hex() == commitment(secret, 1, 1024).hex()
+    assert example["link 1"] == chain[1].hex() == server_seed(secret, 1, 1024).hex()
+    assert example["link 2"] == chain[2].hex()
+    assert example["cut seed"] == cut_seed.hex()
+    assert example["cut"] == " ".join(names(cut_pairs(cut_seed)[-1]))
+    assert example["deal 1 seed"] == deal_seed.hex()
+    assert example["deal 1 deck, top 12"] == " ".join(names(shuffled_deck(deal_seed)[:12]))
