@@ -1,5 +1,6 @@
 """The ``gin`` command. Each subcommand group registers itself in ``build_parser``.
 
+gin serve [--host H] [--port P] [--database-url URL]   run the HTTP service (see serve)
 gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to the newest schema
 gin operator create-key --name NAME --scope SCOPE ...   make an operator API key (see operator_cli)
 gin verify RECORD.json                                  check a game record, offline (see audit)
@@ -18,11 +19,13 @@ from adapters.database import open_database
 from service.audit import add_audit_commands
 from service.loadtest import add_loadtest_command
 from service.operator_cli import add_operator_commands
+from service.serve import add_serve_command
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gin", description="The Gin Rummy game service.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_serve_command(commands)
     add_db_commands(commands)
     add_operator_commands(commands, add_database_options)
     add_audit_commands(commands)
