@@ -1,0 +1,81 @@
+"""Real server processes for end-to-end tests: ``gin serve`` on a free port, stopped after."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import IO
+
+import httpx
+
+STARTUP_SECONDS = 60.0
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: IO[bytes]
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def kill(self) -> None:
+        """Stop at once, as a crash would: no shutdown, no flushing."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def gin_serve(database_url: str, *extra: str) -> Iterator[Server]:
+    """``gin serve`` against ``database_url``, answering on /health before it is yielded."""
+    port = free_port()
+    command = [
+        *(sys.executable, "-m", "service.cli", "serve", "--database-url", database_url),
+        *("--port", str(port), "--log-level", "warning", *extra),
+    ]
+    with tempfile.TemporaryFile() as log:
+        env = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        server = Server(f"http://127.0.0.1:{port}", process, log)
+        try:
+            _wait_until_healthy(server)
+            yield server
+        finally:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+                try:
+                    process.wait(20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(10)
+
+
+def _wait_until_healthy(server: Server) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"gin serve exited early:\n{server.output()}")
+        try:
+            if httpx.get(f"{server.url}/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"gin serve did not answer within {STARTUP_SECONDS}s:\n{server.output()}")
