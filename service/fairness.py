@@ -41,7 +41,6 @@ def chain_root(secret: bytes, chain: int) -> bytes:
     return hmac.new(secret, f"{SCHEME} chain {chain}".encode(), hashlib.sha256).digest()
 
 
-@lru_cache(maxsize=64)
 def chain_links(secret: bytes, chain: int, links: int) -> tuple[bytes, ...]:
     """``(x_0, x_1, .., x_L)`` of one chain: the commitment first, then the links in use order."""
     values = [chain_root(secret, chain)]
@@ -51,8 +50,33 @@ def chain_links(secret: bytes, chain: int, links: int) -> tuple[bytes, ...]:
     return tuple(values)
 
 
+# Every CHECKPOINT-th link of a chain is kept, so any link is at most CHECKPOINT - 1 hashes
+# away: a process walks a match's chain once, and a view costs microseconds, not a walk.
+CHECKPOINT = 32
+
+
+@lru_cache(maxsize=1024)
+def _checkpoints(secret: bytes, chain: int, links: int) -> dict[int, bytes]:
+    value = chain_root(secret, chain)
+    kept = {links: value}
+    for index in range(links - 1, -1, -1):
+        value = hashlib.sha256(value).digest()
+        if index % CHECKPOINT == 0:
+            kept[index] = value
+    return kept
+
+
+def chain_link(secret: bytes, chain: int, index: int, links: int) -> bytes:
+    """``x_index`` of a chain (``x_0`` is its commitment)."""
+    above = min(links, -(-index // CHECKPOINT) * CHECKPOINT)
+    value = _checkpoints(secret, chain, links)[above]
+    for _ in range(above - index):
+        value = hashlib.sha256(value).digest()
+    return value
+
+
 def commitment(secret: bytes, chain: int, links: int) -> bytes:
-    return chain_links(secret, chain, links)[0]
+    return chain_link(secret, chain, 0, links)
 
 
 def locate(link: int, links: int) -> tuple[int, int]:
@@ -64,7 +88,24 @@ def locate(link: int, links: int) -> tuple[int, int]:
 
 def server_seed(secret: bytes, link: int, links: int) -> bytes:
     chain, index = locate(link, links)
-    return chain_links(secret, chain, links)[index]
+    return chain_link(secret, chain, index, links)
+
+
+def server_seeds(secret: bytes, last: int, links: int) -> list[bytes]:
+    """The match's links 1 .. ``last``, each chain walked down once from its highest."""
+    seeds: list[bytes] = []
+    if last < 1:
+        return seeds
+    last_chain, last_index = locate(last, links)
+    for chain in range(1, last_chain + 1):
+        top = last_index if chain == last_chain else links
+        value = chain_link(secret, chain, top, links)
+        run = [value]
+        for _ in range(top - 1):
+            value = hashlib.sha256(value).digest()
+            run.append(value)
+        seeds += reversed(run)
+    return seeds
 
 
 def deal_link(deal: int) -> int:

@@ -20,6 +20,7 @@ from service.fairness import (
     commitment,
     deal_link,
     server_seed,
+    server_seeds,
     shuffle_seed,
     step_of_link,
 )
@@ -27,6 +28,7 @@ from service.fairness_events import (
     EntropyFixed,
     FairnessEvent,
     FairnessView,
+    RevealedSeed,
     SecretRevealed,
     SeedRevealed,
     SeedsCommitted,
@@ -34,7 +36,6 @@ from service.fairness_events import (
     encode_fairness,
     fairness_slots,
     fairness_type,
-    summary_of,
 )
 from service.registry import MatchRecord
 
@@ -75,7 +76,22 @@ def fill(slot: Slot, match: MatchRecord, links: int = CHAIN_LINKS) -> FairnessEv
 
 def fairness_view(match: MatchRecord, state: MatchState, links: int = CHAIN_LINKS) -> FairnessView:
     """The same summary a record of the match holds, made from the state alone."""
-    return summary_of([fill(slot, match, links) for slot in fairness_slots(state, links)], links)
+    slots = fairness_slots(state, links)
+    secret = match.server_secret
+    revealed = [slot.number for slot in slots if slot.kind == "reveal"]
+    seeds = server_seeds(secret, max(revealed, default=0), links)
+    return FairnessView(
+        scheme=SCHEME,
+        chain_links=links,
+        commitments=[
+            commitment(secret, slot.number, links).hex() for slot in slots if slot.kind == "commit"
+        ],
+        entropy=match.entropy if Slot("entropy") in slots else None,
+        revealed=[
+            RevealedSeed(link, step_of_link(link), seeds[link - 1].hex()) for link in revealed
+        ],
+        secret=secret.hex() if Slot("secret") in slots else None,
+    )
 
 
 def touches_fairness(events: Sequence[Event]) -> bool:

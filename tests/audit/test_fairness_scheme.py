@@ -12,10 +12,12 @@ from domain import shuffled_deck
 from domain.cards import names
 from domain.shuffle import cut_pairs
 from service.fairness import (
+    chain_link,
     chain_links,
     commitment,
     locate,
     server_seed,
+    server_seeds,
     shuffle_seed,
     step_of_link,
 )
@@ -54,6 +56,14 @@ def test_each_link_hashes_to_the_one_before_and_the_first_to_the_commitment() ->
     assert values[0] == commitment(secret, 1, LINKS)
     for index in range(1, LINKS + 1):
         assert hashlib.sha256(values[index]).digest() == values[index - 1]
+
+
+def test_links_kept_at_checkpoints_are_the_links_of_the_whole_chain() -> None:
+    secret = secrets.token_bytes(32)
+    for links in (1, 2, 31, 32, 33, 70):
+        whole = documented_chain(secret, 3, links)
+        assert [chain_link(secret, 3, i, links) for i in range(links + 1)] == whole
+    assert server_seeds(secret, 150, 70) == [server_seed(secret, n, 70) for n in range(1, 151)]
 
 
 def test_links_are_numbered_through_the_chains_the_cut_first_then_each_deal() -> None:
