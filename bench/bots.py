@@ -45,6 +45,7 @@ class Duel:
     seconds: float = 0.0
     sides: tuple[Side, Side] = field(default_factory=lambda: (Side(), Side()))
     deal_nets: list[int] = field(default_factory=list)  # the first bot's net points per deal
+    deal_net_wins: list[int] = field(default_factory=list)  # and its net hands won per deal
 
 
 def first_hand(deal_seed: str) -> MatchState:
@@ -89,7 +90,7 @@ def duel(first: Bot, second: Bot, hands: int, seed: int) -> Duel:
     start = time.perf_counter()
     for _ in range(hands // 2):
         deal_seed = rng.randbytes(16).hex()
-        net = 0
+        net = net_wins = 0
         for seated, sides in (
             ((first, second), result.sides),
             ((second, first), (result.sides[1], result.sides[0])),
@@ -102,8 +103,11 @@ def duel(first: Bot, second: Bot, hands: int, seed: int) -> Duel:
             winner = sides[scored.winner]
             winner.won += 1
             winner.points += scored.points
-            net += scored.points if winner is result.sides[0] else -scored.points
+            first_won = winner is result.sides[0]
+            net += scored.points if first_won else -scored.points
+            net_wins += 1 if first_won else -1
         result.deal_nets.append(net)
+        result.deal_net_wins.append(net_wins)
     result.seconds = time.perf_counter() - start
     return result
 

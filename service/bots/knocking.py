@@ -41,18 +41,25 @@ def best_knock(hand: Mask, knock_cards: list[Card], chances: Chances) -> KnockPl
 
 @dataclass(frozen=True, slots=True)
 class KnockPolicy:
-    gin_hunt_deadwood: int = 0  # hold a knock this low for gin...
-    gin_hunt_stock: int = 99  # ...while the stock holds at least this many cards
-    short_stock: int = 0  # knock at once at or below this stock size
-    wary_deadwood: int = 99  # at or above this deadwood, knock only if the opponent is slow
-    wary_stock: int = 0  # the opponent is slow while the stock holds at least this many
+    """When to knock; each rule earned its place in ``bench.bots`` against the simple level.
+
+    Early, an opponent is far from going out: a knock wins big, and a hand one or two cards
+    from gin is worth playing on (the gin bonus, and nothing laid off) unless the opponent is
+    collecting pile cards. Later its deadwood is low enough that a knock whose deadwood plus
+    expected layoffs is high risks an undercut, so such a hand plays on for a better knock.
+    """
+
+    gin_hunt_deadwood: int = 4  # with this little deadwood, play on for gin...
+    gin_hunt_stock: int = 18  # ...while the stock holds at least this many cards...
+    pressed_takes: int = 2  # ...unless the opponent holds this many cards from the pile
+    wary_stock: int = 16  # below this stock size, knock only when...
+    wary_risk: float = 8.0  # ...deadwood plus expected layoffs is below this
 
     def knocks(self, plan: KnockPlan, memory: CardMemory) -> bool:
-        if plan.deadwood == 0 or memory.stock_size <= self.short_stock:
+        if plan.deadwood == 0:
             return True
-        pressed = memory.opponent_took.bit_count() >= 2
         if plan.deadwood <= self.gin_hunt_deadwood and memory.stock_size >= self.gin_hunt_stock:
-            return pressed
-        if plan.deadwood >= self.wary_deadwood:
-            return memory.stock_size >= self.wary_stock
+            return memory.opponent_took.bit_count() >= self.pressed_takes
+        if memory.stock_size < self.wary_stock:
+            return plan.deadwood + plan.layoffs < self.wary_risk
         return True

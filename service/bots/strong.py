@@ -36,7 +36,7 @@ class Tuning:
 
     danger: float = 6.0  # the cost of throwing a card the opponent surely melds
     take_margin: float = 1.0  # how much better the pile card must leave the hand
-    unready: float = 0.0  # the cost of a next draw that still leaves no knock
+    stock_hope: float = 1.0  # how many turns' worth of gain a stock draw is credited with
     breadth: int = 12  # discards leaving more deadwood than the best by this are not weighed
     knock: KnockPolicy = field(default_factory=KnockPolicy)
 
@@ -69,7 +69,7 @@ class StrongBot:
         kept = self._weighed(held, list(cards_of(hand)))
         after = min(expected_deadwood(held ^ 1 << card, unseen) for card in kept)
         drawn = expected_deadwood(hand, unseen)
-        stock = 2 * drawn - min_deadwood(hand)
+        stock = drawn - self.tuning.stock_hope * (min_deadwood(hand) - drawn)
         return after + self.tuning.take_margin < stock
 
     def _end_turn(self, view: SeatView) -> Command:
@@ -90,13 +90,10 @@ class StrongBot:
         danger = self.tuning.danger
 
         def cost(card: Card) -> tuple[float, int, int]:
-            kept = self._value(hand ^ 1 << card, memory)
+            kept = expected_deadwood(hand ^ 1 << card, memory.unseen)
             return kept + danger * usefulness(card, chances, declined), -value_of(card), card
 
         return min(self._weighed(hand, allowed), key=cost)
-
-    def _value(self, hand: int, memory: CardMemory) -> float:
-        return expected_deadwood(hand, memory.unseen, memory.knock_limit, self.tuning.unready)
 
     def _weighed(self, hand: int, allowed: list[Card]) -> list[Card]:
         left = {card: min_deadwood(hand ^ 1 << card) for card in allowed}

@@ -30,8 +30,9 @@ from domain.options import RuleOptions
 from domain.state import MatchState, Phase, new_match
 from domain.views import SeatView, view
 from service.bots import LEVELS, Bot, bot_for
-from service.bots.card_memory import read_view
+from service.bots.card_memory import CardMemory, read_view
 from service.bots.hand_value import expected_deadwood
+from service.bots.knocking import KnockPlan, KnockPolicy
 from service.bots.opponent_melds import expected_layoffs, holding_chances, usefulness
 from service.bots.random_bot import RandomBot
 from tests.unit.helpers import Table, deal
@@ -324,16 +325,16 @@ HIGH_RUN = ["9s", "Ts", "Js", "Qs", "Ks"]
 
 
 @pytest.mark.parametrize(
-    ("upcard", "shown"),
-    [("2s", [["2c", "2d", "2h"], HIGH_RUN]), ("4h", [["Ah", "2h", "3h"], HIGH_RUN])],
+    ("upcard", "thrown", "shown"),
+    [("3s", "9c", [["3c", "3d", "3h"], HIGH_RUN]), ("Ah", "5h", [["2h", "3h", "4h"], HIGH_RUN])],
 )
 def test_strong_knocks_showing_the_melds_with_the_fewest_layoffs(
-    upcard: str, shown: list[list[str]]
+    upcard: str, thrown: str, shown: list[list[str]]
 ) -> None:
-    """2h melds either with 2c 2d or with Ah 3h, leaving deadwood 4 either way. With 2s
-    on the pile nothing fits the set of 2s; with 4h there, nothing fits the run Ah 2h 3h."""
+    """3h melds either with 3c 3d or with 2h 4h, leaving deadwood 6 either way. With 3s on
+    the pile nothing fits the set of 3s; with Ah and 5h there, nothing fits the run."""
     table = deal(
-        seat0="2c 2d 2h Ah 3h 9s Ts Js Qs Ks",
+        seat0="3c 3d 3h 2h 4h 9s Ts Js Qs Ks",
         seat1="5s 5h 6c 7d 8d 9h Tc Qh Kd Jc",
         upcard=upcard,
         stock="9c Kc",
@@ -342,7 +343,7 @@ def test_strong_knocks_showing_the_melds_with_the_fewest_layoffs(
     table.pass_upcard(1)
     table.pass_upcard(0)
     table.draw_stock(1)
-    table.discard(1, "9c")
+    table.discard(1, thrown)
     table.draw_stock(0)
     knock = bot_for("strong").choose(view(table.state, 0))
     assert isinstance(knock, Knock)
@@ -350,3 +351,46 @@ def test_strong_knocks_showing_the_melds_with_the_fewest_layoffs(
     assert knock.melds is not None
     assert sorted(map(sorted, knock.melds)) == sorted(map(sorted, shown))
     table.do(knock)
+
+
+def test_strong_takes_a_pile_card_for_a_meld_but_not_just_to_lower_its_deadwood() -> None:
+    assert bot_for("strong").choose(view(opening("Kc").state, 1)) == TakeUpcard(seat=1)
+    # Ad melds with nothing: the simple level takes it in place of a ten, the strong does not.
+    seen = view(opening("Ad").state, 1)
+    assert bot_for("simple").choose(seen) == TakeUpcard(seat=1)
+    assert bot_for("strong").choose(seen) == PassUpcard(seat=1)
+
+
+def memory_at(stock_size: int, opponent_took: str = "") -> CardMemory:
+    took = mask_of(parse_cards(opponent_took))
+    return CardMemory(
+        hand=0,
+        pile=0,
+        top=None,
+        opponent_took=took,
+        declined=0,
+        unseen=FULL_DECK & ~took,
+        opponent_unknown=10 - took.bit_count(),
+        stock_size=stock_size,
+        knock_limit=10,
+    )
+
+
+def plan(deadwood: int, layoffs: float = 0.0) -> KnockPlan:
+    return KnockPlan(card=0, melds=(), deadwood=deadwood, layoffs=layoffs)
+
+
+def test_strong_knocks_for_gin_always_and_plays_on_for_it_early_with_little_deadwood() -> None:
+    policy = KnockPolicy()
+    assert policy.knocks(plan(0), memory_at(30))
+    assert not policy.knocks(plan(3), memory_at(25))
+    assert policy.knocks(plan(3), memory_at(25, opponent_took="7h 8h"))  # it is collecting
+    assert policy.knocks(plan(3), memory_at(10))
+
+
+def test_strong_knocks_late_only_when_deadwood_and_layoffs_leave_little_to_undercut() -> None:
+    policy = KnockPolicy()
+    assert policy.knocks(plan(9), memory_at(25))
+    assert not policy.knocks(plan(9), memory_at(10))
+    assert policy.knocks(plan(6, layoffs=1.5), memory_at(10))
+    assert not policy.knocks(plan(6, layoffs=2.5), memory_at(10))
