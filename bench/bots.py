@@ -8,7 +8,8 @@ seats, so both bots get the same cards and seats alternate. Points are the ``Sco
 points of the hand's winner; a hand ended at the wall is a draw. "Net" is the first bot's
 points per hand less the second's, with a 95% interval over deals. The bots play through
 ``legal_actions`` -> ``choose`` -> ``decide`` -> ``evolve`` like any seat; the reference row
-is two random players, and "x ref" is a matchup's speed as a fraction of it.
+is two random players, and "x ref" is a matchup's speed as a fraction of it. Times are the
+CPU time of this process, so other work on a shared machine does not inflate them.
 """
 
 from __future__ import annotations
@@ -69,9 +70,9 @@ def play_hand(seated: tuple[Bot, Bot], sides: tuple[Side, Side], deal_seed: str)
         seat = state.turn
         assert seat is not None
         seen = view(state, seat)
-        start = time.perf_counter()
+        start = time.process_time()
         command = seated[seat].choose(seen)
-        spent = time.perf_counter() - start
+        spent = time.process_time() - start
         side = sides[seat]
         side.moves += 1
         side.seconds += spent
@@ -87,7 +88,7 @@ def play_hand(seated: tuple[Bot, Bot], sides: tuple[Side, Side], deal_seed: str)
 def duel(first: Bot, second: Bot, hands: int, seed: int) -> Duel:
     result = Duel()
     rng = random.Random(seed)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(hands // 2):
         deal_seed = rng.randbytes(16).hex()
         net = net_wins = 0
@@ -108,7 +109,7 @@ def duel(first: Bot, second: Bot, hands: int, seed: int) -> Duel:
             net_wins += 1 if first_won else -1
         result.deal_nets.append(net)
         result.deal_net_wins.append(net_wins)
-    result.seconds = time.perf_counter() - start
+    result.seconds = time.process_time() - start
     return result
 
 
