@@ -18,7 +18,7 @@ async def test_a_new_match_gives_each_seat_a_token_and_applies_the_options(
 ) -> None:
     response = await client.post(
         "/matches",
-        json={"options": {"knock_limit": 7, "oklahoma": True}, "external_ref": "cup-3/table-9"},
+        json={"options": {"knock_limit": 7, "oklahoma": True}},
     )
     assert response.status_code == 201, response.text
     body = response.json()
@@ -31,7 +31,6 @@ async def test_a_new_match_gives_each_seat_a_token_and_applies_the_options(
     # The cut is made at creation, so the winner of the cut may choose the dealer at once.
     assert view["phase"] == "choose_dealer"
     summary = (await client.get(table.path)).json()
-    assert summary["external_ref"] == "cup-3/table-9"
     assert summary["status"] == "in_progress"
 
 
@@ -109,3 +108,17 @@ async def test_the_openapi_document_and_the_docs_page_are_served(client: Client)
     page = await client.get("/docs")
     assert page.status_code == 200
     assert "text/html" in page.headers["content-type"]
+
+
+async def test_a_view_has_an_etag_and_an_unchanged_view_is_not_sent_again(
+    client: Client,
+) -> None:
+    table = await create_table(client)
+    first = await client.get(f"{table.path}/view", headers=table.headers(1))
+    etag = first.headers["etag"]
+    assert etag == f'"v{first.json()["version"]}-s1"'
+    again = await client.get(
+        f"{table.path}/view", headers={**table.headers(1), "If-None-Match": etag}
+    )
+    assert again.status_code == 304
+    assert again.headers["etag"] == etag
