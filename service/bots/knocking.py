@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from domain.cards import Card, Mask, card_name, cards_of, names
 from domain.commands import Knock
 from domain.melds import best_arrangements
+from domain.turns import WALL
 from service.bots.card_memory import CardMemory
 from service.bots.opponent_melds import Chances, expected_layoffs
 
@@ -46,17 +47,20 @@ class KnockPolicy:
     Early, an opponent is far from going out: a knock wins big, and a hand one or two cards
     from gin is worth playing on (the gin bonus, and nothing laid off) unless the opponent is
     collecting pile cards. Later its deadwood is low enough that a knock whose deadwood plus
-    expected layoffs is high risks an undercut, so such a hand plays on for a better knock.
+    expected layoffs is high risks an undercut, so such a hand plays on for a better knock,
+    until the wall: there a discard ends the hand with nothing scored, and the knock is worth
+    its risk.
     """
 
     gin_hunt_deadwood: int = 4  # with this little deadwood, play on for gin...
     gin_hunt_stock: int = 18  # ...while the stock holds at least this many cards...
     pressed_takes: int = 2  # ...unless the opponent holds this many cards from the pile
     wary_stock: int = 16  # below this stock size, knock only when...
-    wary_risk: float = 8.0  # ...deadwood plus expected layoffs is below this
+    wary_risk: float = 8.0  # ...deadwood plus expected layoffs is below this...
+    wall: int = WALL  # ...or the stock is down to the cards that are never drawn
 
     def knocks(self, plan: KnockPlan, memory: CardMemory) -> bool:
-        if plan.deadwood == 0:
+        if plan.deadwood == 0 or memory.stock_size <= self.wall:
             return True
         if plan.deadwood <= self.gin_hunt_deadwood and memory.stock_size >= self.gin_hunt_stock:
             return memory.opponent_took.bit_count() >= self.pressed_takes

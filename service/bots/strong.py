@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.cards import Card, cards_of, value_of
+from domain.cards import Card, Mask, cards_of, value_of
 from domain.commands import BigGin, Command, DrawFromDiscard, DrawFromStock, PassUpcard, TakeUpcard
 from domain.melds import min_deadwood
 from domain.state import Phase
@@ -95,7 +95,7 @@ class StrongBot:
 
         return min(self._weighed(hand, allowed), key=cost)
 
-    def _weighed(self, hand: int, allowed: list[Card]) -> list[Card]:
+    def _weighed(self, hand: Mask, allowed: list[Card]) -> list[Card]:
         left = {card: min_deadwood(hand ^ 1 << card) for card in allowed}
         floor = min(left.values())
         return [card for card in allowed if left[card] <= floor + self.tuning.breadth]

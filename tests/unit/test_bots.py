@@ -394,3 +394,4 @@ def test_strong_knocks_late_only_when_deadwood_and_layoffs_leave_little_to_under
     assert not policy.knocks(plan(9), memory_at(10))
     assert policy.knocks(plan(6, layoffs=1.5), memory_at(10))
     assert not policy.knocks(plan(6, layoffs=2.5), memory_at(10))
+    assert policy.knocks(plan(9), memory_at(2))  # a discard now would end the hand drawn
