@@ -2,7 +2,7 @@
 
     gin loadtest [--url URL] [--database-url URL] [--matches M [M ...]] [--rounds N]
 
-Without ``--url`` it starts a server of its own on a free port (over ``--database-url``, or an
+Without ``--url`` it starts ``gin serve`` on a free port (over ``--database-url``, or an
 embedded PostgreSQL in a temporary folder). It exits 0 only when no request failed, every
 match finished and every finished match's record verified clean.
 """
@@ -15,6 +15,7 @@ import asyncio
 from service.loadtest.report import failures, table
 from service.loadtest.run import Level, LoadOptions, run_levels
 from service.loadtest.server import own_service
+from service.serve import DEFAULT_SERVER, SERVERS
 
 
 def add_loadtest_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,6 +52,9 @@ def add_loadtest_command(commands: argparse._SubParsersAction[argparse.ArgumentP
     parser.add_argument(
         "--workers", type=_positive, default=1, help="server processes it starts (default: 1)"
     )
+    parser.add_argument(
+        "--server", choices=SERVERS, default=DEFAULT_SERVER, help="the ASGI server it starts"
+    )
     parser.add_argument("--log-level", default="warning", help="log level of the server it starts")
     parser.set_defaults(run=run_loadtest)
 
@@ -68,9 +72,9 @@ def run_loadtest(args: argparse.Namespace) -> int:
         levels = asyncio.run(run_levels(args.url, args.database_url, options))
     else:
         with own_service(
-            args.database_url, workers=args.workers, log_level=args.log_level
+            args.database_url, workers=args.workers, server=args.server, log_level=args.log_level
         ) as service:
-            where = f"a service of its own at {service.url} ({args.workers} worker(s))"
+            where = f"gin serve at {service.url} ({args.workers} {args.server} worker(s))"
             levels = asyncio.run(run_levels(service.url, service.database_url, options))
     return report(levels, where)
 

@@ -1,11 +1,10 @@
-"""A service of the load run's own: a server process on a free port, over the PostgreSQL it is
+"""A service of the load run's own: ``gin serve`` on a free port, over the PostgreSQL it is
 given or an embedded one in a temporary folder (durable, fsync on, as deployed), thrown away
 when the run ends.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -19,12 +18,9 @@ from pathlib import Path
 from typing import IO
 
 import httpx
-import msgspec
 
 from adapters.database import create_database, with_database
 from adapters.embedded_postgres import EmbeddedPostgres
-from adapters.migrate import upgrade
-from service.settings import Settings
 
 STARTUP_SECONDS = 60.0
 
@@ -40,12 +36,13 @@ class ServerStartError(RuntimeError):
 
 
 @contextmanager
-def own_service(database_url: str | None, *, workers: int, log_level: str) -> Iterator[Service]:
+def own_service(
+    database_url: str | None, *, workers: int, server: str, log_level: str
+) -> Iterator[Service]:
     with ExitStack() as stack:
         if database_url is None:
             database_url = stack.enter_context(_embedded_database())
-        upgrade(database_url)
-        yield stack.enter_context(_server(database_url, workers=workers, log_level=log_level))
+        yield stack.enter_context(_server(database_url, workers, server, log_level))
 
 
 @contextmanager
@@ -63,24 +60,15 @@ def _embedded_database() -> Iterator[str]:
 
 
 @contextmanager
-def _server(database_url: str, *, workers: int, log_level: str) -> Iterator[Service]:
+def _server(database_url: str, workers: int, server: str, log_level: str) -> Iterator[Service]:
     port = _free_port()
-    settings = msgspec.structs.replace(
-        Settings.from_env(),
-        database_url=database_url,
-        host="127.0.0.1",
-        port=port,
-        log_level=log_level.upper(),
-    )
     command = [
-        *(sys.executable, "-m", "uvicorn", "service.app:create_app_from_env", "--factory"),
+        *(sys.executable, "-m", "service.cli", "serve", "--database-url", database_url),
         *("--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)),
-        *("--no-access-log", "--log-level", log_level.lower()),
+        *("--server", server, "--log-level", log_level),
     ]
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            command, env={**os.environ, **settings.to_env()}, stdout=log, stderr=log
-        )
+        process = subprocess.Popen(command, stdout=log, stderr=log)
         try:
             url = f"http://127.0.0.1:{port}"
             _wait_until_healthy(url, process, log)
