@@ -34,6 +34,7 @@ class Level:
     concurrent: int
     stats: Stats
     seconds: float
+    client_cpu_seconds: float  # what the clients themselves cost, on this machine's cores
     started: int
     finished: list[str]
     record_problems: dict[str, str] = field(default_factory=dict)  # by match id
@@ -88,8 +89,9 @@ async def play_level(url: str, concurrent: int, options: LoadOptions) -> Level:
                 if match_id is not None:
                     finished.append(match_id)
 
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(*(pair(number) for number in range(concurrent)))
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
         problems = await check_records(client, finished)
-    return Level(concurrent, stats, seconds, concurrent * options.rounds, finished, problems)
+    played = concurrent * options.rounds
+    return Level(concurrent, stats, seconds, cpu, played, finished, problems)
