@@ -94,10 +94,17 @@ async def test_an_idempotency_key_belongs_to_one_seat(client: Client) -> None:
     table = await create_table(client)
     view = await turn_view(client, table)
     seat = view["seat"]
-    assert (await send(client, table, seat, view["legal_actions"][0], "shared")).status_code == 200
-    # The other seat's command under the same key is judged on its own: out of turn here.
-    other = await send(client, table, 1 - seat, {"type": "take_upcard"}, "shared")
-    assert_problem(other, 422, "not-your-turn")
+    first = await send(client, table, seat, view["legal_actions"][0], "shared")
+    assert first.status_code == 200
+    view = await turn_view(client, table)
+    while view["seat"] == seat:
+        assert (await send(client, table, seat, view["legal_actions"][0], None)).status_code == 200
+        view = await turn_view(client, table)
+    # The other seat's command under the same key is its own: applied, not a replay.
+    other = await send(client, table, 1 - seat, view["legal_actions"][0], "shared")
+    assert other.status_code == 200, other.text
+    assert other.json()["seat"] == 1 - seat
+    assert other.json()["version"] > view["version"]
 
 
 async def test_an_unprintable_or_overlong_key_is_refused(client: Client) -> None:

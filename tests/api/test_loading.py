@@ -20,7 +20,7 @@ Client = AsyncTestClient[Litestar]
 async def test_a_snapshot_and_its_tail_equal_a_replay_from_scratch(
     client: Client, database_url: str
 ) -> None:
-    table = await create_table(client, game_target=60, match_target=0)
+    table = await create_table(client, game_target=150, match_target=0)
     final = await play_match(client, table, random.Random(21))
     assert final["version"] > 50
     async with PostgresEventStore.connect(database_url) as store:
