@@ -58,7 +58,8 @@ class MatchesController(Controller):
             operator_id=operator.operator_id if operator else None,
             external_player_ids=data.external_player_ids,
         )
-        await bots.resume(created.match_id)
+        if any(data.bots):
+            await bots.resume(created.match_id)
         return NewMatch(
             match_id=created.match_id,
             seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
