@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -49,6 +50,7 @@ from service.registry import MatchRecord, MatchRegistry, SeatRecord
 from service.system_steps import system_steps
 
 SEATS = (0, 1)
+RECORDS_CACHED = 10_000
 
 
 class CreatedMatch(msgspec.Struct, frozen=True):
@@ -85,7 +87,7 @@ class MatchService:
         self.commitments = commitments
         self.fairness = FairnessLog(streams.store)
         # Only records of full matches are cached: nothing in them can change any more.
-        self._full_records: dict[str, MatchRecord] = {}
+        self._full_records: OrderedDict[str, MatchRecord] = OrderedDict()
 
     async def create_match(
         self,
@@ -180,12 +182,16 @@ class MatchService:
 
     async def match(self, match_id: str) -> MatchRecord:
         record = self._full_records.get(match_id)
+        if record is not None:
+            self._full_records.move_to_end(match_id)
+            return record
+        record = await self.registry.get(match_id)
         if record is None:
-            record = await self.registry.get(match_id)
-            if record is None:
-                raise MatchNotFound(f"there is no match {match_id}")
-            if record.full:
-                self._full_records[match_id] = record
+            raise MatchNotFound(f"there is no match {match_id}")
+        if record.full:
+            self._full_records[match_id] = record
+            if len(self._full_records) > RECORDS_CACHED:
+                self._full_records.popitem(last=False)
         return record
 
     async def seat_of(self, match_id: str, token: str | None) -> int:
