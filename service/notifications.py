@@ -26,10 +26,11 @@ Listener = Callable[[str | None], None]
 
 
 class Waiter:
-    """One pending wake-up: take it before reading the store, then wait on it."""
+    """One pending wake-up: take it before reading the store, then wait on it once."""
 
-    def __init__(self, event: asyncio.Event) -> None:
+    def __init__(self, event: asyncio.Event, release: Callable[[], None]) -> None:
         self._event = event
+        self._release = release
 
     async def wait(self, timeout: float) -> bool:
         """True if woken by a notification, False after ``timeout`` seconds."""
@@ -37,20 +38,36 @@ class Waiter:
             await asyncio.wait_for(self._event.wait(), timeout)
         except TimeoutError:
             return False
+        finally:
+            self.close()
         return True
+
+    def close(self) -> None:
+        """Stop waiting; nothing is left behind (a finished match is never notified again)."""
+        self._release()
 
 
 class MatchNotifier:
     def __init__(self, conninfo: str, *, retry_seconds: float = 1.0) -> None:
         self._conninfo = conninfo
         self._retry_seconds = retry_seconds
-        self._pending: dict[str, asyncio.Event] = {}
+        self._pending: dict[str, set[asyncio.Event]] = {}
         self._task: asyncio.Task[None] | None = None
         self._listeners: list[Listener] = []
         self.listening = asyncio.Event()
 
     def waiter(self, stream_id: str) -> Waiter:
-        return Waiter(self._pending.setdefault(stream_id, asyncio.Event()))
+        event = asyncio.Event()
+        self._pending.setdefault(stream_id, set()).add(event)
+
+        def release() -> None:
+            waiting = self._pending.get(stream_id)
+            if waiting is not None:
+                waiting.discard(event)
+                if not waiting:
+                    del self._pending[stream_id]
+
+        return Waiter(event, release)
 
     def subscribe(self, listener: Listener) -> None:
         """Hear of every stream, not one: ``listener`` gets each notified stream id, and None
@@ -58,16 +75,16 @@ class MatchNotifier:
         self._listeners.append(listener)
 
     def wake(self, stream_id: str) -> None:
-        event = self._pending.pop(stream_id, None)
-        if event is not None:
+        for event in self._pending.pop(stream_id, ()):
             event.set()
         for listener in self._listeners:
             listener(stream_id)
 
     def wake_all(self) -> None:
         pending, self._pending = self._pending, {}
-        for event in pending.values():
-            event.set()
+        for waiting in pending.values():
+            for event in waiting:
+                event.set()
         for listener in self._listeners:
             listener(None)
 

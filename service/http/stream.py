@@ -66,16 +66,19 @@ async def _messages(
     while True:
         # Taken before reading, so a commit between the read and the wait still wakes us.
         waiter = notifier.waiter(stream_id(match_id))
-        events = await matches.events(match_id, seat, after_version=version)
-        for event_version, event in events:
-            data = msgspec.json.encode(EventEnvelope(event_version, event)).decode()
-            yield ServerSentEventMessage(data=data, event=event_type(event), id=event_version)
-            version = event_version
-            finished = finished or isinstance(event, MatchWon)
-        if finished:
-            return
-        if not await waiter.wait(KEEPALIVE_SECONDS):
-            yield ServerSentEventMessage(data=None, comment="keep-alive")
+        try:
+            events = await matches.events(match_id, seat, after_version=version)
+            for event_version, event in events:
+                data = msgspec.json.encode(EventEnvelope(event_version, event)).decode()
+                yield ServerSentEventMessage(data=data, event=event_type(event), id=event_version)
+                version = event_version
+                finished = finished or isinstance(event, MatchWon)
+            if finished:
+                return
+            if not await waiter.wait(KEEPALIVE_SECONDS):
+                yield ServerSentEventMessage(data=None, comment="keep-alive")
+        finally:
+            waiter.close()  # also when the client goes away mid-stream
 
 
 def _resume_version(last_event_id: str | None, after: int) -> int:
