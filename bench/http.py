@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -174,18 +175,21 @@ def gin_serve(database_url: str, server: str, workers: int) -> Iterator[tuple[st
     ]
     env = {**os.environ, "GIN_POOL_MAX_SIZE": "40"}
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        # A session of its own, so the server and its workers can be stopped together.
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
         try:
             base_url = f"http://127.0.0.1:{port}"
             _wait_for(base_url, process, log)
             yield base_url, process.pid
         finally:
             process.send_signal(signal.SIGINT)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def _wait_for(base_url: str, process: subprocess.Popen[bytes], log: Any) -> None:

@@ -18,9 +18,10 @@ from adapters.database import Database, open_database
 from service.settings import Settings
 
 APP_FACTORY = "service.app:create_app_from_env"
-# Measured with bench/http.py: see the docs (docs/api.md, "Server").
+# Chosen by measuring with bench/http.py (docs/api.md, "Server"): as fast as uvicorn with one
+# worker, and uvicorn's multi-process mode answered each request ~45 ms late here.
 SERVERS = ("uvicorn", "granian")
-DEFAULT_SERVER = "uvicorn"
+DEFAULT_SERVER = "granian"
 
 
 def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,6 +68,7 @@ def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER)
     if server == "granian":
         from granian import Granian
         from granian.constants import Interfaces
+        from granian.log import LogLevels
 
         Granian(
             APP_FACTORY,
@@ -75,7 +77,8 @@ def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER)
             interface=Interfaces.ASGI,
             workers=workers,
             factory=True,
-            log_access=False,
+            log_level=LogLevels(settings.log_level.lower()),
+            log_access=False,  # the app logs each request itself, as JSON
         ).serve()
         return
     import uvicorn

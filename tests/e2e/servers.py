@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -30,8 +31,8 @@ class Server:
         return self.log.read().decode(errors="replace")
 
     def kill(self) -> None:
-        """Stop at once, as a crash would: no shutdown, no flushing."""
-        self.process.send_signal(signal.SIGKILL)
+        """Stop at once, as a crash would: no shutdown, no flushing; workers included."""
+        os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
 
 
@@ -52,19 +53,27 @@ def gin_serve(database_url: str, *extra: str) -> Iterator[Server]:
     ]
     with tempfile.TemporaryFile() as log:
         env = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        # A session of its own, so the server and every worker it spawns stop together.
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:
             _wait_until_healthy(server)
             yield server
         finally:
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(10)
+            _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(20)
+    # Whatever is left of the group (a worker of a killed server) goes too.
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(10)
 
 
 def _wait_until_healthy(server: Server) -> None:
