@@ -77,8 +77,16 @@ def bad_command(view: Json, rng: random.Random) -> dict[str, Any]:
                 {"type": "big_gin"},
             ]
         )
-        if {**candidate, "seat": view["seat"]} not in legal and candidate not in legal:
+        if not any(_same_command(candidate, action) for action in legal):
             return candidate
+
+
+def _same_command(sent: dict[str, Any], listed: dict[str, Any]) -> bool:
+    """Whether ``sent`` is the listed action (which spells out defaults: seat, melds null)."""
+    return all(
+        sent.get(key, listed[key] if key == "seat" else None) == value
+        for key, value in listed.items()
+    )
 
 
 async def observe(client: Client, match: Match, viewer: int | None, rng: random.Random) -> None:
