@@ -16,7 +16,8 @@ from domain import deadwood
 
 Json = dict[str, Any]
 
-SHORT_MATCH = {"game_target": 25, "match_target": 0}
+# One game to 100: long enough that a few dozen commands never finish it.
+ONE_GAME = {"game_target": 100, "match_target": 0}
 
 
 # Litestar's test client is an httpx client too.
@@ -43,7 +44,7 @@ class Table:
 
 
 async def create_table(client: HttpClient, **options: Any) -> Table:
-    response = await client.post("/matches", json={"options": options or SHORT_MATCH})
+    response = await client.post("/matches", json={"options": options or ONE_GAME})
     assert response.status_code == 201, response.text
     body = response.json()
     return Table(body["match_id"], {seat["seat"]: seat["token"] for seat in body["seats"]})
