@@ -52,7 +52,9 @@ class Match:
 
 
 def options_for(rng: random.Random) -> dict[str, Any]:
-    options: dict[str, Any] = {"match_target": 0, "game_target": rng.choice([1, 1, 1, 25])}
+    # Mostly one scoring hand per match; one in ten plays on to 25, over several hands.
+    game_target = 25 if rng.random() < 0.1 else 1
+    options: dict[str, Any] = {"match_target": 0, "game_target": game_target}
     if rng.random() < 0.25:
         options["oklahoma"] = True
     if rng.random() < 0.25:
