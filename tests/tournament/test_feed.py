@@ -19,9 +19,12 @@ from tests.tournament.play import (
     bearer,
     create_table,
     play_commands,
-    play_until,
     seat_view,
 )
+
+# No hand scores more than 129 points (big gin over 98 deadwood) or takes fewer than two
+# commands, so a game to 10,000 cannot end within the few dozen commands these tests play.
+LONG_GAME = {"game_target": 10_000, "match_target": 0}
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +67,7 @@ def of_match(entries: list[Json], match_id: str) -> list[Json]:
 async def test_feed_pages_every_event_of_every_match_in_log_order_without_gaps(
     client: Client, feed_key: str, store: PostgresEventStore
 ) -> None:
-    tables = [await create_table(client) for _ in range(3)]
+    tables = [await create_table(client, options=LONG_GAME) for _ in range(3)]
     seen: list[Json] = []
     cursor = 0
     playing = asyncio.gather(*(play_commands(client, table, 25) for table in tables))
@@ -89,7 +92,8 @@ async def test_feed_pages_every_event_of_every_match_in_log_order_without_gaps(
 async def test_feed_entries_are_what_a_spectator_of_the_match_sees(
     client: Client, feed_key: str
 ) -> None:
-    finished, going_on = await create_table(client), await create_table(client)
+    finished = await create_table(client)
+    going_on = await create_table(client, options=LONG_GAME)
     await play_commands(client, finished)
     await play_commands(client, going_on, 15)
 
@@ -112,10 +116,10 @@ def cards_in(entries: list[Json]) -> set[str]:
 async def test_feed_hides_every_card_of_a_hand_in_progress_and_shows_them_once_it_is_over(
     client: Client, feed_key: str
 ) -> None:
-    table = await create_table(client)
+    table = await create_table(client, options=LONG_GAME)
     _, start = await read_feed(client, feed_key)
-    await play_until(client, table, ("draw", "draw_from_stock"))
-    await play_commands(client, table, 6)
+    # The dealer is chosen, both seats pass the upcard, then three stock draws and discards.
+    await play_without_going_out(client, table, 9)
     views = [await seat_view(client, table, seat) for seat in (0, 1)]
     assert views[0]["phase"] in ("draw", "discard"), "still in the first hand"
 
@@ -143,6 +147,29 @@ async def test_feed_hides_every_card_of_a_hand_in_progress_and_shows_them_once_i
     deals = [e["version"] for e in shown if e["type"] == "dealt"]
     first_hand = [e for e in shown if len(deals) == 1 or e["version"] < deals[1]]
     assert all(e["data"]["card"] is not None for e in first_hand if _stock_draw(e))
+
+
+def without_going_out(view: Json) -> Json:
+    """A move that cannot end the hand: the upcard is passed, every draw is from the stock, and
+    every turn ends with a discard, never a knock."""
+    actions: list[Json] = view["legal_actions"]
+    for kind in ("choose_dealer", "pass_upcard", "draw_from_stock", "discard"):
+        for action in actions:
+            if action["type"] == kind:
+                return action
+    raise AssertionError(f"no move that keeps the hand going in {actions}")
+
+
+async def play_without_going_out(client: Client, table: Table, count: int) -> None:
+    for _ in range(count):
+        seat = (await seat_view(client, table, 0))["turn"]
+        view = await seat_view(client, table, seat)
+        response = await client.post(
+            f"/matches/{table.match_id}/commands",
+            json=without_going_out(view),
+            headers=table.headers(seat),
+        )
+        assert response.status_code == 200, response.text
 
 
 def _stock_draw(entry: Json) -> bool:
