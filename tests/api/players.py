@@ -16,8 +16,11 @@ from domain import deadwood
 
 Json = dict[str, Any]
 
-# One game to 100: long enough that a few dozen commands never finish it.
+# One game to 100: a few dozen commands seldom finish it, a few hundred usually do.
 ONE_GAME = {"game_target": 100, "match_target": 0}
+# No hand scores more than 129 points (big gin over 98 deadwood) or takes fewer than two
+# commands, so a game to 10,000 cannot end within the 150 commands a test might play.
+LONG_GAME = {"game_target": 10_000, "match_target": 0}
 
 
 # Litestar's test client is an httpx client too.

@@ -9,7 +9,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from tests.api.players import Table, choose, create_table
+from tests.api.players import LONG_GAME, Table, choose, create_table
 from tests.api.problems import assert_problem
 
 Client = AsyncTestClient[Litestar]
@@ -33,7 +33,7 @@ async def event_count(client: Client, table: Table) -> int:
 
 
 async def test_a_retry_returns_the_same_response_and_changes_nothing(client: Client) -> None:
-    table = await create_table(client)
+    table = await create_table(client, **LONG_GAME)
     view = await turn_view(client, table)
     action = view["legal_actions"][0]
     first = await send(client, table, view["seat"], action, "key-1")
@@ -49,7 +49,7 @@ async def test_a_retry_returns_the_same_response_and_changes_nothing(client: Cli
 async def test_a_retry_after_the_match_moved_on_still_returns_the_first_response(
     client: Client,
 ) -> None:
-    table = await create_table(client)
+    table = await create_table(client, **LONG_GAME)
     rng = random.Random(5)
     view = await turn_view(client, table)
     seat, action = view["seat"], choose(view, rng)
@@ -66,7 +66,7 @@ async def test_a_retry_after_the_match_moved_on_still_returns_the_first_response
 
 
 async def test_the_same_key_with_another_command_is_refused(client: Client) -> None:
-    table = await create_table(client)
+    table = await create_table(client, **LONG_GAME)
     view = await turn_view(client, table)
     first, second = view["legal_actions"][:2]
     assert (await send(client, table, view["seat"], first, "k")).status_code == 200
@@ -79,7 +79,7 @@ async def test_the_same_key_with_another_command_is_refused(client: Client) -> N
 async def test_a_retried_refusal_is_the_same_refusal_even_after_the_match_moved_on(
     client: Client,
 ) -> None:
-    table = await create_table(client)
+    table = await create_table(client, **LONG_GAME)
     view = await turn_view(client, table)
     seat, bad = view["seat"], {"type": "discard", "card": "Zz"}
     first = await send(client, table, seat, bad, "bad")
@@ -91,7 +91,7 @@ async def test_a_retried_refusal_is_the_same_refusal_even_after_the_match_moved_
 
 
 async def test_an_idempotency_key_belongs_to_one_seat(client: Client) -> None:
-    table = await create_table(client)
+    table = await create_table(client, **LONG_GAME)
     view = await turn_view(client, table)
     seat = view["seat"]
     first = await send(client, table, seat, view["legal_actions"][0], "shared")
@@ -108,7 +108,7 @@ async def test_an_idempotency_key_belongs_to_one_seat(client: Client) -> None:
 
 
 async def test_an_unprintable_or_overlong_key_is_refused(client: Client) -> None:
-    table = await create_table(client)
+    table = await create_table(client, **LONG_GAME)
     view = await turn_view(client, table)
     for key in ("x" * 201, "tab\there"):
         response = await send(client, table, view["seat"], view["legal_actions"][0], key)
