@@ -93,9 +93,15 @@ def server_seed(secret: bytes, link: int, links: int) -> bytes:
 
 def server_seeds(secret: bytes, last: int, links: int) -> list[bytes]:
     """The match's links 1 .. ``last``, each chain walked down once from its highest."""
+    return list(_server_seeds(secret, last, links))
+
+
+# Every view of a match shows its revealed seeds, and they change only once a hand.
+@lru_cache(maxsize=4096)
+def _server_seeds(secret: bytes, last: int, links: int) -> tuple[bytes, ...]:
     seeds: list[bytes] = []
     if last < 1:
-        return seeds
+        return ()
     last_chain, last_index = locate(last, links)
     for chain in range(1, last_chain + 1):
         top = last_index if chain == last_chain else links
@@ -105,7 +111,7 @@ def server_seeds(secret: bytes, last: int, links: int) -> list[bytes]:
             value = hashlib.sha256(value).digest()
             run.append(value)
         seeds += reversed(run)
-    return seeds
+    return tuple(seeds)
 
 
 def deal_link(deal: int) -> int:
