@@ -18,6 +18,9 @@ from service.matches import CommandRequest, MatchService
 from service.registry import MatchRegistry
 
 ONE_SHORT_GAME = RuleOptions(game_target=25, match_target=0)
+# No hand scores more than 129 points (big gin over 98 deadwood) or takes fewer than two
+# commands, so a game to 10,000 cannot end within the 150 commands a test might play.
+LONG_GAME = RuleOptions(game_target=10_000, match_target=0)
 PERSON = bot_for("simple")  # how the person plays: from the person's view, like any client
 
 
