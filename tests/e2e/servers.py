@@ -18,6 +18,8 @@ from typing import IO
 import httpx
 
 STARTUP_SECONDS = 60.0
+PORT_ATTEMPTS = 3
+PORT_TAKEN = "Address already in use"
 
 
 @dataclass
@@ -46,12 +48,24 @@ def free_port() -> int:
 @contextmanager
 def gin_serve(database_url: str, *extra: str) -> Iterator[Server]:
     """``gin serve`` against ``database_url``, answering on /health before it is yielded."""
-    port = free_port()
-    command = [
-        *(sys.executable, "-m", "service.cli", "serve", "--database-url", database_url),
-        *("--port", str(port), "--log-level", "warning", *extra),
-    ]
     with tempfile.TemporaryFile() as log:
+        server = _start(database_url, extra, log)
+        try:
+            yield server
+        finally:
+            _stop(server.process)
+
+
+def _start(database_url: str, extra: tuple[str, ...], log: IO[bytes]) -> Server:
+    # A free port can be taken by another socket before the server binds it: then another.
+    for _ in range(PORT_ATTEMPTS):
+        log.seek(0)
+        log.truncate()
+        port = free_port()
+        command = [
+            *(sys.executable, "-m", "service.cli", "serve", "--database-url", database_url),
+            *("--port", str(port), "--log-level", "warning", *extra),
+        ]
         env = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
         # A session of its own, so the server and every worker it spawns stop together.
         process = subprocess.Popen(
@@ -59,10 +73,14 @@ def gin_serve(database_url: str, *extra: str) -> Iterator[Server]:
         )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:
-            _wait_until_healthy(server)
-            yield server
-        finally:
+            healthy = _wait_until_healthy(server)
+        except BaseException:
             _stop(process)
+            raise
+        if healthy:
+            return server
+        _stop(process)
+    raise RuntimeError(f"gin serve found no free port in {PORT_ATTEMPTS} tries")
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -76,14 +94,18 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait(10)
 
 
-def _wait_until_healthy(server: Server) -> None:
+def _wait_until_healthy(server: Server) -> bool:
+    """True once the server answers; False if it exited because its port was taken."""
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
-            raise RuntimeError(f"gin serve exited early:\n{server.output()}")
+            output = server.output()
+            if PORT_TAKEN in output:
+                return False
+            raise RuntimeError(f"gin serve exited early:\n{output}")
         try:
             if httpx.get(f"{server.url}/health", timeout=1).status_code == 200:
-                return
+                return True
         except httpx.TransportError:
             pass
         time.sleep(0.2)
