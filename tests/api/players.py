@@ -66,6 +66,17 @@ def choose(view: Json, rng: random.Random) -> Json:
     return rng.choice(actions)
 
 
+def without_going_out(view: Json) -> Json:
+    """A move that cannot end the hand: the upcard is passed, every draw is from the stock, and
+    every turn ends with a discard, never a knock (so a test can hold a hand open)."""
+    actions: list[Json] = view["legal_actions"]
+    for kind in ("choose_dealer", "pass_upcard", "draw_from_stock", "discard"):
+        for action in actions:
+            if action["type"] == kind:
+                return action
+    raise AssertionError(f"no move that keeps the hand going in {actions}")
+
+
 Observer = Callable[[int, Json], Awaitable[None]]
 
 

@@ -44,9 +44,10 @@ async def play_until(
     rng: random.Random,
     stop: Callable[[Json], bool] = lambda view: False,
     max_commands: int = 5000,
+    chooser: Callable[[Json], Json] | None = None,
 ) -> Json:
     """Play until ``stop`` holds for the view of the seat to move, or the match is over; that
-    view (or seat 0's, at the end)."""
+    view (or seat 0's, at the end). Moves are ``choose``'s unless a ``chooser`` is given."""
     view = await view_of(client, table, 0)
     for _ in range(max_commands):
         if view["phase"] == "match_over":
@@ -56,7 +57,9 @@ async def play_until(
         if stop(view):
             return view
         response = await client.post(
-            f"{table.path}/commands", json=choose(view, rng), headers=table.headers(view["seat"])
+            f"{table.path}/commands",
+            json=chooser(view) if chooser else choose(view, rng),
+            headers=table.headers(view["seat"]),
         )
         assert response.status_code == 200, response.text
         view = response.json()

@@ -13,7 +13,7 @@ from litestar.testing import AsyncTestClient
 from service.fairness import CHAIN_LINKS, deal_link, server_seed, shuffle_seed, step_of_link
 from service.records import decode_record
 from service.verify import verify_record
-from tests.api.players import Json
+from tests.api.players import Json, Table, without_going_out
 from tests.audit.api_play import ENTROPY, create_fair_table, play_until, view_of
 
 Client = AsyncTestClient[Litestar]
@@ -25,11 +25,20 @@ def in_second_hand(view: Json) -> bool:
     )
 
 
+async def into_second_hand(client: Client, table: Table, rng: random.Random) -> Json:
+    """A seat to discard in the second hand, four stock draws in. The first hand is played at
+    random; the second without going out, so that it cannot end before it gets there."""
+    await play_until(client, table, rng, stop=lambda view: view["hand_number"] == 2)
+    view = await play_until(client, table, rng, stop=in_second_hand, chooser=without_going_out)
+    assert in_second_hand(view)
+    return view
+
+
 async def test_a_record_of_a_hand_in_progress_reveals_nothing_a_seat_may_not_know(
     client: Client, database_url: str
 ) -> None:
     table = await create_fair_table(client, game_target=500, match_target=0)
-    await play_until(client, table, random.Random(3), stop=in_second_hand)
+    await into_second_hand(client, table, random.Random(3))
     secret, dealt_version, dealt_data, stream_version = await _hidden(database_url, table.match_id)
     # What only the server may know of the hand being played: its seeds and its deal.
     link = server_seed(secret, deal_link(2), CHAIN_LINKS)
@@ -58,7 +67,7 @@ async def test_a_record_of_a_hand_in_progress_reveals_nothing_a_seat_may_not_kno
 
 async def test_replay_and_history_stop_at_the_last_finished_hand(client: Client) -> None:
     table = await create_fair_table(client, game_target=500, match_target=0)
-    view = await play_until(client, table, random.Random(4), stop=in_second_hand)
+    view = await into_second_hand(client, table, random.Random(4))
 
     in_play = await client.get(f"{table.path}/replay", params={"at": view["version"]})
     beyond = await client.get(f"{table.path}/replay", params={"at": view["version"] + 1})

@@ -11,6 +11,7 @@ import pytest
 from adapters.postgres_event_store import PostgresEventStore
 from domain.cards import CARD_NAMES
 from service.operators import OperatorKeys
+from tests.api.players import without_going_out
 from tests.tournament.conftest import new_key
 from tests.tournament.play import (
     Client,
@@ -147,17 +148,6 @@ async def test_feed_hides_every_card_of_a_hand_in_progress_and_shows_them_once_i
     deals = [e["version"] for e in shown if e["type"] == "dealt"]
     first_hand = [e for e in shown if len(deals) == 1 or e["version"] < deals[1]]
     assert all(e["data"]["card"] is not None for e in first_hand if _stock_draw(e))
-
-
-def without_going_out(view: Json) -> Json:
-    """A move that cannot end the hand: the upcard is passed, every draw is from the stock, and
-    every turn ends with a discard, never a knock."""
-    actions: list[Json] = view["legal_actions"]
-    for kind in ("choose_dealer", "pass_upcard", "draw_from_stock", "discard"):
-        for action in actions:
-            if action["type"] == kind:
-                return action
-    raise AssertionError(f"no move that keeps the hand going in {actions}")
 
 
 async def play_without_going_out(client: Client, table: Table, count: int) -> None:
