@@ -46,7 +46,8 @@ async def test_the_stream_sends_each_event_once_as_it_happens_and_ends_with_the_
     stream = asyncio.create_task(
         read_stream(asgi.app, f"{table.path}/stream", table.headers(0), chunks.append)
     )
-    await asyncio.sleep(0.2)
+    # Before any command: the events of the match's creation arrive on their own.
+    await asyncio.wait_for(_messages_arrive(chunks, 2), 10)
     assert [m["event"] for m in sse_messages(b"".join(chunks).decode())][:2] == [
         "match_created",
         "cards_cut",
@@ -62,6 +63,11 @@ async def test_the_stream_sends_each_event_once_as_it_happens_and_ends_with_the_
     assert [m["data"]["event"]["type"] for m in messages] == [
         envelope["event"]["type"] for envelope in feed["events"]
     ]
+
+
+async def _messages_arrive(chunks: list[bytes], count: int) -> None:
+    while len(sse_messages(b"".join(chunks).decode())) < count:
+        await asyncio.sleep(0.01)
 
 
 async def test_the_stream_resumes_after_the_last_event_id(asgi: Asgi) -> None:

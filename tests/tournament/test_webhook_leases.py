@@ -23,6 +23,8 @@ from tests.tournament.webhook_helpers import finished_match, operator_with_webho
 # The app only records matches here; the tests run the dispatchers and workers themselves.
 NO_WEBHOOKS = WebhookSettings(enabled=False)
 SHORT_LEASE = WebhookSettings(timeout_seconds=0.5, lease_seconds=1.0, batch_size=2)
+# Leases far longer than a batch takes on a busy machine: none runs out while it is sent.
+LONG_LEASE = WebhookSettings(timeout_seconds=5.0, lease_seconds=30.0, batch_size=2)
 
 
 @pytest.fixture
@@ -74,7 +76,7 @@ async def test_two_workers_never_attempt_the_same_delivery_at_once(
     pools: tuple[Pool, Pool], pending: int, receiver: Receiver
 ) -> None:
     workers = [
-        Worker(DeliveryQueue(pool, SHORT_LEASE), SHORT_LEASE, name=f"process-{i}")
+        Worker(DeliveryQueue(pool, LONG_LEASE), LONG_LEASE, name=f"process-{i}")
         for i, pool in enumerate(pools)
     ]
 
