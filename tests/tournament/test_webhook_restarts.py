@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+import msgspec
 import pytest
 
 from adapters.postgres_event_store import open_pool
@@ -21,6 +22,9 @@ from tests.tournament.webhook_helpers import (
 )
 
 NO_WEBHOOKS = WebhookSettings(enabled=False)
+# Retries far enough apart that the first process, however slowly it stops, cannot use up
+# its attempts (or reach the receiver's first 200) before the second process starts.
+SLOW_RETRIES = msgspec.structs.replace(FAST_WEBHOOKS, retry_base_seconds=1.0, retry_cap_seconds=2.0)
 
 
 @pytest.fixture
@@ -33,7 +37,7 @@ async def test_a_pending_delivery_is_made_by_the_next_process_after_a_restart(
     fresh_database_url: str, fresh_keys: OperatorKeys
 ) -> None:
     with running_receiver(statuses=[500] * 3) as receiver:
-        async with running_app(fresh_database_url) as first:
+        async with running_app(fresh_database_url, webhooks=SLOW_RETRIES) as first:
             key, webhook_id = await operator_with_webhook(
                 first, fresh_keys, receiver.url, "Restarted", events=["match_end"]
             )
@@ -47,7 +51,7 @@ async def test_a_pending_delivery_is_made_by_the_next_process_after_a_restart(
             await eventually(failed_once)
         receiver.statuses.clear()
 
-        async with running_app(fresh_database_url) as second:
+        async with running_app(fresh_database_url, webhooks=SLOW_RETRIES) as second:
 
             async def delivered() -> bool:
                 found = await deliveries(second, key, webhook_id)
