@@ -18,16 +18,12 @@ import asyncio
 import os
 import random
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 from msgspec.structs import replace
 
-from adapters.database import create_database, drop_database, with_database
-from adapters.embedded_postgres import EmbeddedPostgres
-from adapters.migrate import upgrade
 from adapters.postgres_event_store import PostgresEventStore
+from bench.database import bench_database
 from domain import Command, Event, MatchState, RuleOptions, decide, evolve, legal_actions
 from domain.state import Phase, new_match
 from service.match_streams import Loaded, MatchStreams
@@ -115,24 +111,8 @@ def main() -> None:
     args = parser.parse_args()
     lengths = {"short": args.short, "long": args.long}
 
-    server = None
-    admin_url = args.database_url
-    if admin_url is None:
-        server = EmbeddedPostgres(
-            Path(tempfile.mkdtemp(prefix="gin-bench-pg-")), delete_on_stop=True
-        )
-        admin_url = server.url()
-    name = f"gin_bench_latency_{os.getpid()}"
-    create_database(admin_url, name)
-    try:
-        url = with_database(admin_url, name)
-        upgrade(url)
-        print(f"PostgreSQL: {'embedded, temporary' if server else 'from --database-url'}")
+    with bench_database(args.database_url, "gin_bench_latency") as url:
         report(asyncio.run(measure(url, args.matches, lengths)), lengths)
-    finally:
-        drop_database(admin_url, name)
-        if server is not None:
-            server.stop()
 
 
 if __name__ == "__main__":

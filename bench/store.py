@@ -17,20 +17,16 @@ import argparse
 import asyncio
 import os
 import statistics
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
 from psycopg_pool import AsyncConnectionPool
 
-from adapters.database import create_database, drop_database, with_database
-from adapters.embedded_postgres import EmbeddedPostgres
-from adapters.migrate import upgrade
 from adapters.postgres_event_store import PostgresEventStore, open_pool
+from bench.database import bench_database
 from service.event_store import NewEvent, RecordedEvent
 from service.upcasting import Upcasters, canonical_json
 
@@ -211,28 +207,12 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=2000, help="events per replayed stream")
     args = parser.parse_args()
 
-    server = None
-    admin_url = args.database_url
-    if admin_url is None:
-        server = EmbeddedPostgres(
-            Path(tempfile.mkdtemp(prefix="gin-bench-pg-")), delete_on_stop=True
-        )
-        admin_url = server.url()
-    name = f"gin_bench_{os.getpid()}"
-    create_database(admin_url, name)
-    url = with_database(admin_url, name)
-    try:
-        upgrade(url)
+    with bench_database(args.database_url, "gin_bench") as url:
         import psycopg
 
         with psycopg.connect(url, autocommit=True) as connection:
             connection.execute(RAW_TABLE)
-        print(f"PostgreSQL: {'embedded, temporary' if server else 'from --database-url'}")
         print_table(asyncio.run(run(url, args.appends, args.rounds, args.streams, args.events)))
-    finally:
-        drop_database(admin_url, name)
-        if server is not None:
-            server.stop()
 
 
 if __name__ == "__main__":
