@@ -11,6 +11,8 @@ from tests.api.conftest import served
 from tests.api.live import read_stream, sse_messages
 from tests.api.players import Table, choose, create_table
 
+PROMPTLY = 10.0  # seconds; a stream that only polled would wait out its 15 s keep-alive
+
 
 async def test_two_apps_serve_one_match_and_streams_see_each_others_commands(
     database_url: str,
@@ -43,8 +45,8 @@ async def test_two_apps_serve_one_match_and_streams_see_each_others_commands(
             assert response.status_code == 200, response.text
             version = response.json()["version"]
             # The stream on the first app hears of it, wherever it was handled.
-            await asyncio.wait_for(_stream_reaches(chunks, version), 5)
-        assert await asyncio.wait_for(stream, 5) == 200
+            await asyncio.wait_for(_stream_reaches(chunks, version), PROMPTLY)
+        assert await asyncio.wait_for(stream, PROMPTLY) == 200
 
 
 async def _stream_reaches(chunks: list[bytes], version: int) -> None:

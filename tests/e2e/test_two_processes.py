@@ -11,7 +11,7 @@ import httpx
 from tests.api.players import choose, create_table
 from tests.e2e.servers import gin_serve
 
-PROMPTLY = 5.0  # seconds; a stream that only polled would wait out its 15 s keep-alive
+PROMPTLY = 10.0  # seconds; a stream that only polled would wait out its 15 s keep-alive
 
 
 async def test_two_server_processes_share_matches_and_streams(fresh_database_url: str) -> None:
