@@ -154,7 +154,10 @@ def start_streams(asgi: Asgi, match: Match) -> list[asyncio.Task[int]]:
         headers = bearer(match.table.tokens[viewer]) if viewer is not None else {}
 
         def keep(chunk: bytes, chunks: list[tuple[bytes, int]] = chunks) -> None:
-            # The number of commands started so far bounds what the server had seen.
+            # What the server had seen is bounded by the commands started so far, not those
+            # answered: a stream often sends a command's events before the command's answer
+            # arrives (and a stream that fell behind rightly shows a deal in full when it
+            # reads it together with the end of its hand).
             chunks.append((chunk, len(match.versions)))
 
         path = f"{match.table.path}/stream"
