@@ -17,6 +17,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from hypothesis import HealthCheck, settings
 
 from adapters.database import create_database, drop_database, with_database
 from adapters.embedded_postgres import EmbeddedPostgres
@@ -24,6 +25,10 @@ from adapters.migrate import upgrade
 from adapters.postgres_event_store import PostgresEventStore
 
 MakeDatabase = Callable[[], str]
+
+# Property tests count examples, not time: a busy two-core CI machine must not fail them.
+settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("project")
 
 
 def _docker_answers() -> bool:

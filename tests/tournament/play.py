@@ -74,20 +74,6 @@ async def play_commands(client: Client, table: Table, count: int | None = None) 
     return await seat_view(client, table, 0)
 
 
-async def play_until(client: Client, table: Table, phase_and_type: tuple[str, str]) -> Json:
-    """Play until the seat to move is in ``phase`` and may send a command of ``type``."""
-    phase, command_type = phase_and_type
-    for _ in range(3000):
-        view = await seat_view(client, table, 0)
-        seat = view["turn"] if view["turn"] is not None else 0
-        view = await seat_view(client, table, seat)
-        if view["phase"] == phase and any(a["type"] == command_type for a in view["legal_actions"]):
-            return view
-        assert view["phase"] != "match_over", "the match ended first"
-        await play_commands(client, table, 1)
-    raise AssertionError("never reached")
-
-
 async def seat_view(client: Client, table: Table, seat: int) -> Json:
     response = await client.get(f"/matches/{table.match_id}/view", headers=table.headers(seat))
     assert response.status_code == 200, response.text
