@@ -110,7 +110,6 @@ def redact_event(event: Event, seat: int | None, hand_over: bool) -> Event:
 
 
 def _table(state: MatchState, viewer: int | None) -> TableView:
-    score = state.score
     return TableView(
         phase=state.phase,
         turn=state.turn,
@@ -124,13 +123,8 @@ def _table(state: MatchState, viewer: int | None) -> TableView:
         knock_limit=state.knock_limit,
         multiplier=state.multiplier,
         upcard_passes=state.upcard_passes,
-        scores=ScoresView(
-            list(score.hand_points),
-            list(score.hands_won),
-            list(score.match_scores),
-            list(score.games_won),
-        ),
-        knock=_knock(state, viewer),
+        scores=scores_view(state),
+        knock=knock_view(state, viewer),
         cut=state.cut,
         last_hand=state.last_hand,
         last_game=state.last_game,
@@ -139,11 +133,15 @@ def _table(state: MatchState, viewer: int | None) -> TableView:
     )
 
 
-def _knock(state: MatchState, viewer: int | None) -> KnockView | None:
+def knock_view(
+    state: MatchState, viewer: int | None, *, everything: bool = False
+) -> KnockView | None:
+    """The knocker's cards on the table; the face-down card only to the knocker, to everybody
+    once the hand is over, or with ``everything`` (a replay of a finished hand)."""
     knock = state.knock
     if knock is None:
         return None
-    sees_card = state.hand_over or viewer == knock.knocker
+    sees_card = everything or state.hand_over or viewer == knock.knocker
     return KnockView(
         knocker=knock.knocker,
         shown_melds=[_names(meld) for meld in knock.shown_melds],
@@ -154,6 +152,16 @@ def _knock(state: MatchState, viewer: int | None) -> KnockView | None:
         big_gin=knock.big_gin,
         layoffs=[(CARD_NAMES[card], meld) for card, meld in knock.layoffs],
         knock_card=CARD_NAMES[knock.card] if sees_card and knock.card is not None else None,
+    )
+
+
+def scores_view(state: MatchState) -> ScoresView:
+    score = state.score
+    return ScoresView(
+        list(score.hand_points),
+        list(score.hands_won),
+        list(score.match_scores),
+        list(score.games_won),
     )
 
 

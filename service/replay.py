@@ -22,8 +22,8 @@ from domain import (
     evolve,
     new_match,
 )
-from domain.cards import CARD_NAMES, Mask, cards_of, names
-from domain.views import KnockView, ScoresView
+from domain.cards import Mask, cards_of, names
+from domain.views import KnockView, ScoresView, knock_view, scores_view
 from service.errors import ServiceError
 
 
@@ -87,7 +87,6 @@ def replay_state(
 
 
 def _state(match_id: str, version: int, event: Event, state: MatchState) -> ReplayState:
-    score = state.score
     return ReplayState(
         match_id=match_id,
         version=version,
@@ -104,34 +103,12 @@ def _state(match_id: str, version: int, event: Event, state: MatchState) -> Repl
         upcard_passes=state.upcard_passes,
         knock_limit=state.knock_limit,
         multiplier=state.multiplier,
-        knock=_knock(state),
-        scores=ScoresView(
-            list(score.hand_points),
-            list(score.hands_won),
-            list(score.match_scores),
-            list(score.games_won),
-        ),
+        knock=knock_view(state, None, everything=True),
+        scores=scores_view(state),
         last_hand=state.last_hand,
         last_game=state.last_game,
         winner=state.winner,
         options=state.options,
-    )
-
-
-def _knock(state: MatchState) -> KnockView | None:
-    knock = state.knock
-    if knock is None:
-        return None
-    return KnockView(
-        knocker=knock.knocker,
-        shown_melds=[_names(meld) for meld in knock.shown_melds],
-        melds=[_names(meld) for meld in knock.melds],
-        deadwood=_names(knock.deadwood),
-        deadwood_count=knock.count,
-        gin=knock.gin,
-        big_gin=knock.big_gin,
-        layoffs=[(CARD_NAMES[card], meld) for card, meld in knock.layoffs],
-        knock_card=None if knock.card is None else CARD_NAMES[knock.card],
     )
 
 
