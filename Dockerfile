@@ -12,6 +12,8 @@ COPY pyproject.toml README.md alembic.ini ./
 COPY domain ./domain
 COPY adapters ./adapters
 COPY service ./service
+COPY web ./web
+COPY cli ./cli
 COPY migrations ./migrations
 RUN pip install . && useradd --create-home --uid 10001 gin
 

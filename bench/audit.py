@@ -27,22 +27,22 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from adapters.in_memory_event_store import InMemoryEventStore
+from adapters.memory.event_store import InMemoryEventStore
 from domain import Event, Knock, StartMatch, decide, evolve, legal_actions, new_match, replay
-from service import fairness
-from service.fairness_log import FairnessLog, deal_seed, fairness_stream, touches_fairness
-from service.match_streams import Loaded, MatchStreams, stream_id
-from service.records import GameRecord, build_record, match_events
-from service.registry import MatchRecord, SeatRecord
-from service.system_steps import system_steps
-from service.verify import verify_record
+from service.audit.game_record import GameRecord, build_record, match_events
+from service.audit.verify import verify_record
+from service.fairness import seeds as fairness
+from service.fairness.log import FairnessLog, deal_seed, fairness_stream, touches_fairness
+from service.matches.system_steps import system_steps
+from service.registry import RegisteredMatch, RegisteredSeat
+from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 ROUNDS = 3
 
 
 async def _played(rng: random.Random) -> GameRecord:
-    seats = tuple(SeatRecord(seat, bytes([seat]) * 32, f"seat {seat}") for seat in (0, 1))
-    match = MatchRecord(str(uuid.uuid4()), None, rng.randbytes(32), datetime.now(UTC), seats)
+    seats = tuple(RegisteredSeat(seat, bytes([seat]) * 32, f"seat {seat}") for seat in (0, 1))
+    match = RegisteredMatch(str(uuid.uuid4()), None, rng.randbytes(32), datetime.now(UTC), seats)
     store = InMemoryEventStore()
     streams, fairness = MatchStreams(store), FairnessLog(store)
     state = new_match()
@@ -107,8 +107,8 @@ def main() -> None:
 
 
 def _seed_rows(record: GameRecord) -> None:
-    seats = (SeatRecord(0, None, "a"), SeatRecord(1, None, "b"))
-    match = MatchRecord(record.match_id, None, bytes(32), datetime.now(UTC), seats)
+    seats = (RegisteredSeat(0, None, "a"), RegisteredSeat(1, None, "b"))
+    match = RegisteredMatch(record.match_id, None, bytes(32), datetime.now(UTC), seats)
     calls = 2000
 
     def one_hmac() -> None:

@@ -22,11 +22,11 @@ import time
 
 from msgspec.structs import replace
 
-from adapters.postgres_event_store import PostgresEventStore
+from adapters.postgres.event_store import PostgresEventStore
 from bench.database import bench_database
 from domain import Command, Event, MatchState, RuleOptions, decide, evolve, legal_actions
 from domain.state import Phase, new_match
-from service.match_streams import Loaded, MatchStreams
+from service.store.match_streams import Loaded, MatchStreams
 
 # Targets far away keep a long match in play for as many events as it takes.
 ENDLESS = RuleOptions(game_target=10_000, match_target=10_000)

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from adapters.database import create_database, drop_database, with_database
-from adapters.embedded_postgres import EmbeddedPostgres
-from adapters.migrate import upgrade
+from adapters.postgres.database import create_database, drop_database, with_database
+from adapters.postgres.embedded import EmbeddedPostgres
+from adapters.postgres.migrate import upgrade
 
 
 @contextmanager

@@ -38,9 +38,9 @@ import httpx
 import psutil
 import psycopg
 
-from adapters.database import create_database, with_database
-from adapters.embedded_postgres import EmbeddedPostgres
-from adapters.migrate import upgrade
+from adapters.postgres.database import create_database, with_database
+from adapters.postgres.embedded import EmbeddedPostgres
+from adapters.postgres.migrate import upgrade
 
 RAW_TABLE = "CREATE TABLE IF NOT EXISTS bench_raw (id bigserial PRIMARY KEY, data text NOT NULL)"
 RAW_INSERT = "INSERT INTO bench_raw (data) VALUES (%s)"
@@ -169,7 +169,7 @@ def gin_serve(database_url: str, server: str, workers: int) -> Iterator[tuple[st
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     command = [
-        *(sys.executable, "-m", "service.cli", "serve", "--database-url", database_url),
+        *(sys.executable, "-m", "cli.main", "serve", "--database-url", database_url),
         *("--port", str(port), "--server", server, "--workers", str(workers)),
         *("--log-level", "warning"),
     ]

@@ -25,10 +25,10 @@ from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
 from psycopg_pool import AsyncConnectionPool
 
-from adapters.postgres_event_store import PostgresEventStore, open_pool
+from adapters.postgres.event_store import PostgresEventStore, open_pool
 from bench.database import bench_database
-from service.event_store import NewEvent, RecordedEvent
-from service.upcasting import Upcasters, canonical_json
+from service.ports.event_store import NewEvent, StoredEvent
+from service.store.upcasting import Upcasters, canonical_json
 
 RAW_TABLE = """
 CREATE TABLE raw_events (
@@ -104,7 +104,7 @@ async def store_appends(
         return await concurrently(writers, per_writer, append)
 
 
-def fold(state: dict[str, int], events: list[RecordedEvent], upcasters: Upcasters) -> None:
+def fold(state: dict[str, int], events: list[StoredEvent], upcasters: Upcasters) -> None:
     for event in events:
         payload = upcasters.decode(event.type, event.schema_version, event.data)
         state[event.type] = state.get(event.type, 0) + 1

@@ -1,8 +1,9 @@
 """Alembic's entry point: run the migrations against one PostgreSQL database.
 
-The URL comes from ``adapters.migrate.upgrade(url)`` (the service and ``gin db upgrade``) or,
-when Alembic is run by hand, from ``DATABASE_URL``. Migrations are raw SQL (``op.execute``),
-so no SQLAlchemy models exist anywhere; SQLAlchemy is only Alembic's way to connect.
+The URL comes from ``adapters.postgres.migrate.upgrade(url)`` (the service and
+``gin db upgrade``) or, when Alembic is run by hand, from ``DATABASE_URL``. Migrations are raw
+SQL (``op.execute``), so no SQLAlchemy models exist anywhere; SQLAlchemy is only Alembic's way
+to connect.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 from alembic import context
 from sqlalchemy import create_engine, pool, text
 
-from adapters.migrate import MIGRATION_LOCK, sqlalchemy_url
+from adapters.postgres.migrate import MIGRATION_LOCK, sqlalchemy_url
 
 
 def _database_url() -> str:

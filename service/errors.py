@@ -1,7 +1,8 @@
 """What the service refuses, beyond the rules of the game.
 
-Each error has a stable ``kind`` (the problem type clients can switch on) and an HTTP status;
-``str(error)`` is the human-readable detail and never names a hidden card.
+Each error has a stable ``kind`` (the problem type clients can switch on) and a ``title``;
+``str(error)`` is the human-readable detail and never names a hidden card. How a kind is
+answered over HTTP is the web layer's business (``web.problems``), not the use cases'.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from typing import ClassVar
 
 class ServiceError(Exception):
     kind: ClassVar[str] = "service-error"
-    status: ClassVar[int] = 400
     title: ClassVar[str] = "The request was refused"
 
 
@@ -22,7 +22,6 @@ class MalformedJson(ServiceError):  # noqa: N818
 
 class InvalidRequest(ServiceError):  # noqa: N818
     kind = "invalid-request"
-    status = 422
     title = "The request does not have the expected shape"
 
 
@@ -33,59 +32,109 @@ class InvalidParameter(ServiceError):  # noqa: N818
 
 class UnknownCommand(ServiceError):  # noqa: N818
     kind = "unknown-command"
-    status = 422
     title = "There is no such command"
 
 
 class MissingToken(ServiceError):  # noqa: N818
     kind = "missing-token"
-    status = 401
     title = "A seat token is required"
 
 
 class WrongToken(ServiceError):  # noqa: N818
     kind = "wrong-token"
-    status = 403
     title = "This token does not open a seat in this match"
 
 
 class NotYourSeat(ServiceError):  # noqa: N818
     kind = "not-your-seat"
-    status = 403
     title = "A seat token acts only for its own seat"
 
 
 class MatchNotFound(ServiceError):  # noqa: N818
     kind = "match-not-found"
-    status = 404
     title = "There is no such match"
 
 
 class InviteNotFound(ServiceError):  # noqa: N818
     kind = "invite-not-found"
-    status = 404
     title = "There is no open invite with this code"
 
 
 class WaitingForOpponent(ServiceError):  # noqa: N818
     kind = "waiting-for-opponent"
-    status = 409
     title = "The match starts when the invited player joins"
 
 
 class VersionConflict(ServiceError):  # noqa: N818
     kind = "version-conflict"
-    status = 409
     title = "The match changed while the command was handled"
 
 
 class StaleVersion(ServiceError):  # noqa: N818
     kind = "stale-version"
-    status = 412
     title = "The match has moved on since the version in If-Match"
 
 
 class IdempotencyKeyReused(ServiceError):  # noqa: N818
     kind = "idempotency-key-reused"
-    status = 422
     title = "This Idempotency-Key was already used for a different command"
+
+
+class InvalidBotSeats(ServiceError):  # noqa: N818
+    kind = "invalid-bot-seats"
+    title = "These seats cannot be played by bots"
+
+
+class UnknownFeedPosition(ServiceError):  # noqa: N818
+    kind = "unknown-position"
+    title = "There is no event at this position"
+
+
+class WebhookNotFound(ServiceError):  # noqa: N818
+    kind = "webhook-not-found"
+    title = "There is no such webhook"
+
+
+class MissingScope(ServiceError):  # noqa: N818
+    kind = "missing-scope"
+    title = "This operator key lacks the scope this needs"
+
+
+class SeatTokenNotOperatorKey(ServiceError):  # noqa: N818
+    kind = "seat-token-not-operator-key"
+    title = "A seat token cannot act as an operator"
+
+
+class UnknownOperatorKey(ServiceError):  # noqa: N818
+    kind = "unknown-operator-key"
+    title = "This operator key is unknown or revoked"
+
+
+class MissingOperatorKey(ServiceError):  # noqa: N818
+    kind = "missing-operator-key"
+    title = "An operator key is required"
+
+
+class VersionInPlay(ServiceError):  # noqa: N818
+    kind = "version-in-play"
+    title = "This event belongs to the hand in progress"
+
+
+class VersionNotFound(ServiceError):  # noqa: N818
+    kind = "version-not-found"
+    title = "The match has no event with this version"
+
+
+class HandNotFinished(ServiceError):  # noqa: N818
+    kind = "hand-not-finished"
+    title = "The match has no finished hand with this number"
+
+
+class EntropyBeforeCommitment(ServiceError):  # noqa: N818
+    kind = "entropy-before-commitment"
+    title = "Entropy at creation needs a commitment made first"
+
+
+class UnknownCommitment(ServiceError):  # noqa: N818
+    kind = "unknown-commitment"
+    title = "There is no unused commitment with this value"

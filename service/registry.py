@@ -14,7 +14,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 
-class SeatRecord(msgspec.Struct, frozen=True):
+class RegisteredSeat(msgspec.Struct, frozen=True):
     seat: int
     token_hash: bytes | None
     entropy: str
@@ -22,12 +22,12 @@ class SeatRecord(msgspec.Struct, frozen=True):
     bot: str | None = None  # the level of a seat the server plays (it never has a token)
 
 
-class MatchRecord(msgspec.Struct, frozen=True):
+class RegisteredMatch(msgspec.Struct, frozen=True):
     match_id: str
     external_ref: str | None
     server_secret: bytes
     created_at: datetime
-    seats: tuple[SeatRecord, ...]
+    seats: tuple[RegisteredSeat, ...]
     operator_id: str | None = None  # the operator whose key created the match, if any
 
     @property
@@ -56,7 +56,7 @@ class MatchRegistry:
         *,
         external_ref: str | None,
         server_secret: bytes,
-        seats: list[SeatRecord],
+        seats: list[RegisteredSeat],
         invite_code_hash: bytes | None = None,
         invite_seat: int | None = None,
         operator_id: str | None = None,
@@ -83,7 +83,7 @@ class MatchRegistry:
                     (invite_code_hash, match_id, invite_seat),
                 )
 
-    async def get(self, match_id: str) -> MatchRecord | None:
+    async def get(self, match_id: str) -> RegisteredMatch | None:
         async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
             await cur.execute(
                 "SELECT m.match_id::text AS match_id, m.external_ref, m.server_secret, "
@@ -97,13 +97,13 @@ class MatchRegistry:
         if not rows:
             return None
         first = rows[0]
-        return MatchRecord(
+        return RegisteredMatch(
             match_id=first["match_id"],
             external_ref=first["external_ref"],
             server_secret=bytes(first["server_secret"]),
             created_at=first["created_at"],
             seats=tuple(
-                SeatRecord(
+                RegisteredSeat(
                     row["seat"],
                     None if row["token_hash"] is None else bytes(row["token_hash"]),
                     row["entropy"],

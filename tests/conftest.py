@@ -19,10 +19,10 @@ import psycopg
 import pytest
 from hypothesis import HealthCheck, settings
 
-from adapters.database import create_database, drop_database, with_database
-from adapters.embedded_postgres import EmbeddedPostgres
-from adapters.migrate import upgrade
-from adapters.postgres_event_store import PostgresEventStore
+from adapters.postgres.database import create_database, drop_database, with_database
+from adapters.postgres.embedded import EmbeddedPostgres
+from adapters.postgres.event_store import PostgresEventStore
+from adapters.postgres.migrate import upgrade
 
 MakeDatabase = Callable[[], str]
 

@@ -20,7 +20,7 @@ append locks that row, checks the expected version, chains the new events' hashe
 stored one and moves the head, all in one call to ``append_events`` and one transaction.
 
 Tamper evidence. ``hash`` is computed here on append (the same formula as
-``service.hash_chain.link_hash``, which recomputes it on verification). ``events`` refuses
+``service.store.hash_chain.link_hash``, which recomputes it on verification). ``events`` refuses
 UPDATE, DELETE and TRUNCATE through a trigger; only the table's owner or a superuser can
 switch the trigger off, and the hash chain shows what they changed.
 

@@ -21,8 +21,8 @@ from typing import Any
 from psycopg_pool import AsyncConnectionPool
 
 from service.bots.runner import BotRunner
-from service.match_streams import stream_id
 from service.notifications import MatchNotifier
+from service.store.match_streams import stream_id
 
 UNFINISHED_BOT_MATCHES = """
 SELECT DISTINCT s.match_id::text FROM match_seats s

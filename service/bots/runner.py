@@ -19,16 +19,16 @@ from domain import view
 from domain.commands import SeatCommand
 from service.bots.policy import Bot, bot_for
 from service.errors import StaleVersion, VersionConflict
-from service.match_streams import Loaded
-from service.matches import CommandRequest, MatchService
-from service.registry import MatchRecord
+from service.matches.use_cases import CommandRequest, MatchService
+from service.registry import RegisteredMatch
+from service.store.match_streams import Loaded
 
 BotFactory = Callable[[str], Bot]
 
 _log = logging.getLogger("gin.bots")
 
 
-def bot_seats(match: MatchRecord) -> dict[int, str]:
+def bot_seats(match: RegisteredMatch) -> dict[int, str]:
     """The match's bot seats and their levels."""
     return {seat.seat: seat.bot for seat in match.seats if seat.bot is not None}
 

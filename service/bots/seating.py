@@ -10,15 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from service.bots.policy import LEVELS
-from service.errors import ServiceError
+from service.errors import InvalidBotSeats
 
 SEATS = 2
-
-
-class InvalidBotSeats(ServiceError):  # noqa: N818  (named like the service's other refusals)
-    kind = "invalid-bot-seats"
-    status = 422
-    title = "These seats cannot be played by bots"
 
 
 def bot_levels(bots: Sequence[str | None], invite_seat: int | None) -> list[str | None]:

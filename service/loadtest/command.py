@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from cli.serve import DEFAULT_SERVER, SERVERS
 from service.loadtest.report import failures, table
 from service.loadtest.run import Level, LoadOptions, run_levels
 from service.loadtest.server import own_service
-from service.serve import DEFAULT_SERVER, SERVERS
 
 
 def add_loadtest_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

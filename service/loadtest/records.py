@@ -1,5 +1,5 @@
 """Every finished match's game record, fetched over HTTP and checked by the offline verifier
-(``service.verify``, as ``gin verify`` runs it): a record is clean when every check holds and
+(``service.audit.verify``, as ``gin verify`` runs it): a record is clean when every check holds and
 it holds the whole match, nothing left out."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import msgspec
 
+from service.audit.game_record import decode_record
+from service.audit.verify import verify_record
 from service.loadtest.players import Client
-from service.records import decode_record
-from service.verify import verify_record
 
 RECORD = "record"
 

@@ -19,8 +19,8 @@ from typing import IO
 
 import httpx
 
-from adapters.database import create_database, with_database
-from adapters.embedded_postgres import EmbeddedPostgres
+from adapters.postgres.database import create_database, with_database
+from adapters.postgres.embedded import EmbeddedPostgres
 
 STARTUP_SECONDS = 60.0
 
@@ -63,7 +63,7 @@ def _embedded_database() -> Iterator[str]:
 def _server(database_url: str, workers: int, server: str, log_level: str) -> Iterator[Service]:
     port = _free_port()
     command = [
-        *(sys.executable, "-m", "service.cli", "serve", "--database-url", database_url),
+        *(sys.executable, "-m", "cli.main", "serve", "--database-url", database_url),
         *("--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)),
         *("--server", server, "--log-level", log_level),
     ]

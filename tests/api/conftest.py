@@ -17,8 +17,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
-from service.settings import Settings
+from web.app import create_app
+from web.settings import Settings
 
 
 class Asgi(NamedTuple):

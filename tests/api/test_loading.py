@@ -8,10 +8,10 @@ import random
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from adapters.postgres_event_store import PostgresEventStore
+from adapters.postgres.event_store import PostgresEventStore
 from domain import replay
-from service.event_codec import from_record
-from service.match_streams import MatchStreams, stream_id
+from service.store.codec import from_record
+from service.store.match_streams import MatchStreams, stream_id
 from tests.api.players import create_table, play_match
 
 Client = AsyncTestClient[Litestar]

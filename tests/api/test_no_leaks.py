@@ -14,7 +14,7 @@ import httpx
 import msgspec
 import pytest
 
-from adapters.postgres_event_store import PostgresEventStore
+from adapters.postgres.event_store import PostgresEventStore
 from tests.api.conftest import Asgi
 from tests.api.knowledge import (
     ALL_CARDS,

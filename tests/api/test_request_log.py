@@ -11,8 +11,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service.request_log import JsonFormatter, request_log
 from tests.api.players import create_table
+from web.request_log import JsonFormatter, request_log
 
 Client = AsyncTestClient[Litestar]
 

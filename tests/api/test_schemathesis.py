@@ -22,8 +22,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from service.app import create_app
 from tests.api.conftest import settings_for
+from web.app import create_app
 
 Operation = APIOperation[Any, Any, Any, Any]
 Case = schemathesis.Case[Operation]

@@ -11,7 +11,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service import tokens
+from service.matches import tokens
 from tests.api.players import bearer, create_table
 from tests.api.problems import assert_problem
 

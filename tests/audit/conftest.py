@@ -8,8 +8,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
 from tests.api.conftest import settings_for
+from web.app import create_app
 
 
 @pytest.fixture(scope="module")

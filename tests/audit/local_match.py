@@ -9,22 +9,22 @@ import random
 import uuid
 from datetime import UTC, datetime
 
-from adapters.in_memory_event_store import InMemoryEventStore
+from adapters.memory.event_store import InMemoryEventStore
 from domain import Event, MatchState, RuleOptions, StartMatch, decide, evolve, new_match, view
+from service.audit.game_record import GameRecord, build_record
 from service.bots.random_bot import RandomBot
 from service.bots.simple import SimpleBot
-from service.fairness import CHAIN_LINKS
-from service.fairness_log import FairnessLog, fairness_stream, touches_fairness
-from service.match_streams import Loaded, MatchStreams, stream_id
-from service.records import GameRecord, build_record
-from service.registry import MatchRecord, SeatRecord
-from service.system_steps import system_steps
+from service.fairness.log import FairnessLog, fairness_stream, touches_fairness
+from service.fairness.seeds import CHAIN_LINKS
+from service.matches.system_steps import system_steps
+from service.registry import RegisteredMatch, RegisteredSeat
+from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 SHORT_MATCH = RuleOptions(game_target=30, match_target=500)
 
 
 class LocalMatch:
-    def __init__(self, match: MatchRecord, links: int) -> None:
+    def __init__(self, match: RegisteredMatch, links: int) -> None:
         self.match = match
         self.store = InMemoryEventStore()
         self.streams = MatchStreams(self.store)
@@ -71,9 +71,9 @@ class LocalMatch:
         )
 
 
-def new_record(match_id: str, entropy: tuple[str, str], secret: bytes) -> MatchRecord:
-    seats = tuple(SeatRecord(seat, bytes([seat]) * 32, entropy[seat]) for seat in (0, 1))
-    return MatchRecord(match_id, None, secret, datetime(2025, 11, 30, tzinfo=UTC), seats)
+def new_record(match_id: str, entropy: tuple[str, str], secret: bytes) -> RegisteredMatch:
+    seats = tuple(RegisteredSeat(seat, bytes([seat]) * 32, entropy[seat]) for seat in (0, 1))
+    return RegisteredMatch(match_id, None, secret, datetime(2025, 11, 30, tzinfo=UTC), seats)
 
 
 def played_match(

@@ -8,9 +8,9 @@ from typing import Any
 
 import msgspec
 
-from service.hash_chain import GENESIS, link_hash
-from service.records import GameRecord
-from service.verify import Verdict, verify_record
+from service.audit.game_record import GameRecord
+from service.audit.verify import Verdict, verify_record
+from service.store.hash_chain import GENESIS, link_hash
 
 Document = dict[str, Any]
 Entry = dict[str, Any]

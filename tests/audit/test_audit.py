@@ -10,12 +10,12 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from adapters.postgres_event_store import PostgresEventStore, open_pool
-from service.audit import audit_match
-from service.cli import main
-from service.hash_chain import link_hash
+from adapters.postgres.event_store import PostgresEventStore, open_pool
+from cli.audit import audit_match
+from cli.main import main
+from service.audit.verify import Verdict
 from service.registry import MatchRegistry
-from service.verify import Verdict
+from service.store.hash_chain import link_hash
 from tests.audit.api_play import create_fair_table, play_until
 
 Client = AsyncTestClient[Litestar]

@@ -11,7 +11,8 @@ from pathlib import Path
 from domain import shuffled_deck
 from domain.cards import names
 from domain.shuffle import cut_pairs
-from service.fairness import (
+from service.fairness.events import Slot, slots_for
+from service.fairness.seeds import (
     chain_link,
     chain_links,
     commitment,
@@ -21,7 +22,6 @@ from service.fairness import (
     shuffle_seed,
     step_of_link,
 )
-from service.fairness_events import Slot, slots_for
 
 LINKS = 16
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "audit.md"

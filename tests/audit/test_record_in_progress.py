@@ -10,9 +10,9 @@ import psycopg
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service.fairness import CHAIN_LINKS, deal_link, server_seed, shuffle_seed, step_of_link
-from service.records import decode_record
-from service.verify import verify_record
+from service.audit.game_record import decode_record
+from service.audit.verify import verify_record
+from service.fairness.seeds import CHAIN_LINKS, deal_link, server_seed, shuffle_seed, step_of_link
 from tests.api.players import Json, Table, without_going_out
 from tests.audit.api_play import ENTROPY, create_fair_table, play_until, view_of
 

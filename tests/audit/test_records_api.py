@@ -14,9 +14,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service.cli import main
-from service.records import GameRecord, decode_record
-from service.verify import verify_file
+from cli.main import main
+from service.audit.game_record import GameRecord, decode_record
+from service.audit.verify import verify_file
 from tests.api.players import Json
 from tests.audit.api_play import ENTROPY, FairTable, create_fair_table, play_until, view_of
 

@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from domain import RuleOptions
-from service.fairness import locate
-from service.records import GameRecord
+from service.audit.game_record import GameRecord
+from service.fairness.seeds import locate
 from tests.audit.local_match import played_match
 from tests.audit.tampering import (
     Document,

@@ -8,8 +8,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
-from service.settings import Settings
+from web.app import create_app
+from web.settings import Settings
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,13 @@ from typing import Any
 
 import msgspec
 
-from adapters.postgres_event_store import PostgresEventStore, open_pool
+from adapters.postgres.event_store import PostgresEventStore, open_pool
 from domain import MatchState, Phase, RuleOptions, view
 from domain.commands import SeatCommand
 from service.bots import bot_for
-from service.match_streams import Loaded, MatchStreams, stream_id
-from service.matches import CommandRequest, MatchService
+from service.matches.use_cases import CommandRequest, MatchService
 from service.registry import MatchRegistry
+from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 ONE_SHORT_GAME = RuleOptions(game_target=25, match_target=0)
 # No hand scores more than 129 points (big gin over 98 deadwood) or takes fewer than two

@@ -9,12 +9,12 @@ import time
 
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
-from service.match_streams import Loaded
-from service.matches import MatchService
-from service.settings import Settings
+from service.matches.use_cases import MatchService
+from service.store.match_streams import Loaded
 from tests.bots.processes import LONG_GAME, never, person_plays, process
 from tests.bots.table import bearer
+from web.app import create_app
+from web.settings import Settings
 
 BOT, PERSON = 1, 0
 

@@ -22,7 +22,7 @@ from domain import (
 from domain import view as seat_view
 from service.bots import Bot, bot_for
 from service.bots.runner import BotRunner
-from service.matches import MatchService
+from service.matches.use_cases import MatchService
 from tests.api.knowledge import Knowledge, view_leaks
 from tests.bots.processes import (
     LONG_GAME,

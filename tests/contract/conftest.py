@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from adapters.in_memory_event_store import InMemoryEventStore
-from adapters.postgres_event_store import PostgresEventStore
-from service.event_store import EventStore
+from adapters.memory.event_store import InMemoryEventStore
+from adapters.postgres.event_store import PostgresEventStore
+from service.ports.event_store import EventStore
 
 
 @pytest.fixture(params=["memory", "postgres"])

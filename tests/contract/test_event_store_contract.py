@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from service.event_store import (
+from service.ports.event_store import (
     AppendResult,
     ConcurrencyConflict,
     EventStore,
@@ -18,18 +18,18 @@ from service.event_store import (
     InvalidSnapshot,
     MalformedEvent,
     NewEvent,
-    RecordedEvent,
+    StoredEvent,
     UnknownPosition,
 )
-from service.hash_chain import GENESIS, link_hash
-from service.upcasting import canonical_json
+from service.store.hash_chain import GENESIS, link_hash
+from service.store.upcasting import canonical_json
 
 
 def event(type: str, **data: object) -> NewEvent:
     return NewEvent(type, 1, canonical_json(data))
 
 
-def payloads(events: list[RecordedEvent]) -> list[dict[str, Any]]:
+def payloads(events: list[StoredEvent]) -> list[dict[str, Any]]:
     return [msgspec.json.decode(e.data) for e in events]
 
 
@@ -277,7 +277,7 @@ async def test_paging_the_log_by_position_sees_every_event_exactly_once(
     for n in range(10):
         await store.append(f"s{n % 3}", [event("E", n=n)], expected_version=n // 3)
 
-    seen: list[RecordedEvent] = []
+    seen: list[StoredEvent] = []
     cursor = 0
     while page := await store.read_all(after_position=cursor, limit=3):
         assert len(page) <= 3
@@ -347,7 +347,7 @@ async def test_an_unknown_stream_verifies_with_nothing_checked(store: EventStore
 # Guarantee 7: snapshots
 
 
-def fold(total: int, events: list[RecordedEvent]) -> int:
+def fold(total: int, events: list[StoredEvent]) -> int:
     return total + sum(int(p["amount"]) for p in payloads(events))
 
 

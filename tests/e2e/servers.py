@@ -63,7 +63,7 @@ def _start(database_url: str, extra: tuple[str, ...], log: IO[bytes]) -> Server:
         log.truncate()
         port = free_port()
         command = [
-            *(sys.executable, "-m", "service.cli", "serve", "--database-url", database_url),
+            *(sys.executable, "-m", "cli.main", "serve", "--database-url", database_url),
             *("--port", str(port), "--log-level", "warning", *extra),
         ]
         env = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}

@@ -10,12 +10,12 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
-from service.app import create_app
-from service.cli import main
+from cli.main import main
 from service.loadtest.players import Client, play_one
 from service.loadtest.records import record_problem
 from service.loadtest.stats import Stats
-from service.settings import Settings
+from web.app import create_app
+from web.settings import Settings
 
 
 def table_rows(out: str) -> list[dict[str, str]]:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from adapters.database import open_database
-from adapters.postgres_event_store import PostgresEventStore
-from service.event_store import NewEvent
+from adapters.postgres.database import open_database
+from adapters.postgres.event_store import PostgresEventStore
+from service.ports.event_store import NewEvent
 
 
 @pytest.fixture

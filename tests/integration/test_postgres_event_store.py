@@ -9,10 +9,10 @@ import random
 import psycopg
 import pytest
 
-from adapters.postgres_event_store import APPEND, PostgresEventStore, append_params
-from service.event_store import IdempotencyKeyReused, NewEvent
-from service.hash_chain import link_hash
-from service.upcasting import canonical_json
+from adapters.postgres.event_store import APPEND, PostgresEventStore, append_params
+from service.ports.event_store import IdempotencyKeyReused, NewEvent
+from service.store.hash_chain import link_hash
+from service.store.upcasting import canonical_json
 
 
 def event(type: str = "E", **data: object) -> NewEvent:

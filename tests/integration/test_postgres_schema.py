@@ -9,9 +9,9 @@ import psycopg
 import pytest
 from alembic.script import ScriptDirectory
 
-from adapters.database import create_database, with_database
-from adapters.migrate import alembic_config, downgrade, upgrade
-from service.cli import main
+from adapters.postgres.database import create_database, with_database
+from adapters.postgres.migrate import alembic_config, downgrade, upgrade
+from cli.main import main
 
 _names = itertools.count(1)
 

@@ -8,12 +8,12 @@ from contextlib import asynccontextmanager
 import pytest
 from litestar.testing import AsyncTestClient
 
-from adapters.postgres_event_store import open_pool
-from service.app import create_app
-from service.operators import OperatorKeys
-from service.settings import Settings
-from service.webhooks.settings import WebhookSettings
+from adapters.postgres.event_store import open_pool
+from service.tournament.operators import OperatorKeys
+from service.tournament.webhooks.settings import WebhookSettings
 from tests.tournament.play import Client
+from web.app import create_app
+from web.settings import Settings
 
 FAST_WEBHOOKS = WebhookSettings(
     poll_seconds=0.05,

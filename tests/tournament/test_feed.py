@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from adapters.postgres_event_store import PostgresEventStore
+from adapters.postgres.event_store import PostgresEventStore
 from domain.cards import CARD_NAMES
-from service.operators import OperatorKeys
+from service.tournament.operators import OperatorKeys
 from tests.api.players import without_going_out
 from tests.tournament.conftest import new_key
 from tests.tournament.play import (

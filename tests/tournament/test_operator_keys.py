@@ -9,8 +9,8 @@ import hashlib
 import psycopg
 import pytest
 
-from service.cli import main
-from service.operators import OperatorKeys
+from cli.main import main
+from service.tournament.operators import OperatorKeys
 from tests.tournament.conftest import new_key
 from tests.tournament.play import Client, Json, bearer, create_table
 

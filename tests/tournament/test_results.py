@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from service.operators import OperatorKeys
+from service.tournament.operators import OperatorKeys
 from tests.tournament.conftest import new_key
 from tests.tournament.play import Client, Json, create_table, play_commands
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from service.settings import Settings
-from service.webhooks.settings import WebhookSettings
-from service.webhooks.signing import signature_headers, verify
+from service.tournament.webhooks.settings import WebhookSettings
+from service.tournament.webhooks.signing import signature_headers, verify
 from tests.tournament.webhook_helpers import expected_signature
+from web.settings import Settings
 
 SECRET = "whsec_0123456789abcdef"
 BODY = b'{"kind":"match_end"}'

@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator
 import psycopg
 import pytest
 
-from adapters.postgres_event_store import Pool, PostgresEventStore, open_pool
-from service.operators import OperatorKeys
-from service.webhooks.dispatcher import Dispatcher
-from service.webhooks.queue import DeliveryQueue, Outcome
-from service.webhooks.settings import WebhookSettings
-from service.webhooks.worker import Worker
+from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
+from service.tournament.operators import OperatorKeys
+from service.tournament.webhooks.dispatcher import Dispatcher
+from service.tournament.webhooks.queue import DeliveryQueue, Outcome
+from service.tournament.webhooks.settings import WebhookSettings
+from service.tournament.webhooks.worker import Worker
 from tests.tournament.conftest import running_app
 from tests.tournament.receiver import Receiver, running_receiver
 from tests.tournament.webhook_helpers import finished_match, operator_with_webhook

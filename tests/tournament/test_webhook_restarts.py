@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 import msgspec
 import pytest
 
-from adapters.postgres_event_store import open_pool
-from service.operators import OperatorKeys
-from service.webhooks.settings import WebhookSettings
+from adapters.postgres.event_store import open_pool
+from service.tournament.operators import OperatorKeys
+from service.tournament.webhooks.settings import WebhookSettings
 from tests.tournament.conftest import FAST_WEBHOOKS, running_app
 from tests.tournament.receiver import running_receiver
 from tests.tournament.webhook_helpers import (

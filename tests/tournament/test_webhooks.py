@@ -9,7 +9,7 @@ import json
 import time
 from collections import Counter
 
-from service.operators import OperatorKeys
+from service.tournament.operators import OperatorKeys
 from tests.tournament.play import Client, bearer
 from tests.tournament.receiver import running_receiver
 from tests.tournament.webhook_helpers import (

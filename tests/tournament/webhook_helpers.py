@@ -8,7 +8,7 @@ import hmac
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from service.operators import OperatorKeys
+from service.tournament.operators import OperatorKeys
 from tests.tournament.play import Client, Json, Table, bearer, create_table, play_commands
 
 TOURNAMENT_SCOPES = ("matches:create", "webhooks:manage")

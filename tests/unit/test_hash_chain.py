@@ -6,18 +6,18 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from service.event_store import NewEvent, RecordedEvent
-from service.hash_chain import GENESIS, link_hash, request_fingerprint, verify_chain
+from service.ports.event_store import NewEvent, StoredEvent
+from service.store.hash_chain import GENESIS, link_hash, request_fingerprint, verify_chain
 
 AT = datetime(2025, 11, 29, tzinfo=UTC)
 
 
-def chain(count: int) -> list[RecordedEvent]:
+def chain(count: int) -> list[StoredEvent]:
     events, previous = [], GENESIS
     for version in range(1, count + 1):
         data = b'{"n":%d}' % version
         previous = link_hash(previous, "m", version, "E", 1, data)
-        events.append(RecordedEvent("m", version, version, "E", 1, data, previous, AT))
+        events.append(StoredEvent("m", version, version, "E", 1, data, previous, AT))
     return events
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from service.upcasting import Upcasters, canonical_json
+from service.store.upcasting import Upcasters, canonical_json
 
 # A made-up event whose shape changed twice:
 #   v1 {"seat": 0, "points": 25}

@@ -1,0 +1,1 @@
+"""In-memory adapters: one for every port, for fast use-case tests."""

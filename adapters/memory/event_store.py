@@ -1,0 +1,133 @@
+"""An event store in a Python process, for unit tests and quick experiments.
+
+It keeps every promise of the ``EventStore`` port that a single process can keep. No method
+awaits between reading and writing, so on one event loop each call is atomic and the log order
+is simply the order of appends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import msgspec
+
+from service.ports.event_store import (
+    AppendResult,
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    MalformedEvent,
+    NewEvent,
+    Snapshot,
+    StoredEvent,
+    UnknownPosition,
+    VerifyReport,
+    check_append,
+    check_page,
+    check_snapshot,
+)
+from service.store.hash_chain import GENESIS, link_hash, request_fingerprint, verify_chain
+
+
+class InMemoryEventStore:
+    def __init__(self) -> None:
+        self._log: list[StoredEvent] = []
+        self._streams: dict[str, list[StoredEvent]] = {}
+        self._keys: dict[str, tuple[bytes, AppendResult]] = {}
+        self._snapshots: dict[str, Snapshot] = {}
+
+    async def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        *,
+        expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> AppendResult:
+        check_append(stream_id, events, expected_version)
+        for event in events:
+            _check_json(event)
+        fingerprint = request_fingerprint(stream_id, expected_version, events)
+        if idempotency_key is not None and idempotency_key in self._keys:
+            stored_fingerprint, result = self._keys[idempotency_key]
+            if stored_fingerprint != fingerprint:
+                raise IdempotencyKeyReused(idempotency_key, stream_id)
+            return result
+        stream = self._streams.get(stream_id, [])
+        if len(stream) != expected_version:
+            raise ConcurrencyConflict(stream_id, expected_version, len(stream))
+        recorded = self._record(stream_id, stream, events)
+        self._streams[stream_id] = stream + recorded
+        self._log.extend(recorded)
+        result = AppendResult(
+            stream_id,
+            first_version=recorded[0].version,
+            last_version=recorded[-1].version,
+            positions=tuple(event.position for event in recorded),
+        )
+        if idempotency_key is not None:
+            self._keys[idempotency_key] = (fingerprint, result)
+        return result
+
+    def _record(
+        self, stream_id: str, stream: list[StoredEvent], events: Sequence[NewEvent]
+    ) -> list[StoredEvent]:
+        previous = stream[-1].hash if stream else GENESIS
+        version, position = len(stream), len(self._log)
+        now = datetime.now(UTC)
+        recorded = []
+        for event in events:
+            version += 1
+            position += 1
+            previous = link_hash(
+                previous, stream_id, version, event.type, event.schema_version, event.data
+            )
+            recorded.append(
+                StoredEvent(
+                    stream_id,
+                    version,
+                    position,
+                    event.type,
+                    event.schema_version,
+                    event.data,
+                    previous,
+                    now,
+                )
+            )
+        return recorded
+
+    async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
+        return self._streams.get(stream_id, [])[max(after_version, 0) :]
+
+    async def read_all(self, *, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        check_page(after_position, limit)
+        # Positions here are 1, 2, 3, ... in log order, so a position is also an index.
+        if after_position > len(self._log):
+            raise UnknownPosition(after_position)
+        return self._log[after_position : after_position + limit]
+
+    async def stream_version(self, stream_id: str) -> int:
+        return len(self._streams.get(stream_id, []))
+
+    async def verify_stream(self, stream_id: str) -> VerifyReport:
+        stream = self._streams.get(stream_id, [])
+        head_hash = stream[-1].hash if stream else GENESIS
+        return verify_chain(stream_id, stream, len(stream), head_hash)
+
+    async def save_snapshot(
+        self, stream_id: str, version: int, state_type: str, data: bytes
+    ) -> None:
+        check_snapshot(version, await self.stream_version(stream_id))
+        stored = self._snapshots.get(stream_id)
+        if stored is None or stored.version <= version:
+            self._snapshots[stream_id] = Snapshot(stream_id, version, state_type, data)
+
+    async def load_snapshot(self, stream_id: str) -> Snapshot | None:
+        return self._snapshots.get(stream_id)
+
+
+def _check_json(event: NewEvent) -> None:
+    try:
+        msgspec.json.decode(event.data)
+    except msgspec.DecodeError as error:
+        raise MalformedEvent(f"{event.type}: data is not UTF-8 JSON ({error})") from error

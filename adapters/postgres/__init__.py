@@ -1,0 +1,1 @@
+"""PostgreSQL adapters: every SQL statement of the project."""

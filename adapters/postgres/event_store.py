@@ -1,0 +1,222 @@
+"""The event store in PostgreSQL (psycopg 3, an async connection pool).
+
+The schema and the ``append_events`` function come from the migrations (see
+``migrations/versions/0001_event_store.py`` for why the global log is ordered by
+``(transaction_id, position)`` and read only below the oldest running transaction). Every
+append is one statement in its own transaction, so one round trip; pool connections run in
+autocommit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+from psycopg import AsyncConnection
+from psycopg.rows import TupleRow, args_row
+from psycopg_pool import AsyncConnectionPool
+
+from service.ports.event_store import (
+    AppendResult,
+    ConcurrencyConflict,
+    IdempotencyKeyReused,
+    MalformedEvent,
+    NewEvent,
+    Snapshot,
+    StoredEvent,
+    UnknownPosition,
+    VerifyReport,
+    check_append,
+    check_page,
+    check_snapshot,
+)
+from service.store.hash_chain import GENESIS, request_fingerprint, verify_chain
+
+APPEND = """
+SELECT outcome, current_version, first_version, last_version, positions
+FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text, %b)
+"""
+
+COLUMNS = "stream_id, version, position, type, schema_version, data, hash, recorded_at"
+
+READ_STREAM = f"""
+SELECT {COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version
+"""
+
+READ_ALL_FROM_START = f"""
+SELECT {COLUMNS} FROM events
+WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY transaction_id, position
+LIMIT %s
+"""
+
+READ_ALL_AFTER = f"""
+SELECT {COLUMNS} FROM events
+WHERE (transaction_id, position) > (SELECT transaction_id, position FROM events WHERE position = %s)
+  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY transaction_id, position
+LIMIT %s
+"""
+
+SAVE_SNAPSHOT = """
+INSERT INTO snapshots AS s (stream_id, version, state_type, data) VALUES (%s, %s, %s, %s)
+ON CONFLICT (stream_id) DO UPDATE
+SET version = excluded.version, state_type = excluded.state_type, data = excluded.data,
+    saved_at = now()
+WHERE s.version <= excluded.version
+"""
+
+
+Pool = AsyncConnectionPool[AsyncConnection[TupleRow]]
+
+
+class PostgresEventStore:
+    def __init__(self, pool: Pool) -> None:
+        """``pool`` must hand out connections in autocommit mode (see ``open_pool``)."""
+        self._pool = pool
+
+    @classmethod
+    @asynccontextmanager
+    async def connect(
+        cls, url: str, *, min_size: int = 1, max_size: int = 10
+    ) -> AsyncIterator[PostgresEventStore]:
+        async with open_pool(url, min_size=min_size, max_size=max_size) as pool:
+            yield cls(pool)
+
+    async def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        *,
+        expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> AppendResult:
+        check_append(stream_id, events, expected_version)
+        params = append_params(stream_id, events, expected_version, idempotency_key)
+        try:
+            row = await self._call_append(params)
+        except psycopg.errors.UniqueViolation as error:
+            if error.diag.constraint_name != "idempotency_keys_pkey":
+                raise
+            # Another stream's append took this key while we ran; now the key is visible.
+            row = await self._call_append(params)
+        return _append_outcome(stream_id, expected_version, idempotency_key, row)
+
+    async def _call_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
+        try:
+            async with self._pool.connection() as connection:
+                cursor = await connection.execute(APPEND, params)
+                row = await cursor.fetchone()
+        except psycopg.DataError as error:
+            # In practice: data that is not UTF-8 JSON, which the jsonb column refuses.
+            raise MalformedEvent(f"the events cannot be stored: {error}") from error
+        assert row is not None, "append_events returns one row"
+        return row
+
+    async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
+        async with self._pool.connection() as connection:
+            cursor = connection.cursor(row_factory=args_row(StoredEvent))
+            await cursor.execute(READ_STREAM, (stream_id, after_version))
+            return await cursor.fetchall()
+
+    async def read_all(self, *, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        check_page(after_position, limit)
+        async with self._pool.connection() as connection:
+            cursor = connection.cursor(row_factory=args_row(StoredEvent))
+            if after_position == 0:
+                await cursor.execute(READ_ALL_FROM_START, (limit,))
+                return await cursor.fetchall()
+            await cursor.execute(READ_ALL_AFTER, (after_position, limit))
+            page = await cursor.fetchall()
+            if not page:
+                known = await connection.execute(
+                    "SELECT 1 FROM events WHERE position = %s", (after_position,)
+                )
+                if await known.fetchone() is None:
+                    raise UnknownPosition(after_position)
+            return page
+
+    async def stream_version(self, stream_id: str) -> int:
+        version, _ = await self._head(stream_id)
+        return version
+
+    async def _head(self, stream_id: str) -> tuple[int, bytes]:
+        async with self._pool.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT version, last_hash FROM streams WHERE stream_id = %s", (stream_id,)
+            )
+            row = await cursor.fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    async def verify_stream(self, stream_id: str) -> VerifyReport:
+        # One snapshot for head and events, so an append in between cannot look like tampering.
+        async with self._pool.connection() as connection, connection.transaction():
+            await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            cursor = await connection.execute(
+                "SELECT version, last_hash FROM streams WHERE stream_id = %s", (stream_id,)
+            )
+            head = await cursor.fetchone()
+            events_cursor = connection.cursor(row_factory=args_row(StoredEvent))
+            await events_cursor.execute(READ_STREAM, (stream_id, 0))
+            events = await events_cursor.fetchall()
+        head_version, head_hash = (head[0], head[1]) if head else (0, GENESIS)
+        return verify_chain(stream_id, events, head_version, head_hash)
+
+    async def save_snapshot(
+        self, stream_id: str, version: int, state_type: str, data: bytes
+    ) -> None:
+        check_snapshot(version, await self.stream_version(stream_id))
+        async with self._pool.connection() as connection:
+            await connection.execute(SAVE_SNAPSHOT, (stream_id, version, state_type, data))
+
+    async def load_snapshot(self, stream_id: str) -> Snapshot | None:
+        async with self._pool.connection() as connection:
+            cursor = connection.cursor(row_factory=args_row(Snapshot))
+            await cursor.execute(
+                "SELECT stream_id, version, state_type, data FROM snapshots WHERE stream_id = %s",
+                (stream_id,),
+            )
+            return await cursor.fetchone()
+
+
+def append_params(
+    stream_id: str, events: Sequence[NewEvent], expected_version: int, idempotency_key: str | None
+) -> tuple[object, ...]:
+    """The parameters of ``APPEND`` for one append."""
+    return (
+        stream_id,
+        expected_version,
+        [event.type for event in events],
+        [event.schema_version for event in events],
+        [event.data for event in events],
+        idempotency_key,
+        request_fingerprint(stream_id, expected_version, events)
+        if idempotency_key is not None
+        else None,
+    )
+
+
+@asynccontextmanager
+async def open_pool(url: str, *, min_size: int = 1, max_size: int = 10) -> AsyncIterator[Pool]:
+    pool: Pool = AsyncConnectionPool(
+        url, min_size=min_size, max_size=max_size, kwargs={"autocommit": True}, open=False
+    )
+    await pool.open(wait=True)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+def _append_outcome(
+    stream_id: str, expected_version: int, key: str | None, row: tuple[Any, ...]
+) -> AppendResult:
+    outcome, current, first, last, positions = row
+    if outcome == "conflict":
+        raise ConcurrencyConflict(stream_id, expected_version, current)
+    if outcome == "key_reused":
+        assert key is not None
+        raise IdempotencyKeyReused(key, stream_id)
+    return AppendResult(stream_id, first, last, tuple(positions))

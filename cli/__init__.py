@@ -1,0 +1,1 @@
+"""The ``gin`` command line: serve, db, operator keys, verify and audit."""

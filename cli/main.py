@@ -1,0 +1,75 @@
+"""The ``gin`` command. Each subcommand group registers itself in ``build_parser``.
+
+gin serve [--host H] [--port P] [--database-url URL]   run the HTTP service (see serve)
+gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to the newest schema
+gin operator create-key --name NAME --scope SCOPE ...   make an operator API key (see operator_cli)
+gin verify RECORD.json                                  check a game record, offline (see audit)
+gin audit MATCH_ID [--database-url URL]                 check a match against the database
+gin loadtest [--url URL] [--matches M ...]              concurrent matches over HTTP (see loadtest)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from adapters.postgres.database import open_database
+from cli.audit import add_audit_commands
+from cli.operators import add_operator_commands
+from cli.serve import add_serve_command
+from service.loadtest import add_loadtest_command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gin", description="The Gin Rummy game service.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_serve_command(commands)
+    add_db_commands(commands)
+    add_operator_commands(commands, add_database_options)
+    add_audit_commands(commands)
+    add_loadtest_command(commands)
+    return parser
+
+
+def add_database_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--database-url",
+        help="PostgreSQL to use (default: $GIN_DATABASE_URL or $DATABASE_URL; "
+        "without one, an embedded server)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="the service's data folder; the embedded server keeps its data in DIR/postgres "
+        "(default: $GIN_DATA_DIR or .data)",
+    )
+
+
+def add_db_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    db = commands.add_parser("db", help="manage the database")
+    db_commands = db.add_subparsers(dest="db_command", required=True, metavar="DB_COMMAND")
+    upgrade = db_commands.add_parser("upgrade", help="apply every pending migration")
+    add_database_options(upgrade)
+    upgrade.set_defaults(run=run_db_upgrade)
+
+
+def run_db_upgrade(args: argparse.Namespace) -> int:
+    database = open_database(args.database_url, data_dir=args.data_dir, migrate=True)
+    try:
+        where = f" (embedded, in {database.embedded.data_dir})" if database.embedded else ""
+        print(f"the database is at the newest schema{where}")
+    finally:
+        database.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

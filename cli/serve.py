@@ -1,0 +1,120 @@
+"""``gin serve``: the HTTP service, over an embedded PostgreSQL unless told of another.
+
+The database is made ready (started if embedded, migrated) before any worker starts; each
+worker builds its app from the environment (``web.app:create_app_from_env``), so any
+number of them, on any number of machines, serve the same matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import msgspec
+
+from adapters.postgres.database import Database, open_database
+from web.settings import Settings
+
+APP_FACTORY = "web.app:create_app_from_env"
+# Chosen by measuring with bench/http.py (docs/api.md, "Server"): as fast as uvicorn with one
+# worker, and uvicorn's multi-process mode answered each request ~45 ms late here.
+SERVERS = ("uvicorn", "granian")
+DEFAULT_SERVER = "granian"
+
+
+def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    defaults = Settings()
+    serve = commands.add_parser(
+        "serve",
+        help="run the HTTP service",
+        description="Run the Gin Rummy HTTP service. Without --database-url (or "
+        "$GIN_DATABASE_URL / $DATABASE_URL) it starts an embedded PostgreSQL that keeps its "
+        "data in DATA_DIR/postgres. Migrations are applied before the first request.",
+    )
+    serve.add_argument("--host", default=None, help=f"address to listen on ({defaults.host})")
+    serve.add_argument("--port", type=int, default=None, help=f"port ({defaults.port})")
+    serve.add_argument("--database-url", help="PostgreSQL to use instead of the embedded one")
+    serve.add_argument(
+        "--data-dir", type=Path, help=f"data folder of the embedded database ({defaults.data_dir})"
+    )
+    serve.add_argument("--workers", type=int, default=1, help="server processes (1)")
+    serve.add_argument(
+        "--server", choices=SERVERS, default=DEFAULT_SERVER, help=f"ASGI server ({DEFAULT_SERVER})"
+    )
+    serve.add_argument("--log-level", default=None, help="DEBUG, INFO, WARNING ... (INFO)")
+    serve.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    database = open_database(settings.database_url, data_dir=Path(settings.data_dir))
+    try:
+        settings = msgspec.structs.replace(settings, database_url=database.url)
+        base = f"http://{settings.host}:{settings.port}"
+        print(f"gin: serving on {base} ({args.workers} {args.server} worker(s))", flush=True)
+        print(f"gin: API docs at {base}/docs", flush=True)
+        print(f"gin: database {_describe(database)}", flush=True)
+        serve(settings, workers=args.workers, server=args.server)
+    finally:
+        database.close()
+    return 0
+
+
+def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER) -> None:
+    """Run until interrupted; every worker reads ``settings`` from the environment."""
+    os.environ.update(settings.to_env())
+    if server == "granian":
+        from granian import Granian
+        from granian.constants import Interfaces
+        from granian.log import LogLevels
+
+        Granian(
+            APP_FACTORY,
+            address=settings.host,
+            port=settings.port,
+            interface=Interfaces.ASGI,
+            workers=workers,
+            factory=True,
+            log_level=LogLevels(settings.log_level.lower()),
+            log_access=False,  # the app logs each request itself, as JSON
+        ).serve()
+        return
+    import uvicorn
+
+    uvicorn.run(
+        APP_FACTORY,
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=workers,
+        log_level=settings.log_level.lower(),
+        access_log=False,  # the app logs each request itself, as JSON
+        lifespan="on",
+    )
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = Settings.from_env()
+    overrides = {
+        "host": args.host,
+        "port": args.port,
+        "database_url": args.database_url,
+        "data_dir": str(args.data_dir) if args.data_dir else None,
+        "log_level": args.log_level.upper() if args.log_level else None,
+    }
+    return msgspec.structs.replace(
+        settings, **{name: value for name, value in overrides.items() if value is not None}
+    )
+
+
+def _describe(database: Database) -> str:
+    if database.embedded is not None:
+        return f"embedded, data in {database.embedded.data_dir}"
+    # Never print a password: user, host, port and database name only.
+    parts = urlsplit(database.url)
+    netloc = f"{parts.username or ''}@{parts.hostname or ''}"
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))

@@ -1,0 +1,1 @@
+"""Settling disputes: game records, their offline verification, hand histories, replay."""

@@ -1,0 +1,174 @@
+"""A match's game record: one self-contained JSON document that anyone can verify offline.
+
+It holds the rule options, the seats (never a token), the fairness summary, and both of the
+match's streams as stored: every event with its version, type, schema version, its data as the
+exact JSON text that was hashed, its hash and the hash before it. A match in progress is
+recorded up to the end of its last finished hand: the hand being played is left out entirely
+(``events_left_out`` counts its events), so the record holds nothing a seat may not know.
+``docs/audit.md`` describes the format for anyone writing their own verifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal
+
+import msgspec
+
+from domain import Event, HandDrawn, MatchCreated, MatchWon, RuleOptions, Scored, replay
+from service.fairness.events import (
+    FairnessView,
+    SeedsCommitted,
+    decode_fairness,
+    fairness_slots,
+    summary_of,
+)
+from service.fairness.log import fairness_stream
+from service.ports.event_store import StoredEvent
+from service.registry import RegisteredMatch
+from service.store.codec import decode_stored, from_record
+from service.store.hash_chain import GENESIS
+from service.store.match_streams import stream_id
+
+FORMAT = "gin-rummy-record"
+FORMAT_VERSION = 1
+
+Status = Literal["waiting_for_opponent", "in_progress", "finished"]
+
+
+class EventEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One event as stored; ``data`` is the exact UTF-8 JSON text its hash covers."""
+
+    version: int
+    type: str
+    schema_version: int
+    data: str
+    hash: str
+    previous_hash: str
+
+
+class StreamRecord(msgspec.Struct, frozen=True, kw_only=True):
+    stream_id: str
+    events: list[EventEntry]
+
+
+class RecordSeat(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    joined: bool
+    external_player_id: str | None = None
+    bot: str | None = None  # the level of a seat the server played
+
+
+class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
+    format: str = FORMAT
+    format_version: int = FORMAT_VERSION
+    match_id: str
+    external_ref: str | None
+    created_at: datetime
+    status: Status
+    options: RuleOptions
+    seats: list[RecordSeat]
+    hands_finished: int
+    events_left_out: int
+    fairness: FairnessView
+    match_stream: StreamRecord
+    fairness_stream: StreamRecord
+
+
+class FairnessBehind(Exception):  # noqa: N818
+    """The fairness stream lacks records the match's finished hands need."""
+
+
+def build_record(
+    match: RegisteredMatch,
+    match_events: Sequence[StoredEvent],
+    fairness_events: Sequence[StoredEvent],
+) -> GameRecord:
+    kept = finished_part(match_events)
+    events = [from_record(record) for record in kept]
+    created = next((e for e in events if isinstance(e, MatchCreated)), None)
+    first_commit = decode_fairness(fairness_events[0].data) if fairness_events else None
+    if created is None or not isinstance(first_commit, SeedsCommitted):
+        raise FairnessBehind(f"match {match.match_id} has not been fully created")
+    links = first_commit.links
+    due = len(fairness_slots(replay(events), links))
+    if len(fairness_events) < due:
+        raise FairnessBehind(
+            f"match {match.match_id}: the fairness stream holds {len(fairness_events)} "
+            f"records where its finished hands need {due}"
+        )
+    fairness = [decode_fairness(record.data) for record in fairness_events[:due]]
+    return GameRecord(
+        match_id=match.match_id,
+        external_ref=match.external_ref,
+        created_at=match.created_at,
+        status=_status(match, events),
+        options=created.options,
+        seats=[
+            RecordSeat(
+                seat=seat.seat,
+                joined=seat.token_hash is not None or seat.bot is not None,
+                external_player_id=seat.external_player_id,
+                bot=seat.bot,
+            )
+            for seat in match.seats
+        ],
+        hands_finished=sum(isinstance(e, Scored | HandDrawn) for e in events),
+        events_left_out=len(match_events) - len(kept),
+        fairness=summary_of(fairness, links),
+        match_stream=stream_record(stream_id(match.match_id), kept),
+        fairness_stream=stream_record(fairness_stream(match.match_id), fairness_events[:due]),
+    )
+
+
+def finished_part(records: Sequence[StoredEvent]) -> Sequence[StoredEvent]:
+    """The events before the hand in progress (all of them when no hand is in progress)."""
+    last_deal = None
+    for index, record in enumerate(records):
+        if record.type == "dealt":
+            last_deal = index
+        elif record.type in ("scored", "hand_drawn"):
+            last_deal = None
+    return records if last_deal is None else records[:last_deal]
+
+
+def stream_record(stream: str, records: Sequence[StoredEvent]) -> StreamRecord:
+    events = []
+    previous = GENESIS
+    for record in records:
+        events.append(
+            EventEntry(
+                version=record.version,
+                type=record.type,
+                schema_version=record.schema_version,
+                data=record.data.decode(),
+                hash=record.hash.hex(),
+                previous_hash=previous.hex(),
+            )
+        )
+        previous = record.hash
+    return StreamRecord(stream_id=stream, events=events)
+
+
+def _status(match: RegisteredMatch, events: Sequence[object]) -> Status:
+    if not match.full:
+        return "waiting_for_opponent"
+    return "finished" if any(isinstance(e, MatchWon) for e in events) else "in_progress"
+
+
+def encode_record(record: GameRecord) -> bytes:
+    """The record as a JSON file: indented, so a person can read it."""
+    return msgspec.json.format(msgspec.json.encode(record), indent=2) + b"\n"
+
+
+def decode_record(data: bytes | str) -> GameRecord:
+    return msgspec.json.decode(data, type=GameRecord)
+
+
+def match_events(record: GameRecord) -> list[tuple[int, Event]]:
+    """The record's match events, decoded as they stand (``service.audit.verify`` checks them)."""
+    return [
+        (e.version, decode_stored(e.type, e.schema_version, e.data.encode()))
+        for e in record.match_stream.events
+    ]

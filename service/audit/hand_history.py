@@ -1,0 +1,126 @@
+"""The plain-text history of one finished hand, for a person settling an argument.
+
+One line per action with the cards in notation, then the final arrangement and the score, and
+the seeds the deal came from so anyone can recompute it. Hands are numbered through the match
+(the third hand dealt is hand 3, whatever game it belongs to).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain import (
+    Dealt,
+    Event,
+    GameWon,
+    HandDrawn,
+    Knocked,
+    MatchState,
+    MatchWon,
+    Phase,
+    Scored,
+    evolve,
+    new_match,
+)
+from service.audit.hand_text import game_ending, hand_ending, match_ending, move, pair, seat
+from service.errors import HandNotFinished
+from service.fairness.events import FairnessView
+from service.fairness.seeds import deal_link, locate, shuffle_seed, step_of_link
+
+
+def hand_history(
+    match_id: str, events: Sequence[tuple[int, Event]], fairness: FairnessView, deal: int
+) -> str:
+    state, start = _before_deal(events, deal)
+    dealt = events[start][1]
+    assert isinstance(dealt, Dealt)
+    lines = [
+        f"Match {match_id}, hand {deal}: game {dealt.game}, hand {dealt.hand} of the game",
+        f"Dealer: {seat(dealt.dealer)}. Knock limit {dealt.knock_limit}"
+        + (f", scores x{dealt.multiplier}." if dealt.multiplier != 1 else "."),
+        *(f"Seat {s} is dealt: {' '.join(cards)}" for s, cards in enumerate(dealt.hands)),
+        f"Upcard: {dealt.upcard}",
+        f"Stock, top first: {' '.join(dealt.stock)}",
+        *_seed_lines(match_id, fairness, deal),
+        "",
+    ]
+    state = evolve(state, dealt)
+    number = 0
+    for version, event in events[start + 1 :]:
+        said = move(event, upcard_offer=state.phase is Phase.OFFER)
+        state = evolve(state, event)
+        if said is not None:
+            number += 1
+            lines.append(f"{number:3}. (version {version}) {said}")
+        if isinstance(event, Scored | HandDrawn):
+            lines += ["", *_result(event, _knock(events, start))]
+        elif isinstance(event, GameWon):
+            lines.append(_sentence(game_ending(event)))
+        elif isinstance(event, MatchWon):
+            lines.append(_sentence(match_ending(event)))
+        elif isinstance(event, Dealt):
+            break
+    return "\n".join(lines) + "\n"
+
+
+def _before_deal(events: Sequence[tuple[int, Event]], deal: int) -> tuple[MatchState, int]:
+    state = new_match()
+    for index, (_, event) in enumerate(events):
+        if isinstance(event, Dealt) and state.deals == deal - 1:
+            if not any(isinstance(e, Scored | HandDrawn) for _, e in events[index:]):
+                break
+            return state, index
+        state = evolve(state, event)
+    raise HandNotFinished(f"hand {deal} of the match is not finished (or not dealt)")
+
+
+def _knock(events: Sequence[tuple[int, Event]], start: int) -> Knocked | None:
+    for _, event in events[start + 1 :]:
+        if isinstance(event, Knocked):
+            return event
+        if isinstance(event, Scored | HandDrawn):
+            break
+    return None
+
+
+def _seed_lines(match_id: str, fairness: FairnessView, deal: int) -> list[str]:
+    link = deal_link(deal)
+    revealed = next((r for r in fairness.revealed if r.link == link), None)
+    if revealed is None or fairness.entropy is None:
+        return ["Server seed: not revealed"]
+    chain, index = locate(link, fairness.chain_links)
+    value = shuffle_seed(bytes.fromhex(revealed.seed), match_id, fairness.entropy, revealed.step)
+    return [
+        f"Server seed: link {link} ({step_of_link(link)}), link {index} of chain {chain}, "
+        f"committed as {fairness.commitments[chain - 1]}: {revealed.seed}",
+        f"Seats' entropy: {fairness.entropy}; shuffle seed: {value.hex()}",
+    ]
+
+
+def _result(event: Scored | HandDrawn, knock: Knocked | None) -> list[str]:
+    if isinstance(event, HandDrawn):
+        hands = [f"  {seat(s)}: {' '.join(cards)}" for s, cards in enumerate(event.hands)]
+        return ["Final hands:", *hands, f"Result: {hand_ending(event)}"]
+    knocker, defender = event.knocker, 1 - event.knocker
+    melds = " | ".join(" ".join(meld) for meld in event.knocker_melds)
+    dead = " ".join(knock.deadwood) if knock is not None else ""
+    shown = f"  {seat(knocker)}, knocker: {melds}; deadwood {dead or 'none'}"
+    shown += f" ({event.knocker_deadwood})"
+    if event.knock_card is not None:
+        shown += f"; knock card {event.knock_card}"
+    theirs = " | ".join(" ".join(meld) for meld in event.defender_melds) or "no melds"
+    laid = ", ".join(f"{card} on meld {meld}" for card, meld in event.layoffs)
+    other = f"  {seat(defender)}, defender: {theirs}"
+    other += f"; laid off {laid}" if laid else ""
+    other += f"; deadwood {' '.join(event.defender_deadwood_cards) or 'none'}"
+    other += f" ({event.defender_deadwood})"
+    return [
+        "Final arrangement:",
+        shown,
+        other,
+        f"Result: {hand_ending(event)}; hand points this game {pair(event.hand_points)}",
+    ]
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."

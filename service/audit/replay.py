@@ -1,0 +1,104 @@
+"""The complete state of a match after one of its events, to walk a dispute step by step.
+
+Complete means everything: both hands, the stock in draw order, the face-down knock card. So
+only events of a game record are replayed (the setup and the finished hands); an event of the
+hand in progress is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from domain import (
+    Event,
+    GameWon,
+    HandDrawn,
+    MatchState,
+    Phase,
+    RuleOptions,
+    Scored,
+    evolve,
+    new_match,
+)
+from domain.cards import Mask, cards_of, names
+from domain.views import KnockView, ScoresView, knock_view, scores_view
+from service.errors import VersionInPlay, VersionNotFound
+
+
+class ReplayState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything about the match right after event ``version``; pairs are by seat."""
+
+    match_id: str
+    version: int
+    event: Event
+    phase: Phase
+    turn: int | None
+    dealer: int | None
+    game: int
+    hand_number: int
+    hand_in_match: int
+    hands: list[list[str]]
+    stock: list[str]  # the cards still in the stock, the next to be drawn first
+    discard_pile: list[str]  # face up, top last
+    upcard_passes: int
+    knock_limit: int
+    multiplier: int
+    knock: KnockView | None
+    scores: ScoresView
+    last_hand: Scored | HandDrawn | None
+    last_game: GameWon | None
+    winner: int | None
+    options: RuleOptions
+
+
+def replay_state(
+    match_id: str, events: Sequence[tuple[int, Event]], at: int, stream_version: int
+) -> ReplayState:
+    """The state after version ``at``, from a record's events; ``stream_version`` is the match's
+    version now (events past the record's end are in the hand being played)."""
+    last = events[-1][0] if events else 0
+    if at > last:
+        if at <= stream_version:
+            raise VersionInPlay(
+                f"version {at} is in the hand being played; replay reaches version {last}, "
+                "the end of the last finished hand"
+            )
+        raise VersionNotFound(f"the match has {stream_version} events; there is no version {at}")
+    state = new_match()
+    for version, event in events:
+        state = evolve(state, event)
+        if version == at:
+            return _state(match_id, version, event, state)
+    raise VersionNotFound(f"there is no version {at}")
+
+
+def _state(match_id: str, version: int, event: Event, state: MatchState) -> ReplayState:
+    return ReplayState(
+        match_id=match_id,
+        version=version,
+        event=event,
+        phase=state.phase,
+        turn=state.turn,
+        dealer=state.dealer,
+        game=state.game,
+        hand_number=state.hand,
+        hand_in_match=state.deals,
+        hands=[_names(hand) for hand in state.hands],
+        stock=names(state.stock[state.stock_next :]),
+        discard_pile=names(state.pile),
+        upcard_passes=state.upcard_passes,
+        knock_limit=state.knock_limit,
+        multiplier=state.multiplier,
+        knock=knock_view(state, None, everything=True),
+        scores=scores_view(state),
+        last_hand=state.last_hand,
+        last_game=state.last_game,
+        winner=state.winner,
+        options=state.options,
+    )
+
+
+def _names(mask: Mask) -> list[str]:
+    return names(cards_of(mask))

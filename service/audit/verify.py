@@ -1,0 +1,169 @@
+"""``gin verify RECORD.json``: check a game record with nothing but the record.
+
+No database, no network. In order: the record's shape, both hash chains, the fairness stream
+(commitments, revealed seeds, the server secret), then every deal recomputed from its seed and
+every move, score and bonus re-run through the rules. The first discrepancy is named precisely
+and ends the check; the verdict lists each hand (who dealt, how it ended, the score) up to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import msgspec
+
+from domain import Event, MatchCreated, MatchWon, event_type
+from service.audit.event_diff import Discrepancy
+from service.audit.game_record import (
+    FORMAT,
+    FORMAT_VERSION,
+    GameRecord,
+    StreamRecord,
+    decode_record,
+)
+from service.audit.verify_play import check_play
+from service.audit.verify_seeds import check_fairness
+from service.fairness.events import (
+    FairnessEvent,
+    SeedsCommitted,
+    decode_fairness,
+    fairness_type,
+    summary_of,
+)
+from service.store.codec import decode_stored
+from service.store.hash_chain import GENESIS, link_hash
+from service.store.match_streams import stream_id
+
+T = TypeVar("T")
+
+
+class Verdict(msgspec.Struct, frozen=True):
+    ok: bool
+    lines: list[str]
+    problem: str | None = None
+
+    def render(self) -> str:
+        verdict = "VERIFIED: every check holds" if self.ok else f"DISCREPANCY: {self.problem}"
+        return "\n".join([*self.lines, verdict]) + "\n"
+
+
+def verify_file(path: Path) -> Verdict:
+    try:
+        record = decode_record(path.read_bytes())
+    except OSError as error:
+        return Verdict(False, [], f"cannot read {path}: {error.strerror}")
+    except msgspec.DecodeError as error:
+        return Verdict(False, [], f"{path} is not a game record: {error}")
+    return verify_record(record)
+
+
+def verify_record(record: GameRecord) -> Verdict:
+    lines: list[str] = []
+    try:
+        _check(record, lines.append)
+    except Discrepancy as problem:
+        return Verdict(False, lines, str(problem))
+    return Verdict(True, lines)
+
+
+def _check(record: GameRecord, report: Callable[[str], None]) -> None:
+    if record.format != FORMAT or record.format_version != FORMAT_VERSION:
+        raise Discrepancy(f"this is not a {FORMAT} version {FORMAT_VERSION} document")
+    match_stream, fairness_stream = record.match_stream, record.fairness_stream
+    _check_stream_id("match stream", match_stream, stream_id(record.match_id))
+    _check_stream_id("fairness stream", fairness_stream, f"fairness-{record.match_id}")
+    _check_chain("match stream", match_stream)
+    _check_chain("fairness stream", fairness_stream)
+    events = _decoded("match stream", match_stream, decode_stored, event_type)
+    fairness = _decoded("fairness stream", fairness_stream, _fairness, fairness_type)
+    seeds = check_fairness(record.match_id, fairness, events)
+    check_play(events, seeds, report)
+    _check_summary(record, events, [event for _, event in fairness])
+
+
+def _check_stream_id(what: str, stream: StreamRecord, expected: str) -> None:
+    if stream.stream_id != expected:
+        raise Discrepancy(f"the {what} is {stream.stream_id!r}, not {expected!r}")
+
+
+def _check_chain(what: str, stream: StreamRecord) -> None:
+    versions = [event.version for event in stream.events]
+    previous = GENESIS
+    for expected, event in enumerate(stream.events, 1):
+        if event.version != expected:
+            raise Discrepancy(f"{what}: {_misplaced(versions, expected, event.version)}")
+        where = f"{what} version {expected}"
+        if event.previous_hash != previous.hex():
+            raise Discrepancy(f"{where}: previous_hash does not chain from version {expected - 1}")
+        computed = link_hash(
+            previous,
+            stream.stream_id,
+            event.version,
+            event.type,
+            event.schema_version,
+            event.data.encode(),
+        )
+        if computed.hex() != event.hash:
+            raise Discrepancy(
+                f"{where}: the hash does not match the event's content chained to version "
+                f"{expected - 1} (the event was changed after it was recorded)"
+            )
+        previous = computed
+
+
+def _misplaced(versions: Sequence[int], expected: int, found: int) -> str:
+    if expected not in versions:
+        return f"version {expected} is missing (the record goes on with version {found})"
+    if versions.count(found) > 1:
+        return f"version {found} appears more than once"
+    return f"version {found} comes before version {expected}: the events are out of order"
+
+
+def _fairness(type: str, schema_version: int, data: bytes) -> FairnessEvent:
+    return decode_fairness(data)
+
+
+def _decoded(
+    what: str,
+    stream: StreamRecord,
+    decode: Callable[[str, int, bytes], T],
+    tag: Callable[[T], str],
+) -> list[tuple[int, T]]:
+    decoded = []
+    for event in stream.events:
+        where = f"{what} version {event.version}"
+        try:
+            value = decode(event.type, event.schema_version, event.data.encode())
+        except (msgspec.ValidationError, msgspec.DecodeError, LookupError) as error:
+            raise Discrepancy(
+                f"{where}: the data is not a valid {event.type} event: {error}"
+            ) from None
+        if tag(value) != event.type:
+            raise Discrepancy(f"{where}: the data is a {tag(value)} event, not {event.type}")
+        decoded.append((event.version, value))
+    return decoded
+
+
+def _check_summary(
+    record: GameRecord, events: Sequence[tuple[int, Event]], fairness: Sequence[FairnessEvent]
+) -> None:
+    created = next((e for _, e in events if isinstance(e, MatchCreated)), None)
+    if created is None:
+        raise Discrepancy("the match stream holds no events")
+    if record.options != created.options:
+        raise Discrepancy("the record's options are not those the match was created with")
+    first = fairness[0]
+    assert isinstance(first, SeedsCommitted), "checked with the fairness stream"
+    summary = summary_of(fairness, first.links)
+    for field in summary.__struct_fields__:
+        if getattr(summary, field) != getattr(record.fairness, field):
+            raise Discrepancy(f"the record's fairness summary differs from its stream in {field}")
+    finished = any(isinstance(e, MatchWon) for _, e in events)
+    if (record.status == "finished") != finished:
+        last = events[-1][0]
+        raise Discrepancy(
+            f"the record says the match is {record.status}, but its events end at version "
+            f"{last} {'with' if finished else 'without'} the match being won"
+        )

@@ -1,0 +1,153 @@
+"""Re-running a record through the rules. For each recorded event the verifier names the
+command it implies (``Drew`` from the stock: ``DrawFromStock``; ``Dealt``: ``Deal`` with the
+seed recomputed from the revealed server seed and the seats' entropy) and asks ``decide`` for
+its events: they must be exactly the recorded ones, the deal card by card and the scores and
+bonuses to the point. Nothing recorded is trusted; every state is the fold of decided events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from domain import (
+    BigGin,
+    CardsCut,
+    ChooseDealer,
+    Command,
+    Cut,
+    Deal,
+    DealerChosen,
+    Dealt,
+    Discard,
+    Discarded,
+    DrawFromDiscard,
+    DrawFromStock,
+    Drew,
+    Event,
+    FinishLayoff,
+    GameWon,
+    HandDrawn,
+    Knock,
+    Knocked,
+    LaidOff,
+    LayOff,
+    MatchCreated,
+    MatchState,
+    MatchWon,
+    PassUpcard,
+    Phase,
+    Scored,
+    StartMatch,
+    TakeUpcard,
+    UpcardPassed,
+    decide,
+    evolve,
+    new_match,
+)
+from domain.errors import DomainError
+from service.audit.event_diff import Discrepancy, first_difference, name
+from service.audit.hand_text import game_ending, hand_ending, match_ending, seat
+from service.audit.verify_seeds import SeedBook
+from service.fairness.seeds import CUT_LINK, deal_link
+
+Report = Callable[[str], None]
+
+
+def check_play(events: Sequence[tuple[int, Event]], seeds: SeedBook, report: Report) -> MatchState:
+    """The state the record's events lead to, each one checked; ``report`` hears of every
+    hand, game and match as it ends."""
+    state = new_match()
+    index = 0
+    while index < len(events):
+        where = _where(state, events[index][1])
+        produced = _decided_group(state, events, index, seeds, where)
+        dealer = state.dealer
+        for event in produced:
+            state = evolve(state, event)
+            _announce(event, where, dealer, report)
+        index += len(produced)
+    return state
+
+
+def _decided_group(
+    state: MatchState,
+    events: Sequence[tuple[int, Event]],
+    index: int,
+    seeds: SeedBook,
+    where: str,
+) -> list[Event]:
+    version, event = events[index]
+    problems: list[str] = []
+    for command in _commands(state, event, seeds):
+        try:
+            produced = decide(state, command)
+        except DomainError as error:
+            problems.append(f"version {version}: {name(event)} breaks the rules: {error}")
+            continue
+        recorded = events[index : index + len(produced)]
+        difference = first_difference(recorded, produced, version - 1)
+        if difference is None:
+            return produced
+        problems.append(difference)
+    if not problems:
+        problems.append(f"version {version}: no move of a player or the server gives {name(event)}")
+    raise Discrepancy(where + problems[0])
+
+
+def _commands(state: MatchState, event: Event, seeds: SeedBook) -> list[Command]:
+    """The commands that could have made ``event`` (a layoff may be the player's own, or one
+    of those the service makes when the defender finishes)."""
+    if isinstance(event, MatchCreated):
+        return [StartMatch(options=event.options)]
+    if isinstance(event, CardsCut):
+        return [Cut(seed=seeds.seed_for(CUT_LINK))]
+    if isinstance(event, DealerChosen):
+        return [ChooseDealer(seat=event.seat, dealer=event.dealer)]
+    if isinstance(event, Dealt):
+        return [Deal(seed=seeds.seed_for(deal_link(state.deals + 1)))]
+    if isinstance(event, UpcardPassed):
+        return [PassUpcard(seat=event.seat)]
+    if isinstance(event, Drew):
+        return [_draw(state, event)]
+    if isinstance(event, Discarded):
+        return [Discard(seat=event.seat, card=event.card)]
+    if isinstance(event, Knocked):
+        if event.big_gin:
+            return [BigGin(seat=event.seat, melds=event.melds)]
+        return [Knock(seat=event.seat, card=event.card or "", melds=event.melds)]
+    if isinstance(event, LaidOff):
+        laid = LayOff(seat=event.seat, card=event.card, meld=event.meld)
+        return [laid, FinishLayoff(seat=event.seat)]
+    if isinstance(event, Scored) and state.phase is Phase.LAYOFF and state.turn is not None:
+        return [FinishLayoff(seat=state.turn)]
+    return []
+
+
+def _draw(state: MatchState, event: Drew) -> Command:
+    if event.source == "stock":
+        return DrawFromStock(seat=event.seat)
+    if state.phase is Phase.OFFER:
+        return TakeUpcard(seat=event.seat)
+    return DrawFromDiscard(seat=event.seat)
+
+
+def _where(state: MatchState, event: Event) -> str:
+    if isinstance(event, Dealt):
+        return f"game {state.game} hand {state.hand + 1}, "
+    if state.deals and state.phase not in (Phase.DEAL, Phase.MATCH_OVER):
+        return f"game {state.game} hand {state.hand}, "
+    return ""
+
+
+def _announce(event: Event, where: str, dealer: int | None, report: Report) -> None:
+    if isinstance(event, Scored | HandDrawn):
+        scores = "" if isinstance(event, HandDrawn) else f"; hand points {_pair(event)}"
+        report(f"{where.rstrip(', ')}: {seat(dealer)} dealt; {hand_ending(event)}{scores}")
+    elif isinstance(event, GameWon):
+        report(game_ending(event))
+    elif isinstance(event, MatchWon):
+        report(match_ending(event))
+
+
+def _pair(event: Scored) -> str:
+    return f"{event.hand_points[0]}-{event.hand_points[1]}"

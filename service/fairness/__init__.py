@@ -1,0 +1,1 @@
+"""Provably fair shuffles: seed chains, commitments and the fairness stream."""

@@ -1,0 +1,136 @@
+"""The service's side of provably fair shuffles: the seed of each shuffle, and writing the
+fairness stream (see ``service.fairness.events``) as the match goes on.
+
+The fairness stream is a function of the match stream and the server secret, so writing it
+is idempotent: ``sync`` appends whatever of it is due and not yet written. The service calls it
+after every append that cuts, deals or ends a hand; ``GET /matches/{id}/record`` calls it
+again before reading, so a process that stopped between the two appends leaves no gap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain import CardsCut, Dealt, Event, HandDrawn, MatchState, MatchWon, Scored
+from service.fairness.events import (
+    EntropyFixed,
+    FairnessEvent,
+    FairnessView,
+    RevealedSeed,
+    SecretRevealed,
+    SeedRevealed,
+    SeedsCommitted,
+    Slot,
+    encode_fairness,
+    fairness_slots,
+    fairness_type,
+)
+from service.fairness.seeds import (
+    CHAIN_LINKS,
+    CUT_LINK,
+    SCHEME,
+    commitment,
+    deal_link,
+    server_seed,
+    server_seeds,
+    shuffle_seed,
+    step_of_link,
+)
+from service.ports.event_store import ConcurrencyConflict, EventStore, NewEvent
+from service.registry import RegisteredMatch
+
+FAIRNESS_STREAM_PREFIX = "fairness-"
+_SYNC_ATTEMPTS = 3
+
+
+def fairness_stream(match_id: str) -> str:
+    return f"{FAIRNESS_STREAM_PREFIX}{match_id}"
+
+
+def cut_seed(match: RegisteredMatch, links: int = CHAIN_LINKS) -> str:
+    return _seed(match, CUT_LINK, links)
+
+
+def deal_seed(match: RegisteredMatch, deal: int, links: int = CHAIN_LINKS) -> str:
+    """The seed of the match's ``deal``-th deal (1-based)."""
+    return _seed(match, deal_link(deal), links)
+
+
+def _seed(match: RegisteredMatch, link: int, links: int) -> str:
+    value = server_seed(match.server_secret, link, links)
+    return shuffle_seed(value, match.match_id, match.entropy, step_of_link(link)).hex()
+
+
+def fill(slot: Slot, match: RegisteredMatch, links: int = CHAIN_LINKS) -> FairnessEvent:
+    secret = match.server_secret
+    if slot.kind == "commit":
+        value = commitment(secret, slot.number, links).hex()
+        return SeedsCommitted(SCHEME, slot.number, links, value)
+    if slot.kind == "entropy":
+        return EntropyFixed(match.entropy)
+    if slot.kind == "reveal":
+        seed = server_seed(secret, slot.number, links).hex()
+        return SeedRevealed(slot.number, step_of_link(slot.number), seed)
+    return SecretRevealed(secret.hex())
+
+
+def fairness_view(
+    match: RegisteredMatch, state: MatchState, links: int = CHAIN_LINKS
+) -> FairnessView:
+    """The same summary a record of the match holds, made from the state alone."""
+    slots = fairness_slots(state, links)
+    secret = match.server_secret
+    revealed = [slot.number for slot in slots if slot.kind == "reveal"]
+    seeds = server_seeds(secret, max(revealed, default=0), links)
+    return FairnessView(
+        scheme=SCHEME,
+        chain_links=links,
+        commitments=[
+            commitment(secret, slot.number, links).hex() for slot in slots if slot.kind == "commit"
+        ],
+        entropy=match.entropy if Slot("entropy") in slots else None,
+        revealed=[
+            RevealedSeed(link, step_of_link(link), seeds[link - 1].hex()) for link in revealed
+        ],
+        secret=secret.hex() if Slot("secret") in slots else None,
+    )
+
+
+def touches_fairness(events: Sequence[Event]) -> bool:
+    """Whether appending ``events`` may make fairness records due."""
+    return any(isinstance(e, CardsCut | Dealt | Scored | HandDrawn | MatchWon) for e in events)
+
+
+def to_record(event: FairnessEvent) -> NewEvent:
+    return NewEvent(fairness_type(event), event.schema_version, encode_fairness(event))
+
+
+class FairnessLog:
+    def __init__(self, store: EventStore, *, links: int = CHAIN_LINKS) -> None:
+        self.store = store
+        self.links = links
+
+    def commitment(self, match: RegisteredMatch) -> str:
+        return commitment(match.server_secret, 1, self.links).hex()
+
+    async def open(self, match: RegisteredMatch) -> None:
+        """Publish chain 1's commitment: the first thing written about a match."""
+        first = fill(Slot("commit", 1), match, self.links)
+        await self.store.append(
+            fairness_stream(match.match_id), [to_record(first)], expected_version=0
+        )
+
+    async def sync(self, match: RegisteredMatch, state: MatchState) -> None:
+        """Write every record due at ``state`` that is not written yet."""
+        slots = fairness_slots(state, self.links)
+        stream = fairness_stream(match.match_id)
+        for _ in range(_SYNC_ATTEMPTS):
+            written = await self.store.stream_version(stream)
+            if written >= len(slots):
+                return
+            events = [to_record(fill(slot, match, self.links)) for slot in slots[written:]]
+            try:
+                await self.store.append(stream, events, expected_version=written)
+                return
+            except ConcurrencyConflict:
+                continue  # another process wrote the same records; look again

@@ -1,1 +1,0 @@
-"""The HTTP face of the service: one thin controller per resource."""

@@ -1,0 +1,1 @@
+"""The match use cases: create, join, seat, command, read."""

@@ -1,0 +1,39 @@
+"""The steps nobody at the table takes: the cut and every deal, each with its seed.
+
+They run in the same append as the command that makes them due, so a client never waits on
+the server to shuffle, and no half-finished transition is ever committed. Each seed comes from
+the match's committed chain of server seeds and both seats' entropy (``service.fairness.seeds``).
+"""
+
+from __future__ import annotations
+
+from domain import Command, Cut, Deal, Event, MatchState, decide, evolve, legal_actions
+from service.fairness.log import cut_seed, deal_seed
+from service.fairness.seeds import CHAIN_LINKS
+from service.registry import RegisteredMatch
+
+
+def system_steps(
+    state: MatchState, match: RegisteredMatch, *, links: int = CHAIN_LINKS
+) -> tuple[list[Event], MatchState]:
+    """The events of every system step due at ``state``, and the state they lead to;
+    ``links`` is the length of the match's seed chains."""
+    events: list[Event] = []
+    while (command := _next_step(state, match, links)) is not None:
+        for event in decide(state, command):
+            state = evolve(state, event)
+            events.append(event)
+    return events, state
+
+
+def _next_step(state: MatchState, match: RegisteredMatch, links: int) -> Command | None:
+    due = legal_actions(state, None)
+    if not due:
+        return None
+    step = due[0]
+    # The cut waits for both seats, so an invited player's entropy is in it.
+    if isinstance(step, Cut) and match.full:
+        return Cut(seed=cut_seed(match, links))
+    if isinstance(step, Deal):
+        return Deal(seed=deal_seed(match, state.deals + 1, links))
+    return None

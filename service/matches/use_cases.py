@@ -1,0 +1,302 @@
+"""The use cases of the service, with no HTTP in them: create a match, seat an invited player,
+authenticate a seat, handle a seat's command, and read a match's events as a seat may see them.
+
+Handling a command is load -> decide -> append at the loaded version, with every system step
+the command makes due (the next deal) in the same append. A command is answered only after its
+append has committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import uuid
+from collections import OrderedDict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import msgspec
+
+from domain import (
+    Dealt,
+    Event,
+    HandDrawn,
+    RuleOptions,
+    Scored,
+    StartMatch,
+    decide,
+    evolve,
+    new_match,
+    redact_event,
+)
+from domain.commands import SeatCommand
+from service.bots.seating import bot_levels
+from service.errors import (
+    EntropyBeforeCommitment,
+    IdempotencyKeyReused,
+    InviteNotFound,
+    MatchNotFound,
+    MissingToken,
+    StaleVersion,
+    UnknownCommitment,
+    VersionConflict,
+    WaitingForOpponent,
+    WrongToken,
+)
+from service.fairness.commitments import SeedCommitments
+from service.fairness.log import FairnessLog, touches_fairness
+from service.fairness.seeds import new_secret
+from service.matches import tokens
+from service.matches.system_steps import system_steps
+from service.ports import event_store
+from service.registry import MatchRegistry, RegisteredMatch, RegisteredSeat
+from service.store.match_streams import Loaded, MatchStreams
+
+SEATS = (0, 1)
+RECORDS_CACHED = 10_000
+
+
+class CreatedMatch(msgspec.Struct, frozen=True):
+    match_id: str
+    tokens: dict[int, str]  # by seat: only the seats created with a token
+    invite_code: str | None
+    commitment: str  # chain 1's commitment of the match's seeds (hex)
+
+
+class SeatToken(msgspec.Struct, frozen=True):
+    match_id: str
+    seat: int
+    token: str
+
+
+class CommandRequest(msgspec.Struct, frozen=True):
+    command: SeatCommand
+    idempotency_key: str | None = None
+    if_match: int | None = None  # the version the client saw, if it insists on it
+
+    def fingerprint(self) -> bytes:
+        return hashlib.sha256(msgspec.json.encode([self.command, self.if_match])).digest()
+
+
+class MatchService:
+    def __init__(
+        self,
+        streams: MatchStreams,
+        registry: MatchRegistry,
+        commitments: SeedCommitments | None = None,
+    ) -> None:
+        self.streams = streams
+        self.registry = registry
+        self.commitments = commitments
+        self.fairness = FairnessLog(streams.store)
+        # Only records of full matches are cached: nothing in them can change any more.
+        self._full_records: OrderedDict[str, RegisteredMatch] = OrderedDict()
+
+    async def create_match(
+        self,
+        *,
+        options: RuleOptions,
+        external_ref: str | None = None,
+        entropy: Sequence[str] = (),
+        invite_seat: int | None = None,
+        operator_id: str | None = None,
+        external_player_ids: Sequence[str | None] = (),
+        commitment: str | None = None,
+        bots: Sequence[str | None] = (),
+    ) -> CreatedMatch:
+        match_id = str(uuid.uuid4())
+        levels = bot_levels(bots, invite_seat)
+        server_secret = await self._server_secret(commitment, entropy)
+        entropy = [*entropy, "", ""][:2]
+        player_ids = [*external_player_ids, None, None][:2]
+        seat_tokens = {
+            seat: tokens.new_token()
+            for seat in SEATS
+            if seat != invite_seat and levels[seat] is None
+        }
+        invite_code = tokens.new_invite_code() if invite_seat is not None else None
+        match = RegisteredMatch(
+            match_id=match_id,
+            external_ref=external_ref,
+            server_secret=server_secret,
+            created_at=datetime.now(UTC),
+            seats=tuple(
+                RegisteredSeat(
+                    seat,
+                    tokens.secret_hash(seat_tokens[seat]) if seat in seat_tokens else None,
+                    entropy[seat],
+                    player_ids[seat],
+                    levels[seat],
+                )
+                for seat in SEATS
+            ),
+            operator_id=operator_id,
+        )
+        state = new_match()
+        events = decide(state, StartMatch(options=options))
+        for event in events:
+            state = evolve(state, event)
+        steps, _ = system_steps(state, match)
+        await self.registry.create(
+            match_id,
+            external_ref=external_ref,
+            server_secret=match.server_secret,
+            seats=list(match.seats),
+            invite_code_hash=tokens.secret_hash(invite_code) if invite_code else None,
+            invite_seat=invite_seat,
+            operator_id=operator_id,
+        )
+        await self.fairness.open(match)
+        after, _ = await self.streams.append(match_id, Loaded(new_match(), 0), [*events, *steps])
+        await self.fairness.sync(match, after.state)
+        return CreatedMatch(match_id, seat_tokens, invite_code, self.fairness.commitment(match))
+
+    async def _server_secret(self, commitment: str | None, entropy: Sequence[str]) -> bytes:
+        """The secret behind a commitment made earlier, or a new one. A seat's entropy is only
+        taken once the server has committed to its seeds (see ``service.fairness.seeds``)."""
+        if commitment is not None:
+            if self.commitments is None:
+                raise UnknownCommitment("this service does not take commitments")
+            return await self.commitments.claim(commitment)
+        if any(entropy):
+            raise EntropyBeforeCommitment(
+                "entropy sent with a new match needs the server to commit first: "
+                'POST /commitments, then send its "commitment" with the entropy'
+            )
+        return new_secret()
+
+    async def join(self, invite_code: str, entropy: str = "") -> SeatToken:
+        token = tokens.new_token()
+        seated = await self.registry.accept_invite(
+            tokens.secret_hash(invite_code), tokens.secret_hash(token), entropy
+        )
+        if seated is None:
+            raise InviteNotFound("the invite code is unknown or has already been used")
+        match_id, seat = seated
+        # The cut was waiting for this seat; a conflict means another request already cut.
+        loaded = await self.streams.load(match_id)
+        match = await self.match(match_id)
+        steps, _ = system_steps(loaded.state, match)
+        if steps:
+            with contextlib.suppress(event_store.ConcurrencyConflict):
+                after, _ = await self.streams.append(match_id, loaded, steps)
+                await self.fairness.sync(match, after.state)
+        return SeatToken(match_id, seat, token)
+
+    async def match(self, match_id: str) -> RegisteredMatch:
+        record = self._full_records.get(match_id)
+        if record is not None:
+            self._full_records.move_to_end(match_id)
+            return record
+        record = await self.registry.get(match_id)
+        if record is None:
+            raise MatchNotFound(f"there is no match {match_id}")
+        if record.full:
+            self._full_records[match_id] = record
+            if len(self._full_records) > RECORDS_CACHED:
+                self._full_records.popitem(last=False)
+        return record
+
+    async def seat_of(self, match_id: str, token: str | None) -> int:
+        """The seat ``token`` opens in this match; refused unless it opens exactly one."""
+        match = await self.match(match_id)
+        if token is None:
+            raise MissingToken("send the seat's token as 'Authorization: Bearer <token>'")
+        seats = [
+            seat.seat
+            for seat in match.seats
+            if seat.token_hash is not None and tokens.secret_matches(token, seat.token_hash)
+        ]
+        if len(seats) != 1:
+            raise WrongToken("this token does not open a seat in this match")
+        return seats[0]
+
+    async def load(self, match_id: str) -> Loaded:
+        await self.match(match_id)
+        return await self.streams.load(match_id)
+
+    async def handle(self, match_id: str, seat: int, request: CommandRequest) -> Loaded:
+        """Decide and append ``request.command``; the state after it, as committed."""
+        match = await self.match(match_id)
+        if not match.full:
+            raise WaitingForOpponent("the invited player has not joined yet")
+        loaded = await self.streams.load(match_id)
+        store_key = None
+        if request.idempotency_key is not None:
+            loaded = await self._idempotent_start(match_id, seat, request, loaded)
+            store_key = _store_key(match_id, seat, request.idempotency_key)
+        if request.if_match is not None and request.if_match != loaded.version:
+            raise StaleVersion(
+                f"the match is at version {loaded.version}, not {request.if_match}; "
+                "load the view again"
+            )
+        events = decide(loaded.state, request.command)
+        state = loaded.state
+        for event in events:
+            state = evolve(state, event)
+        steps, _ = system_steps(state, match)
+        try:
+            after, _ = await self.streams.append(
+                match_id, loaded, [*events, *steps], idempotency_key=store_key
+            )
+        except event_store.ConcurrencyConflict as conflict:
+            error = StaleVersion if request.if_match is not None else VersionConflict
+            raise error(
+                f"the match moved on to version {conflict.current} while this command was "
+                "handled; nothing was applied"
+            ) from None
+        except event_store.IdempotencyKeyReused:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was already used for another command"
+            ) from None
+        if touches_fairness([*events, *steps]):
+            await self.fairness.sync(match, after.state)
+        return after
+
+    async def _idempotent_start(
+        self, match_id: str, seat: int, request: CommandRequest, loaded: Loaded
+    ) -> Loaded:
+        """Where a command with an Idempotency-Key is decided: its first attempt's version."""
+        assert request.idempotency_key is not None
+        fingerprint = request.fingerprint()
+        receipt = await self.registry.claim_receipt(
+            match_id, seat, request.idempotency_key, fingerprint, loaded.version
+        )
+        if receipt.request_hash != fingerprint:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was already used for a different command"
+            )
+        if receipt.at_version == loaded.version:
+            return loaded
+        # A retry: decided again on the same state, it gives the same events, and the store
+        # answers with the first append instead of writing them twice.
+        return await self.streams.load_at(match_id, receipt.at_version)
+
+    async def events(
+        self, match_id: str, seat: int | None, *, after_version: int
+    ) -> list[tuple[int, Event]]:
+        """The events after ``after_version`` as ``seat`` (None: a spectator) may see them now."""
+        await self.match(match_id)
+        events = await self.streams.read_events(match_id, after_version=max(after_version, 0))
+        return redact_events(events, seat)
+
+
+def redact_events(events: Sequence[tuple[int, Event]], seat: int | None) -> list[tuple[int, Event]]:
+    """Each event as ``seat`` may see it, given that these events run up to the present.
+
+    A hand is over, and its cards may be shown, if the events after it hold its end.
+    """
+    redacted: list[tuple[int, Event]] = []
+    hand_over = False
+    for version, event in reversed(events):
+        if isinstance(event, Scored | HandDrawn):
+            hand_over = True
+        redacted.append((version, redact_event(event, seat, hand_over)))
+        if isinstance(event, Dealt):
+            hand_over = True  # everything before a deal belongs to a finished hand
+    redacted.reverse()
+    return redacted
+
+
+def _store_key(match_id: str, seat: int, key: str) -> str:
+    return f"command:{match_id}:{seat}:{key}"

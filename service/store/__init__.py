@@ -1,0 +1,1 @@
+"""Events of a match as the store keeps them: codec, upcasting, hash chain, streams."""

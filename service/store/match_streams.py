@@ -1,0 +1,124 @@
+"""A match's event stream in domain terms: load its state, read its events, append to it.
+
+Loading is a fold of the stream. Two things keep it cheap without ever trusting memory: a
+snapshot every ``snapshot_every`` events (so a process that has never seen the match folds
+only the tail), and a small per-process cache of recent states, which is only a starting
+point: the tail after the cached version is always read from the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import msgspec
+
+from domain import Event, MatchState, evolve, new_match
+from service.ports.event_store import AppendResult, EventStore
+from service.store.codec import from_record, to_record
+
+# Snapshots of an older state shape are ignored (and the stream folded from the start).
+STATE_TYPE = (
+    "match_state:"
+    + hashlib.sha256(msgspec.json.encode(msgspec.json.schema(MatchState))).hexdigest()[:16]
+)
+
+_state_encoder = msgspec.msgpack.Encoder()
+_state_decoder = msgspec.msgpack.Decoder(MatchState)
+
+
+class Loaded(msgspec.Struct, frozen=True):
+    state: MatchState
+    version: int
+
+
+MATCH_STREAM_PREFIX = "match-"
+
+
+def stream_id(match_id: str) -> str:
+    return f"{MATCH_STREAM_PREFIX}{match_id}"
+
+
+def match_id_of(stream: str) -> str | None:
+    """The match a stream id belongs to, or None if it is not a match's stream."""
+    if not stream.startswith(MATCH_STREAM_PREFIX):
+        return None
+    try:
+        return str(uuid.UUID(stream.removeprefix(MATCH_STREAM_PREFIX)))
+    except ValueError:
+        return None
+
+
+class MatchStreams:
+    def __init__(self, store: EventStore, *, snapshot_every: int = 50, cache_size: int = 2048):
+        self.store = store
+        self._snapshot_every = snapshot_every
+        self._cache_size = cache_size
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+
+    async def load(self, match_id: str) -> Loaded:
+        start = (
+            self._cache.get(match_id) or await self._snapshot(match_id) or Loaded(new_match(), 0)
+        )
+        tail = await self.store.read_stream(stream_id(match_id), after_version=start.version)
+        loaded = _fold(start, [(r.version, from_record(r)) for r in tail])
+        self._remember(match_id, loaded)
+        return loaded
+
+    async def load_at(self, match_id: str, version: int) -> Loaded:
+        """The state right after ``version`` (an idempotent retry is decided again there)."""
+        start = await self._snapshot(match_id)
+        if start is None or start.version > version:
+            start = Loaded(new_match(), 0)
+        tail = await self.store.read_stream(stream_id(match_id), after_version=start.version)
+        return _fold(start, [(r.version, from_record(r)) for r in tail if r.version <= version])
+
+    async def read_events(self, match_id: str, *, after_version: int) -> list[tuple[int, Event]]:
+        records = await self.store.read_stream(stream_id(match_id), after_version=after_version)
+        return [(record.version, from_record(record)) for record in records]
+
+    async def append(
+        self,
+        match_id: str,
+        start: Loaded,
+        events: Sequence[Event],
+        *,
+        idempotency_key: str | None = None,
+    ) -> tuple[Loaded, AppendResult]:
+        """Append ``events`` decided on ``start``; raises the store's ``ConcurrencyConflict``."""
+        result = await self.store.append(
+            stream_id(match_id),
+            [to_record(event) for event in events],
+            expected_version=start.version,
+            idempotency_key=idempotency_key,
+        )
+        loaded = _fold(start, list(enumerate(events, start.version + 1)))
+        self._remember(match_id, loaded)
+        if loaded.version // self._snapshot_every > start.version // self._snapshot_every:
+            await self.store.save_snapshot(
+                stream_id(match_id), loaded.version, STATE_TYPE, _state_encoder.encode(loaded.state)
+            )
+        return loaded, result
+
+    async def _snapshot(self, match_id: str) -> Loaded | None:
+        snapshot = await self.store.load_snapshot(stream_id(match_id))
+        if snapshot is None or snapshot.state_type != STATE_TYPE:
+            return None
+        return Loaded(_state_decoder.decode(snapshot.data), snapshot.version)
+
+    def _remember(self, match_id: str, loaded: Loaded) -> None:
+        cached = self._cache.get(match_id)
+        if cached is None or cached.version <= loaded.version:
+            self._cache[match_id] = loaded
+        self._cache.move_to_end(match_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+
+def _fold(start: Loaded, events: Sequence[tuple[int, Event]]) -> Loaded:
+    state, version = start.state, start.version
+    for event_version, event in events:
+        state, version = evolve(state, event), event_version
+    return Loaded(state, version)

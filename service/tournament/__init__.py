@@ -1,0 +1,1 @@
+"""Tournament integration: operators and their keys, the global feed, webhooks."""

@@ -1,0 +1,66 @@
+"""The dispatcher and the worker as background tasks of a server process.
+
+Every process runs both: the cursor lock and the delivery leases keep them from doing the same
+work twice. Each loop goes round again at once while it finds work, else sleeps ``poll_seconds``;
+a failure (the database restarting, say) is logged and the loop carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from psycopg_pool import AsyncConnectionPool
+
+from service.ports.event_store import EventStore
+from service.tournament.webhooks.dispatcher import Dispatcher
+from service.tournament.webhooks.queue import DeliveryQueue
+from service.tournament.webhooks.settings import WebhookSettings
+from service.tournament.webhooks.worker import Worker
+
+_log = logging.getLogger("gin.webhooks")
+
+
+@asynccontextmanager
+async def running_webhooks(
+    store: EventStore, pool: AsyncConnectionPool[Any], settings: WebhookSettings
+) -> AsyncIterator[None]:
+    if not settings.enabled:
+        yield
+        return
+    dispatcher = Dispatcher(store, pool)
+    worker = Worker(DeliveryQueue(pool, settings), settings)
+    tasks = [
+        asyncio.create_task(
+            _repeat(dispatcher.dispatch_once, dispatcher.page_size, settings.poll_seconds),
+            name="gin-webhook-dispatcher",
+        ),
+        asyncio.create_task(
+            _repeat(worker.deliver_once, settings.batch_size, settings.poll_seconds),
+            name="gin-webhook-worker",
+        ),
+    ]
+    try:
+        yield
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        worker.close()
+
+
+async def _repeat(step: Callable[[], Awaitable[int]], full: int, pause: float) -> None:
+    while True:
+        try:
+            done = await step()
+        except Exception:
+            _log.exception("webhook step failed; trying again shortly")
+            done = 0
+        if done < full:
+            await asyncio.sleep(pause)

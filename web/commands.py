@@ -1,0 +1,101 @@
+"""``POST /matches/{id}/commands``: a seat plays one command; the answer is its new view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litestar import Controller, Response, post
+from litestar.datastructures import State
+from litestar.openapi.spec import (
+    OpenAPIMediaType,
+    Operation,
+    Reference,
+    RequestBody,
+    Schema,
+)
+from litestar.params import RawBody
+from litestar.status_codes import HTTP_200_OK
+
+from domain.commands import SeatCommand
+from service.errors import InvalidParameter
+from service.matches.use_cases import CommandRequest
+from web.command_parsing import parse_seat_command
+from web.dependencies import provide_bots, provide_matches, seat_of
+from web.docs import BEARER, problems
+from web.etags import version_of
+from web.params import Authorization, IdempotencyKey, IfMatch, MatchId
+from web.schemas import MatchView
+from web.views import match_view
+
+MAX_IDEMPOTENCY_KEY = 200
+
+
+COMMAND_BODY = RequestBody(
+    required=True,
+    description='One command, e.g. {"type": "discard", "card": "7h"}, as listed in a view\'s '
+    "legal_actions; seat may be left out (it must be the token's seat).",
+    content={
+        "application/json": OpenAPIMediaType(
+            schema=Schema(
+                one_of=[
+                    Reference(f"#/components/schemas/{cls.__name__}")
+                    for cls in SeatCommand.__args__
+                ]
+            )
+        )
+    },
+)
+
+
+@dataclass
+class CommandOperation(Operation):
+    """The body is read raw and parsed by ``parse_seat_command`` (for precise refusals), so
+    its schema is declared here rather than inferred from the handler's signature."""
+
+    def __post_init__(self) -> None:
+        self.request_body = COMMAND_BODY
+
+
+class CommandsController(Controller):
+    path = "/matches/{match_id:uuid}/commands"
+    tags = ("play",)
+    security = ({BEARER: []},)
+
+    @post(
+        "/",
+        status_code=HTTP_200_OK,
+        summary="Play a command",
+        operation_class=CommandOperation,
+        responses=problems(400, 401, 403, 404, 409, 412, 422),
+    )
+    async def play(
+        self,
+        match_id: MatchId,
+        body: RawBody,
+        state: State,
+        authorization: Authorization = None,
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> Response[MatchView]:
+        """Answered only once the command's events are committed, with the seat's new view."""
+        # Read from the app state, not injected: Litestar resolves two or more dependencies in
+        # a task group, a task each, which cost about a tenth of a command's server CPU.
+        matches, bots = provide_matches(state), provide_bots(state)
+        seat = await seat_of(matches, str(match_id), authorization)
+        request = CommandRequest(
+            command=parse_seat_command(body, seat),
+            idempotency_key=_checked_key(idempotency_key),
+            if_match=version_of(if_match),
+        )
+        after = await bots.answer(str(match_id), await matches.handle(str(match_id), seat, request))
+        return match_view(await matches.match(str(match_id)), seat, after)
+
+
+def _checked_key(key: str | None) -> str | None:
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY or not key.isprintable():
+        raise InvalidParameter(
+            f"an Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY} printable characters"
+        )
+    return key

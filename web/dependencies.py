@@ -1,0 +1,39 @@
+"""What the controllers get injected: the use cases, and the seat a request speaks for."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from litestar.datastructures import State
+
+from service.bots.runner import BotRunner
+from service.matches.tokens import bearer_token
+from service.matches.use_cases import MatchService
+from service.notifications import MatchNotifier
+
+
+def provide_matches(state: State) -> MatchService:
+    return cast(MatchService, state.matches)
+
+
+async def seat_of(matches: MatchService, match_id: str, authorization: str | None) -> int:
+    """The seat the request's bearer token opens in this match (401/403 otherwise)."""
+    return await matches.seat_of(match_id, bearer_token(authorization))
+
+
+async def optional_seat_of(
+    matches: MatchService, match_id: str, authorization: str | None
+) -> int | None:
+    """As ``seat_of``, but no token at all means a spectator (None)."""
+    if authorization is None:
+        await matches.match(match_id)
+        return None
+    return await seat_of(matches, match_id, authorization)
+
+
+def provide_notifier(state: State) -> MatchNotifier:
+    return cast(MatchNotifier, state.notifier)
+
+
+def provide_bots(state: State) -> BotRunner:
+    return cast(BotRunner, state.bots)

@@ -1,0 +1,116 @@
+"""``/matches``: create a match, join one by invite, and its public summary."""
+
+from __future__ import annotations
+
+from litestar import Controller, get, post
+from litestar.params import JSONBody
+from litestar.status_codes import HTTP_201_CREATED
+
+from domain import GameWon, HandDrawn, Phase, Scored, public_view
+from web.docs import problems
+from web.operators import OperatorAuthorization, Operators, creating_operator
+from web.params import Bots, Matches, MatchId
+from web.schemas import (
+    CreateMatch,
+    Joined,
+    JoinMatch,
+    MatchSummary,
+    NewMatch,
+    Player,
+    SeatToken,
+    Status,
+)
+
+
+class MatchesController(Controller):
+    path = "/matches"
+    tags = ("matches",)
+
+    @post(
+        "/",
+        status_code=HTTP_201_CREATED,
+        summary="Create a match",
+        responses=problems(400, 401, 403, 422),
+    )
+    async def create(
+        self,
+        data: JSONBody[CreateMatch],
+        matches: Matches,
+        bots: Bots,
+        operator_keys: Operators,
+        authorization: OperatorAuthorization = None,
+    ) -> NewMatch:
+        """One secret bearer token per seat (or, with ``invite``, yours and an invite code).
+        Keep the tokens: the server stores only their hashes and cannot show them again.
+        Open to anyone; tournament ids need an operator key (see docs/tournament.md)."""
+        operator = await creating_operator(
+            operator_keys,
+            authorization,
+            tournament_ids=data.external_ref is not None or bool(data.external_player_ids),
+        )
+        created = await matches.create_match(
+            options=data.options,
+            external_ref=data.external_ref,
+            entropy=data.entropy,
+            invite_seat=(1 - data.seat) if data.invite else None,
+            commitment=data.commitment,
+            bots=data.bots,
+            operator_id=operator.operator_id if operator else None,
+            external_player_ids=data.external_player_ids,
+        )
+        if any(data.bots):
+            await bots.resume(created.match_id)
+        return NewMatch(
+            match_id=created.match_id,
+            seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
+            invite_code=created.invite_code,
+            commitment=created.commitment,
+        )
+
+    @post(
+        "/join",
+        status_code=HTTP_201_CREATED,
+        summary="Join a match with an invite code",
+        responses=problems(400, 404, 422),
+    )
+    async def join(self, data: JSONBody[JoinMatch], matches: Matches, bots: Bots) -> Joined:
+        seated = await matches.join(data.invite_code, data.entropy)
+        await bots.resume(seated.match_id)
+        return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
+
+    @get(
+        "/{match_id:uuid}",
+        summary="A match's public summary",
+        responses=problems(400, 404),
+    )
+    async def summary(self, match_id: MatchId, matches: Matches) -> MatchSummary:
+        """Players, status, scores and every finished hand and game: no token needed, and
+        nothing a spectator may not see."""
+        record = await matches.match(str(match_id))
+        loaded = await matches.load(str(match_id))
+        events = await matches.events(str(match_id), None, after_version=0)
+        status: Status = "in_progress"
+        if not record.full:
+            status = "waiting_for_opponent"
+        elif loaded.state.phase is Phase.MATCH_OVER:
+            status = "finished"
+        return MatchSummary(
+            match_id=record.match_id,
+            external_ref=record.external_ref,
+            created_at=record.created_at,
+            status=status,
+            version=loaded.version,
+            players=[
+                Player(
+                    seat.seat,
+                    seat.token_hash is not None or seat.bot is not None,
+                    external_player_id=seat.external_player_id,
+                    bot=seat.bot,
+                )
+                for seat in record.seats
+            ],
+            winner=loaded.state.winner,
+            table=public_view(loaded.state),
+            hands=[event for _, event in events if isinstance(event, Scored | HandDrawn)],
+            games=[event for _, event in events if isinstance(event, GameWon)],
+        )

@@ -1,0 +1,179 @@
+"""RFC 9457 problem details: the one place where every refusal becomes an HTTP response.
+
+Each error kind has a stable ``type`` (``/problems/<kind>``) that clients can switch on, and a
+``detail`` a person can read. Unexpected failures become a generic 500 whose detail says
+nothing about the match: an exception message may hold state no seat should see.
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+
+from domain.errors import DomainError
+from service.errors import InvalidParameter, InvalidRequest, MalformedJson, ServiceError
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+_log = logging.getLogger("gin.errors")
+
+# The one table from refusals to HTTP statuses: every domain and service error kind.
+STATUS_OF_KIND: dict[str, int] = {
+    # the rules
+    "domain-error": 422,
+    "invalid-command": 422,
+    "invalid-notation": 422,
+    "invalid-options": 422,
+    "illegal-move": 422,
+    "not-your-turn": 422,
+    "match-over": 409,
+    # the request itself
+    "service-error": 400,
+    "malformed-json": 400,
+    "invalid-parameter": 400,
+    "invalid-request": 422,
+    "unknown-command": 422,
+    # who is asking
+    "missing-token": 401,
+    "wrong-token": 403,
+    "not-your-seat": 403,
+    "missing-operator-key": 401,
+    "unknown-operator-key": 401,
+    "seat-token-not-operator-key": 403,
+    "missing-scope": 403,
+    # what is asked for
+    "match-not-found": 404,
+    "invite-not-found": 404,
+    "webhook-not-found": 404,
+    "version-not-found": 404,
+    "hand-not-finished": 404,
+    "unknown-position": 400,
+    # when it is asked
+    "waiting-for-opponent": 409,
+    "version-conflict": 409,
+    "version-in-play": 409,
+    "stale-version": 412,
+    "idempotency-key-reused": 422,
+    # how a match is set up
+    "invalid-bot-seats": 422,
+    "unknown-commitment": 422,
+    "entropy-before-commitment": 422,
+}
+
+# Litestar's own refusals (routing, parameters), by status.
+HTTP_KINDS: dict[int, str] = {
+    400: "bad-request",
+    401: "missing-token",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    413: "request-too-large",
+    415: "unsupported-media-type",
+    429: "too-many-requests",
+}
+
+
+class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+
+
+def problem_type(kind: str) -> str:
+    return f"/problems/{kind}"
+
+
+def problem_response(
+    request: Request[Any, Any, Any],
+    *,
+    kind: str,
+    status: int,
+    title: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+) -> Response[Problem]:
+    problem = Problem(
+        type=problem_type(kind),
+        title=title,
+        status=status,
+        detail=detail,
+        instance=request.url.path,
+    )
+    all_headers = dict(headers or {})
+    if status == 401:
+        all_headers.setdefault("WWW-Authenticate", 'Bearer realm="gin"')
+    return Response(problem, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=all_headers)
+
+
+def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    if isinstance(exc, ServiceError):
+        status = STATUS_OF_KIND[exc.kind]
+        return problem_response(
+            request, kind=exc.kind, status=status, title=exc.title, detail=str(exc)
+        )
+    if isinstance(exc, DomainError):
+        status = STATUS_OF_KIND[exc.kind]
+        title = "The rules do not allow this" if status != 409 else "The match is over"
+        return problem_response(request, kind=exc.kind, status=status, title=title, detail=str(exc))
+    if isinstance(exc, ValidationException):
+        if _about_body(exc):
+            error: ServiceError = InvalidRequest(_validation_detail(exc))
+        else:
+            error = InvalidParameter(_validation_detail(exc))
+        return handle_exception(request, error)
+    if isinstance(exc, HTTPException) and _caused_by(exc, msgspec.DecodeError):
+        return handle_exception(request, MalformedJson(f"the body is not valid JSON: {exc.detail}"))
+    if isinstance(exc, HTTPException) and exc.status_code < 500:
+        status = exc.status_code
+        return problem_response(
+            request,
+            kind=HTTP_KINDS.get(status, "bad-request"),
+            status=status,
+            title=HTTPStatus(status).phrase,
+            detail=exc.detail,
+            headers=exc.headers,
+        )
+    _log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem_response(
+        request,
+        kind="internal-error",
+        status=500,
+        title="Internal Server Error",
+        detail="The server failed to handle this request; nothing was acknowledged.",
+    )
+
+
+def _about_body(exc: ValidationException) -> bool:
+    return isinstance(exc.extra, list) and any(
+        isinstance(item, dict) and item.get("source") == "body" for item in exc.extra
+    )
+
+
+def _caused_by(exc: BaseException, cause: type[BaseException]) -> bool:
+    seen = exc.__cause__
+    while seen is not None:
+        if isinstance(seen, cause):
+            return True
+        seen = seen.__cause__
+    return False
+
+
+def _validation_detail(exc: ValidationException) -> str:
+    if isinstance(exc.extra, list) and exc.extra:
+        parts = []
+        for item in exc.extra:
+            if isinstance(item, dict):
+                key = item.get("key")
+                message = item.get("message")
+                parts.append(f"{key}: {message}" if key else str(message))
+        if parts:
+            return "; ".join(parts)
+    return exc.detail

@@ -1,0 +1,56 @@
+"""Settling disputes: a match's game record, a hand's history and the state after any event
+of a finished hand. No token needed: a record holds only what everybody may know."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, MediaType, get
+from litestar.params import PathParameter, QueryParameter
+
+from service.audit.game_record import GameRecord, match_events
+from service.audit.hand_history import hand_history
+from service.audit.replay import ReplayState, replay_state
+from service.audit.served_record import served_record
+from web.docs import problems
+from web.params import Matches, MatchId
+from web.schemas import MAX_VERSION
+
+HandNumber = Annotated[
+    int, PathParameter(name="hand", ge=1, description="The hand's number in the match, from 1")
+]
+At = Annotated[
+    int, QueryParameter(name="at", ge=1, le=MAX_VERSION, description="An event's version")
+]
+
+
+class RecordsController(Controller):
+    path = "/matches/{match_id:uuid}"
+    tags = ("audit",)
+
+    @get("/record", summary="The match's game record", responses=problems(400, 404))
+    async def record(self, match_id: MatchId, matches: Matches) -> GameRecord:
+        """Options, seats, seed commitments and revealed seeds, and every event of the setup
+        and of each finished hand with its hash chain: ``gin verify`` checks it offline. The
+        hand being played is left out."""
+        record, _ = await served_record(matches, str(match_id))
+        return record
+
+    @get(
+        "/hands/{hand:int}/history",
+        summary="A finished hand's history, in plain text",
+        media_type=MediaType.TEXT,
+        responses=problems(400, 404),
+    )
+    async def history(self, match_id: MatchId, hand: HandNumber, matches: Matches) -> str:
+        """One line per action, the final arrangement and the score; hands are numbered
+        through the match."""
+        record, _ = await served_record(matches, str(match_id))
+        return hand_history(record.match_id, match_events(record), record.fairness, hand)
+
+    @get("/replay", summary="The complete state after an event", responses=problems(400, 404, 409))
+    async def replay(self, match_id: MatchId, at: At, matches: Matches) -> ReplayState:
+        """Both hands, the stock and everything else right after event ``at``, which must be
+        in the setup or a finished hand (409 for the hand being played)."""
+        record, version = await served_record(matches, str(match_id))
+        return replay_state(record.match_id, match_events(record), at, version)

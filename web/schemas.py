@@ -1,0 +1,122 @@
+"""Request and response bodies of the HTTP API (cards always in notation, e.g. "7h")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, TableView
+from service.fairness.events import FairnessView
+
+Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
+Entropy = Annotated[str, Meta(max_length=256)]
+ExternalId = Annotated[str, Meta(min_length=1, max_length=200)]
+BotLevel = Literal["random", "simple", "strong"]
+CommitmentHex = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="From POST /commitments")]
+
+
+class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A new match. Leave ``invite`` false to get both seats' tokens (a tournament system, a
+    table with two apps); set it to get your own seat's token and an invite code to pass on.
+
+    ``external_ref`` (the tournament's id for the match) and ``external_player_ids`` (by seat)
+    are tournament ids: they need an operator key with the scope ``matches:create``.
+
+    ``entropy`` (by seat) goes into every shuffle of the match; it needs a ``commitment`` from
+    ``POST /commitments``, so the server's seeds are fixed before it sees the entropy.
+
+    ``bots`` (by seat) has the server play a seat at a level, e.g. ``[null, "strong"]``: that
+    seat gets no token, and the person's answers already hold the bot's replies. At least one
+    seat is a person's, and an invited seat is never a bot."""
+
+    options: RuleOptions = msgspec.field(default_factory=RuleOptions)
+    external_ref: Annotated[str, Meta(max_length=200)] | None = None
+    external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=2)] = msgspec.field(
+        default_factory=list
+    )
+    entropy: Annotated[list[Entropy], Meta(max_length=2)] = msgspec.field(default_factory=list)
+    commitment: CommitmentHex | None = None
+    invite: bool = False
+    seat: Seat = 0
+    bots: Annotated[list[BotLevel | None], Meta(max_length=2)] = msgspec.field(default_factory=list)
+
+
+class SeatToken(msgspec.Struct, frozen=True):
+    seat: int
+    token: str
+
+
+class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """``commitment`` is the hash chain end every shuffle of the match is committed to."""
+
+    match_id: str
+    seats: list[SeatToken]
+    commitment: str
+    invite_code: str | None = None
+
+
+class JoinMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    invite_code: Annotated[str, Meta(min_length=1, max_length=100)]
+    entropy: Entropy = ""
+
+
+class Joined(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    seat: int
+    token: str
+
+
+class MatchView(SeatView, frozen=True, kw_only=True):
+    """One seat's view of the match at ``version``; ``legal_actions`` are ready-to-send
+    command bodies for ``POST /matches/{match_id}/commands``."""
+
+    match_id: str
+    version: int
+    fairness: FairnessView
+
+
+class EventEnvelope(msgspec.Struct, frozen=True):
+    version: int
+    event: Event
+
+
+class EventFeed(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    events: list[EventEnvelope]
+
+
+Status = Literal["waiting_for_opponent", "in_progress", "finished"]
+
+
+class Player(msgspec.Struct, frozen=True):
+    seat: int
+    joined: bool
+    external_player_id: str | None = None
+    bot: str | None = None  # the level of a seat the server plays
+
+
+class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What anybody may know about a match: for spectators and tournament software."""
+
+    match_id: str
+    external_ref: str | None
+    created_at: datetime
+    status: Status
+    version: int
+    players: list[Player]
+    winner: int | None
+    table: TableView
+    hands: list[Scored | HandDrawn]
+    games: list[GameWon]
+
+
+class Health(msgspec.Struct, frozen=True):
+    status: Literal["ok", "unavailable"]
+    database: Literal["ok", "unreachable"]
+
+
+# Versions fit PostgreSQL's bigint with room to spare; larger numbers are refused as input.
+MAX_VERSION = 10**18 - 1

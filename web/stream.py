@@ -1,0 +1,92 @@
+"""``GET /matches/{id}/stream``: the same events as ``/events``, live, as Server-Sent Events.
+
+Each message's id is the event's version, so a client that reconnects with ``Last-Event-ID``
+resumes exactly where it stopped. Every wake-up re-reads the store from the last version sent:
+a notification from any server process only says "look again".
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import msgspec
+from litestar import Controller, get
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from domain import MatchWon, Phase, event_type
+from service.errors import InvalidParameter
+from service.matches.use_cases import MatchService
+from service.notifications import MatchNotifier
+from service.store.match_streams import stream_id
+from web.dependencies import optional_seat_of
+from web.docs import BEARER, problems
+from web.params import After, Authorization, LastEventId, Matches, MatchId, Notifier
+from web.schemas import MAX_VERSION, EventEnvelope
+
+KEEPALIVE_SECONDS = 15.0
+
+
+class StreamController(Controller):
+    path = "/matches/{match_id:uuid}/stream"
+    tags = ("play",)
+    security = ({BEARER: []}, {})
+
+    @get(
+        "/",
+        summary="Live events (Server-Sent Events)",
+        media_type="text/event-stream",
+        responses=problems(400, 401, 403, 404),
+    )
+    async def stream(
+        self,
+        match_id: MatchId,
+        matches: Matches,
+        notifier: Notifier,
+        after: After = 0,
+        last_event_id: LastEventId = None,
+        authorization: Authorization = None,
+    ) -> ServerSentEvent:
+        """Each event is one message: ``id`` its version, ``event`` its type, ``data`` the
+        same JSON as an entry of ``/events``. The stream ends after the match is won."""
+        seat = await optional_seat_of(matches, str(match_id), authorization)
+        start = _resume_version(last_event_id, after)
+        finished = (await matches.load(str(match_id))).state.phase is Phase.MATCH_OVER
+        messages = _messages(matches, notifier, str(match_id), seat, start, finished)
+        return ServerSentEvent(messages)
+
+
+async def _messages(
+    matches: MatchService,
+    notifier: MatchNotifier,
+    match_id: str,
+    seat: int | None,
+    version: int,
+    finished: bool,
+) -> AsyncIterator[ServerSentEventMessage]:
+    while True:
+        # Taken before reading, so a commit between the read and the wait still wakes us.
+        waiter = notifier.waiter(stream_id(match_id))
+        try:
+            events = await matches.events(match_id, seat, after_version=version)
+            for event_version, event in events:
+                data = msgspec.json.encode(EventEnvelope(event_version, event)).decode()
+                yield ServerSentEventMessage(data=data, event=event_type(event), id=event_version)
+                version = event_version
+                finished = finished or isinstance(event, MatchWon)
+            if finished:
+                return
+            if not await waiter.wait(KEEPALIVE_SECONDS):
+                yield ServerSentEventMessage(data=None, comment="keep-alive")
+        finally:
+            waiter.close()  # also when the client goes away mid-stream
+
+
+def _resume_version(last_event_id: str | None, after: int) -> int:
+    if last_event_id is None or not last_event_id.strip():
+        return after
+    text = last_event_id.strip()
+    if not (
+        text.isascii() and text.isdigit() and int(text or "0") <= MAX_VERSION and len(text) <= 18
+    ):
+        raise InvalidParameter("Last-Event-ID is the version of the last event received")
+    return int(text)

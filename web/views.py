@@ -1,0 +1,58 @@
+"""The view of a match as one seat may see it, and rendering it for a response."""
+
+from __future__ import annotations
+
+from litestar import Controller, Response, get
+from litestar.status_codes import HTTP_304_NOT_MODIFIED
+from msgspec.structs import asdict
+
+from domain import view
+from service.fairness.log import fairness_view
+from service.registry import RegisteredMatch
+from service.store.match_streams import Loaded
+from web.dependencies import seat_of
+from web.docs import BEARER, problems
+from web.etags import version_of, view_etag
+from web.params import Authorization, IfNoneMatch, Matches, MatchId
+from web.schemas import MatchView
+
+
+def match_view(match: RegisteredMatch, seat: int, loaded: Loaded) -> Response[MatchView]:
+    body = MatchView(
+        **asdict(view(loaded.state, seat)),
+        match_id=match.match_id,
+        version=loaded.version,
+        fairness=fairness_view(match, loaded.state),
+    )
+    return Response(body, headers={"ETag": view_etag(loaded.version, seat)})
+
+
+class ViewController(Controller):
+    path = "/matches/{match_id:uuid}/view"
+    tags = ("play",)
+    security = ({BEARER: []},)
+
+    @get(
+        "/",
+        summary="Your seat's view of the match",
+        responses=problems(400, 401, 403, 404),
+    )
+    async def get_view(
+        self,
+        match_id: MatchId,
+        matches: Matches,
+        authorization: Authorization = None,
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[MatchView]:
+        """Your hand, what you know of the table, the scores, whose turn it is and the
+        commands you may send now (``legal_actions``). ``ETag`` names the version."""
+        seat = await seat_of(matches, str(match_id), authorization)
+        loaded = await matches.load(str(match_id))
+        known = version_of(if_none_match) if if_none_match else None
+        if known == loaded.version:
+            return Response(
+                None,  # type: ignore[arg-type]
+                status_code=HTTP_304_NOT_MODIFIED,
+                headers={"ETag": view_etag(loaded.version, seat)},
+            )
+        return match_view(await matches.match(str(match_id)), seat, loaded)

@@ -1,0 +1,123 @@
+"""``/webhooks``: an operator registers URLs for hand, game and match ends, and reads what
+became of each delivery. Every route needs ``webhooks:manage``; an operator sees only its own."""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, delete, get, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.status_codes import HTTP_201_CREATED, HTTP_204_NO_CONTENT
+from msgspec import Meta
+
+from service.tournament.webhooks.payloads import KINDS, Kind
+from service.tournament.webhooks.registry import Delivery, NewWebhook, Webhook, WebhookRegistry
+from web.docs import problems
+from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
+
+Webhooks = NamedDependency[WebhookRegistry]
+WebhookId = Annotated[UUID, PathParameter(name="webhook_id", description="The webhook's id")]
+AfterDelivery = Annotated[
+    int, QueryParameter(name="after", ge=0, le=2**62, description="Deliveries after this id")
+]
+Limit = Annotated[int, QueryParameter(name="limit", ge=1, le=500, description="Page size")]
+
+
+class CreateWebhook(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Leave ``secret`` out to have one made; either way it is returned once, here."""
+
+    url: Annotated[str, Meta(min_length=1, max_length=2000)]
+    secret: Annotated[str, Meta(min_length=16, max_length=200)] | None = None
+    events: Annotated[list[Kind], Meta(min_length=1)] = msgspec.field(
+        default_factory=lambda: list(KINDS)
+    )
+
+
+class WebhookList(msgspec.Struct, frozen=True):
+    webhooks: list[Webhook]
+
+
+class DeliveryPage(msgspec.Struct, frozen=True):
+    """``next``: pass it as ``after`` for the following page."""
+
+    deliveries: list[Delivery]
+    next: int
+
+
+def provide_webhooks(state: State) -> WebhookRegistry:
+    return cast(WebhookRegistry, state.webhooks)
+
+
+class WebhooksController(Controller):
+    path = "/webhooks"
+    tags = ("tournament",)
+    security = ({OPERATOR_KEY: []},)
+
+    @post(
+        "/",
+        status_code=HTTP_201_CREATED,
+        summary="Register a webhook",
+        responses=problems(400, 401, 403, 422),
+    )
+    async def create(
+        self,
+        data: JSONBody[CreateWebhook],
+        operator_keys: Operators,
+        webhooks: Webhooks,
+        authorization: OperatorAuthorization = None,
+    ) -> NewWebhook:
+        """Each end of your matches is POSTed as JSON with ``X-Gin-Timestamp`` and
+        ``X-Gin-Signature: sha256=HMAC-SHA256(secret, timestamp + "." + body)``."""
+        operator = await operator_for(operator_keys, authorization, "webhooks:manage")
+        return await webhooks.create(operator.operator_id, data.url, data.secret, data.events)
+
+    @get("/", summary="Your webhooks", responses=problems(401, 403))
+    async def list_webhooks(
+        self,
+        operator_keys: Operators,
+        webhooks: Webhooks,
+        authorization: OperatorAuthorization = None,
+    ) -> WebhookList:
+        operator = await operator_for(operator_keys, authorization, "webhooks:manage")
+        return WebhookList(await webhooks.live(operator.operator_id))
+
+    @delete(
+        "/{webhook_id:uuid}",
+        status_code=HTTP_204_NO_CONTENT,
+        summary="Delete a webhook",
+        responses=problems(401, 403, 404),
+    )
+    async def remove(
+        self,
+        webhook_id: WebhookId,
+        operator_keys: Operators,
+        webhooks: Webhooks,
+        authorization: OperatorAuthorization = None,
+    ) -> None:
+        """Nothing more is sent to it; pending deliveries are cancelled."""
+        operator = await operator_for(operator_keys, authorization, "webhooks:manage")
+        await webhooks.delete(operator.operator_id, str(webhook_id))
+
+    @get(
+        "/{webhook_id:uuid}/deliveries",
+        summary="A webhook's deliveries and every attempt",
+        responses=problems(400, 401, 403, 404),
+    )
+    async def deliveries(
+        self,
+        webhook_id: WebhookId,
+        operator_keys: Operators,
+        webhooks: Webhooks,
+        authorization: OperatorAuthorization = None,
+        after: AfterDelivery = 0,
+        limit: Limit = 100,
+    ) -> DeliveryPage:
+        operator = await operator_for(operator_keys, authorization, "webhooks:manage")
+        found = await webhooks.deliveries(
+            operator.operator_id, str(webhook_id), after=after, limit=limit
+        )
+        return DeliveryPage(found, found[-1].delivery_id if found else after)
