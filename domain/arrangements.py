@@ -125,6 +125,18 @@ def arrangement_of(hand: Mask, melds: Sequence[Mask]) -> Arrangement:
     return Arrangement(tuple(sorted(melds, key=meld_order)), dead, mask_value(dead))
 
 
+def gin_kept(hand: Mask, named: Arrangement) -> Arrangement:
+    """``named`` (a player's arrangement of ``hand``), unless ``hand`` melds completely and
+    ``named`` leaves cards out: gin cannot be declined, so the hand is shown with no deadwood,
+    the named melds kept when the cards left out meld by themselves."""
+    if not named.count or min_deadwood(hand):
+        return named
+    rest = best_arrangement(named.deadwood)
+    if rest.count:
+        return best_arrangement(hand)
+    return Arrangement(tuple(sorted(named.melds + rest.melds, key=meld_order)), 0, 0)
+
+
 def _describe(cards: Mask) -> str:
     """The cards in rank order, as a player reads a meld."""
     if cards <= 0 or cards >> DECK_SIZE:

@@ -62,7 +62,10 @@ class Discard(_Command, tag="discard", frozen=True):
 
 
 class Knock(_Command, tag="knock", frozen=True):
-    """Knock, putting ``card`` face down; ``melds`` None lets the service arrange the rest."""
+    """Knock, putting ``card`` face down; ``melds`` None lets the service arrange the rest.
+
+    A named arrangement may leave deadwood within the knock limit, but if the ten cards can
+    all be melded the knock is gin, shown with no deadwood, whatever ``melds`` says."""
 
     seat: int
     card: str
@@ -70,7 +73,8 @@ class Knock(_Command, tag="knock", frozen=True):
 
 
 class BigGin(_Command, tag="big_gin", frozen=True):
-    """Go out with all 11 cards in melds, without a discard."""
+    """Go out with all 11 cards in melds, without a discard; named ``melds`` that leave
+    cards out are completed when the 11 cards can all be melded."""
 
     seat: int
     melds: list[list[str]] | None = None

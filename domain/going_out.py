@@ -1,5 +1,9 @@
 """Deciding how a hand ends: knock (gin when no deadwood), big gin, and the defender's
-layoffs."""
+layoffs.
+
+A knocker may name the arrangement to show, but gin cannot be declined: a hand that melds
+completely is shown as gin (or big gin) whatever arrangement is named.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from domain.melds import (
     Arrangement,
     arrangement_of,
     best_arrangement,
+    gin_kept,
     knocker_arrangement,
     layoff_targets,
 )
@@ -33,14 +38,14 @@ def knock(state: MatchState, command: Knock) -> list[Event]:
     chosen = checked_melds(command.melds)
     require_turn(state, seat, Phase.DISCARD, "knock")
     hand = require_held(state, seat, card)
-    require_not_from_pile(state, card)
+    require_not_from_pile(state, card, "knock with it")
     rest = hand & ~(1 << card)
     if chosen is None:
         arrangement = knocker_arrangement(rest, state.hands[1 - seat])
     elif any(meld >> card & 1 for meld in chosen):
         raise IllegalMove(f"{card_name(card)} is your knock card and cannot be in a meld")
     else:
-        arrangement = arrangement_of(rest, chosen)
+        arrangement = gin_kept(rest, arrangement_of(rest, chosen))
     if arrangement.count > state.knock_limit:
         raise IllegalMove(_over_limit(arrangement.count, state.knock_limit))
     shown = _shown(seat, CARD_NAMES[card], arrangement, big_gin=False)
@@ -54,7 +59,10 @@ def big_gin(state: MatchState, command: BigGin) -> list[Event]:
     if state.options.big_gin_bonus == 0:
         raise IllegalMove("big gin is not played under these rules")
     hand = state.hands[seat]
-    arrangement = best_arrangement(hand) if chosen is None else arrangement_of(hand, chosen)
+    if chosen is None:
+        arrangement = best_arrangement(hand)
+    else:
+        arrangement = gin_kept(hand, arrangement_of(hand, chosen))
     if arrangement.count:
         raise IllegalMove(
             f"big gin needs all 11 cards in melds; deadwood would be {arrangement.count}"

@@ -49,11 +49,11 @@ def require_held(state: MatchState, seat: int, card: Card) -> Mask:
     return hand
 
 
-def require_not_from_pile(state: MatchState, card: Card) -> None:
+def require_not_from_pile(state: MatchState, card: Card, doing: str = "discard it") -> None:
+    """The card just taken from the pile may not go back this turn: neither discarded nor
+    put face down as the knock card (``doing``: "discard it", "knock with it")."""
     if card == state.pile_card:
-        raise IllegalMove(
-            f"you took {card_name(card)} from the pile and cannot discard it this turn"
-        )
+        raise IllegalMove(f"you took {card_name(card)} from the pile and cannot {doing} this turn")
 
 
 def waiting_for(state: MatchState, seat: int | None = None) -> str:

@@ -1,11 +1,13 @@
-"""The rule options of RULES.md, with their defaults, validated on construction."""
+"""The rule options (docs/rules.md, "Rule options"), with their defaults and descriptions,
+validated on construction."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 
 from domain.errors import InvalidOptions
 
@@ -28,28 +30,101 @@ _FLAGS = ("undercut_on_tie", "oklahoma", "oklahoma_spades_double")
 
 
 class RuleOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Every option of RULES.md ("Rule options"), defaults as written there.
+    """The rule options of a match.
 
-    ``knock_limit`` 0 means gin only. ``big_gin_bonus`` 0 disables big gin. ``match_target`` 0
-    means a single game. With ``oklahoma`` the first upcard of each hand sets that hand's knock
-    limit (an ace: gin only; a face card: 10) in place of ``knock_limit``. ``next_dealer``
-    "alternate" passes the deal after every scored hand; a drawn hand (the wall, or a tie that
-    scores nothing) is always dealt again by the same dealer.
+    Any option left out takes its default. An unknown name, or a value of the wrong type or
+    out of range, is refused with a message naming the option.
     """
 
-    knock_limit: int = 10
-    gin_bonus: int = 25
-    big_gin_bonus: int = 31
-    undercut_bonus: int = 25
-    undercut_on_tie: bool = True
-    game_target: int = 100
-    game_bonus: int = 100
-    line_bonus: int = 25
-    shutout_bonus: int = 100
-    match_target: int = 500
-    oklahoma: bool = False
-    oklahoma_spades_double: bool = True
-    next_dealer: NextDealer = "winner"
+    knock_limit: Annotated[
+        int,
+        Meta(
+            description="Highest deadwood count a player may knock with, 0 to 10 (default 10). "
+            "0 means gin only. Ignored when oklahoma is on."
+        ),
+    ] = 10
+    gin_bonus: Annotated[
+        int,
+        Meta(
+            description="Bonus for gin, added to the defender's deadwood count, 0 to 1000 "
+            "(default 25)."
+        ),
+    ] = 25
+    big_gin_bonus: Annotated[
+        int,
+        Meta(
+            description="Bonus for big gin (all 11 cards melded after the draw), added to the "
+            "defender's deadwood count, 0 to 1000 (default 31). 0 means big gin is not played."
+        ),
+    ] = 31
+    undercut_bonus: Annotated[
+        int,
+        Meta(
+            description="Bonus for the defender on an undercut, added to the difference in "
+            "deadwood, 0 to 1000 (default 25)."
+        ),
+    ] = 25
+    undercut_on_tie: Annotated[
+        bool,
+        Meta(
+            description="Whether equal deadwood on a knock is an undercut (default true). "
+            "false: a tie scores nothing, nobody wins the hand, and the same dealer deals again."
+        ),
+    ] = True
+    game_target: Annotated[
+        int,
+        Meta(
+            description="Hand points that end a game, 1 to 10000 (default 100): the game ends "
+            "after the hand that takes a player to this total."
+        ),
+    ] = 100
+    game_bonus: Annotated[
+        int, Meta(description="Bonus for winning a game, 0 to 1000 (default 100).")
+    ] = 100
+    line_bonus: Annotated[
+        int,
+        Meta(
+            description="Bonus per hand won, counted for both players at the end of a game, "
+            "0 to 1000 (default 25)."
+        ),
+    ] = 25
+    shutout_bonus: Annotated[
+        int,
+        Meta(
+            description="Extra bonus for the winner of a game in which the loser won no hand, "
+            "0 to 1000 (default 100)."
+        ),
+    ] = 100
+    match_target: Annotated[
+        int,
+        Meta(
+            description="Match score that ends the match, 0 to 100000 (default 500). "
+            "0 means a single game."
+        ),
+    ] = 500
+    oklahoma: Annotated[
+        bool,
+        Meta(
+            description="Oklahoma (default false): each hand's first upcard sets that hand's "
+            "knock limit to its value (an ace: gin only; a face card: 10), in place of "
+            "knock_limit."
+        ),
+    ] = False
+    oklahoma_spades_double: Annotated[
+        bool,
+        Meta(
+            description="With oklahoma: a spade as the first upcard doubles that "
+            "hand's score (default true). No effect without oklahoma."
+        ),
+    ] = True
+    next_dealer: Annotated[
+        NextDealer,
+        Meta(
+            description='Who deals after a hand someone won (default "winner"): "winner", the '
+            'winner of the hand; "alternate", the other player, across games too. After a '
+            "drawn hand (the wall, or a tie that scores nothing) the same dealer deals again."
+        ),
+    ] = "winner"
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():

@@ -1,4 +1,4 @@
-"""The arithmetic of RULES.md "Scoring a hand", "A game" and "A match"; no flow of play."""
+"""The arithmetic of docs/rules.md "Scoring a hand", "A game" and "A match"; no flow of play."""
 
 from __future__ import annotations
 

@@ -74,8 +74,9 @@ class Table:
         chosen = None if melds is None else [meld.split() for meld in melds]
         return self.do(Knock(seat=seat, card=card, melds=chosen))
 
-    def big_gin(self, seat: int) -> list[Event]:
-        return self.do(BigGin(seat=seat))
+    def big_gin(self, seat: int, melds: Sequence[str] | None = None) -> list[Event]:
+        chosen = None if melds is None else [meld.split() for meld in melds]
+        return self.do(BigGin(seat=seat, melds=chosen))
 
     def lay_off(self, seat: int, card: str, meld: int) -> list[Event]:
         return self.do(LayOff(seat=seat, card=card, meld=meld))

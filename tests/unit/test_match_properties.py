@@ -1,11 +1,12 @@
 """Properties of complete random matches, played through ``legal_actions`` and ``decide``.
 
 Each match is played by a random policy that only ever picks listed legal actions (leaning
-towards going out, so that matches end in a sensible number of hands). At every step: every
-listed action is accepted, a sample of other commands is refused, the 52 cards are all in one
-place, and no view names a card its viewer has not been shown this hand. At the end: the
-events fold back into the same state, survive JSON, and every ``Scored`` is recomputed from
-the hands it shows.
+towards going out, so that matches end in a sensible number of hands), now and then naming
+its own arrangement of the melds when it goes out. At every step: every listed action is
+accepted, a sample of other commands is refused, the 52 cards are all in one place, and no
+view names a card its viewer has not been shown this hand. At the end: the events fold back
+into the same state, survive JSON, and every ``Scored`` is recomputed from the hands it shows
+(a knock whose ten cards meld completely is always gin).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.cards import CARD_NAMES, FULL_DECK, VALUES, mask_of, parse_cards
+from domain.cards import CARD_NAMES, FULL_DECK, VALUES, cards_of, mask_of, names, parse_cards
 from domain.commands import (
     BigGin,
     ChooseDealer,
@@ -52,7 +53,13 @@ from domain.events import (
 )
 from domain.evolve import evolve, replay
 from domain.legal import legal_actions
-from domain.melds import arrangement_of, defender_result, layoff_targets, min_deadwood
+from domain.melds import (
+    arrangement_of,
+    defender_result,
+    layoff_targets,
+    melds_in,
+    min_deadwood,
+)
 from domain.options import RuleOptions
 from domain.state import MatchState, Phase, new_match
 from domain.views import SeatView, TableView, public_view, redact_event, view
@@ -96,12 +103,35 @@ def with_seed(command: Command, rng: random.Random, options: RuleOptions) -> Com
 def choose(actions: list[Command], state: MatchState, rng: random.Random) -> Command:
     going_out = [a for a in actions if isinstance(a, Knock | BigGin)]
     if going_out and rng.random() < 0.6:
-        return rng.choice(going_out)
+        chosen = rng.choice(going_out)
+        return named(chosen, state, rng) if rng.random() < 0.3 else chosen
     discards = [a for a in actions if isinstance(a, Discard)]
     if discards and rng.random() < 0.7:
         hand = state.hands[discards[0].seat]
         return min(discards, key=lambda a: min_deadwood(hand & ~(1 << parse_cards([a.card])[0])))
     return rng.choice(actions)
+
+
+def named(command: Knock | BigGin, state: MatchState, rng: random.Random) -> Knock | BigGin:
+    """``command`` with an arrangement of the player's own: some melds of the hand picked at
+    random, often leaving cards out. Kept only where the rules accept it: within the knock
+    limit, or on a hand that melds completely (gin cannot be declined)."""
+    hand = state.hands[command.seat]
+    if isinstance(command, Knock):
+        hand &= ~(1 << parse_cards([command.card])[0])
+    candidates = melds_in(hand)
+    picked: list[int] = []
+    used = 0
+    for meld in rng.sample(candidates, k=len(candidates)):
+        if not meld & used and rng.random() < 0.7:
+            picked.append(meld)
+            used |= meld
+    melds = [names(cards_of(meld)) for meld in picked]
+    if isinstance(command, BigGin):
+        return BigGin(seat=command.seat, melds=melds)
+    if arrangement_of(hand, picked).count > state.knock_limit and min_deadwood(hand):
+        return command
+    return Knock(seat=command.seat, card=command.card, melds=melds)
 
 
 def other_commands(rng: random.Random) -> Iterator[Command]:
@@ -250,6 +280,8 @@ def check_scored(scored: Scored, record: Record, index: int, *, manual_layoffs: 
     shown = [mask_of(parse_cards(meld)) for meld in scored.knocker_melds]
     arranged = arrangement_of(knocker_hand, shown)
     assert arranged.count == scored.knocker_deadwood
+    if scored.outcome != "big_gin":  # gin is never declined, whatever arrangement is named
+        assert (scored.outcome == "gin") == (min_deadwood(knocker_hand) == 0)
     melds = list(shown)
     laid = 0
     for card_name, meld in scored.layoffs:

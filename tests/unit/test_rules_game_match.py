@@ -6,7 +6,7 @@ import pytest
 
 from domain.commands import Deal
 from domain.errors import MatchOver
-from domain.events import GameWon, MatchWon
+from domain.events import Dealt, GameWon, MatchWon
 from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import Phase
@@ -77,10 +77,47 @@ def test_the_higher_total_scores_the_difference_even_when_line_bonuses_outweigh(
     assert table.state.score.games_won == (1, 0)
 
 
+def test_equal_game_totals_score_nothing_into_the_match() -> None:
+    # Seat 0 reaches the target with one hand won; seat 1 won two: 30 + 25 + 3 = 8 + 50.
+    table = new_table(RuleOptions(game_target=30, game_bonus=3), dealer=1)
+    knock_hand(table, knocker=1, dead="Ac")  # seat 1: 4
+    knock_hand(table, knocker=1, dead="Ac")  # seat 1: 4
+    knock_hand(table, knocker=0, dead="5d")  # seat 0 gins: 30, and wins the game
+    won = game_won(table)
+    assert (won.winner, won.totals) == (0, [58, 58])
+    assert (won.scored_by, won.points, won.match_scores) == (None, 0, [0, 0])
+    assert table.state.score.match_scores == (0, 0)
+    assert table.state.score.games_won == (1, 0)
+    assert (table.state.game, table.state.phase) == (2, Phase.DEAL)
+
+
+def test_a_single_game_match_with_equal_totals_goes_to_the_winner_of_the_game() -> None:
+    table = new_table(RuleOptions(game_target=30, game_bonus=3, match_target=0), dealer=1)
+    knock_hand(table, knocker=1, dead="Ac")
+    knock_hand(table, knocker=1, dead="Ac")
+    knock_hand(table, knocker=0, dead="5d")
+    assert table.events[-1] == MatchWon(winner=0, match_scores=[0, 0], games_won=[1, 0])
+
+
 def test_the_first_dealer_of_a_new_game_is_the_winner_of_the_last_hand() -> None:
     table = three_hand_game(RuleOptions(game_target=30))
     assert table.state.dealer == 0
     assert table.state.game == 2
+
+
+@pytest.mark.parametrize(
+    ("next_dealer", "dealers"), [("alternate", [1, 0, 1, 0]), ("winner", [1, 1, 1, 1])]
+)
+def test_next_dealer_alternate_keeps_alternating_across_the_games_of_a_match(
+    next_dealer: str, dealers: list[int]
+) -> None:
+    options = RuleOptions(next_dealer=next_dealer, game_target=4, match_target=1000)  # type: ignore[arg-type]
+    table = new_table(options, dealer=1)
+    for _ in range(3):  # seat 1 wins every hand, and with it every game
+        knock_hand(table, knocker=1, dead="Ac")
+    assert [event.dealer for event in table.events if isinstance(event, Dealt)] == dealers[:3]
+    assert [event.game for event in table.events if isinstance(event, GameWon)] == [1, 2, 3]
+    assert (table.state.game, table.state.dealer) == (4, dealers[3])
 
 
 def test_a_match_reaching_500() -> None:

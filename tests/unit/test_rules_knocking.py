@@ -137,3 +137,87 @@ def test_big_gin_refused_unless_all_eleven_cards_meld() -> None:
     assert BigGin(seat=0) not in legal_actions(table.state, 0)
     with pytest.raises(IllegalMove, match="all 11 cards"):
         table.do(BigGin(seat=0))
+
+
+# Gin three ways: Ac Ad Ah + As 2s 3s + 5h 6h 7h 8h. The defender's 9h would extend the
+# run and its 4s the spade run, were they shown on a plain knock.
+GIN_ANY_WAY = "Ac Ad Ah As 2s 3s 5h 6h 7h 8h"
+GIN_DEFENDER = "9h 4s 2c 4c Qc Kc 6d 8d Td Qh"  # no meld: deadwood 73
+
+
+def test_a_hand_that_melds_completely_is_gin_whatever_arrangement_the_knocker_names() -> None:
+    # Named melds leave As 2s 3s out (deadwood 6, within the limit): it is gin all the same,
+    # shown with the named melds and the left-out cards as a meld of their own.
+    table = drawn(GIN_ANY_WAY, "Kd", seat1=GIN_DEFENDER)
+    events = table.knock(0, "Kd", melds=["Ac Ad Ah", "5h 6h 7h 8h"])
+    shown = knocked(events)
+    assert (shown.gin, shown.deadwood, shown.deadwood_count) == (True, [], 0)
+    assert sorted(shown.melds) == sorted(
+        [cards("Ac Ad Ah"), cards("5h 6h 7h 8h"), cards("As 2s 3s")]
+    )
+    scored = scored_in(events)  # no layoffs onto gin: 9h and 4s count
+    assert (scored.outcome, scored.winner, scored.points) == ("gin", 0, 73 + 25)
+    assert scored.layoffs == []
+    assert scored.knocker_deadwood == 0
+
+
+@pytest.mark.parametrize(
+    "melds",
+    [
+        ["Ac Ad Ah As", "5h 6h 7h 8h"],  # 2s 3s left out: they meld with no other card
+        ["Ac Ad Ah"],  # 36 left out, over the knock limit
+        ["As 2s 3s"],
+        [],
+    ],
+)
+def test_gin_cannot_be_declined_by_naming_an_arrangement_with_deadwood(melds: list[str]) -> None:
+    table = drawn(GIN_ANY_WAY, "Kd", seat1=GIN_DEFENDER)
+    events = table.knock(0, "Kd", melds=melds)
+    shown = knocked(events)
+    assert (shown.gin, shown.deadwood_count) == (True, 0)
+    assert sum(len(meld) for meld in shown.melds) == 10
+    assert scored_in(events).outcome == "gin"
+
+
+def test_gin_is_not_forced_on_a_hand_that_cannot_meld_completely() -> None:
+    table = drawn(AMBIGUOUS, "Kd", seat1=GIN_DEFENDER)
+    shown = knocked(table.knock(0, "Kd", melds=["3c 3d 3h", "Ts Js Qs Ks"]))
+    assert (shown.gin, shown.deadwood_count) == (False, 1 + 2 + 4)
+
+
+def test_big_gin_whatever_arrangement_is_named() -> None:
+    # Named melds leave Ah 2h 3h 4h 5h out: they meld by themselves and are shown so.
+    table = drawn(BIG_GIN, "5h")
+    shown = knocked(table.big_gin(0, melds=["7c 7d 7h", "7s 8s 9s"]))
+    assert (shown.big_gin, shown.deadwood, shown.deadwood_count) == (True, [], 0)
+    assert sorted(shown.melds) == sorted(
+        [cards("7c 7d 7h"), cards("7s 8s 9s"), cards("Ah 2h 3h 4h 5h")]
+    )
+    # 8s 9s left out cannot meld alone: the hand is shown as it melds completely.
+    table = drawn(BIG_GIN, "5h")
+    events = table.big_gin(0, melds=["7c 7d 7h 7s", "Ah 2h 3h 4h 5h"])
+    shown = knocked(events)
+    assert (shown.big_gin, shown.deadwood_count) == (True, 0)
+    assert sum(len(meld) for meld in shown.melds) == 11
+    assert scored_in(events).outcome == "big_gin"
+
+
+def test_big_gin_with_a_named_arrangement_refused_unless_all_eleven_cards_meld() -> None:
+    table = drawn(BIG_GIN, "Kd")
+    with pytest.raises(IllegalMove, match="all 11 cards"):
+        table.big_gin(0, melds=["7c 7d 7h 7s", "Ah 2h 3h 4h"])
+
+
+def test_the_card_taken_from_the_pile_cannot_be_the_knock_card() -> None:
+    # Seat 0 takes the upcard 2d: knocking with it (deadwood 10) would put it straight back.
+    table = deal(seat0="As 2s 3s 4h 5h 6h 7c 8c 9c Kd", seat1=DEFENDER, upcard="2d", dealer=1)
+    table.take_upcard(0)
+    knocks = {a.card for a in legal_actions(table.state, 0) if isinstance(a, Knock)}
+    assert knocks == {"Kd"}
+    message = r"^you took 2d from the pile and cannot knock with it this turn$"
+    with pytest.raises(IllegalMove, match=message):
+        table.knock(0, "2d")
+    with pytest.raises(IllegalMove, match=message):
+        table.knock(0, "2d", melds=["As 2s 3s", "4h 5h 6h", "7c 8c 9c"])
+    shown = knocked(table.knock(0, "Kd"))
+    assert (shown.card, shown.deadwood) == ("Kd", ["2d"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import msgspec
@@ -38,6 +39,13 @@ def test_defaults_are_those_of_rules_md() -> None:
         "oklahoma_spades_double": True,
         "next_dealer": "winner",
     }
+
+
+def test_every_option_has_a_description_naming_its_default() -> None:
+    schema = msgspec.json.schema(RuleOptions)["$defs"]["RuleOptions"]["properties"]
+    assert set(schema) == set(RuleOptions.__struct_fields__)
+    for name, default in msgspec.structs.asdict(RuleOptions()).items():
+        assert f"(default {json.dumps(default)})" in schema[name]["description"], name
 
 
 INVALID = [

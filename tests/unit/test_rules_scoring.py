@@ -10,6 +10,7 @@ import pytest
 
 from domain.commands import Knock
 from domain.errors import IllegalMove
+from domain.events import GameWon
 from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import Phase
@@ -43,6 +44,26 @@ def test_tie_without_undercut_on_tie_scores_nothing_and_the_dealer_deals_again()
     assert table.state.score.hand_points == (0, 0)
     assert table.state.score.hands_won == (0, 0)
     assert table.state.dealer == 1
+
+
+def test_tie_without_undercut_on_tie_keeps_the_dealer_even_when_the_deal_alternates() -> None:
+    # A tie counts as a drawn hand for who deals next, under either next_dealer rule.
+    table = new_table(RuleOptions(undercut_on_tie=False, next_dealer="alternate"), dealer=1)
+    scored = scored_in(knock_hand(table, knocker=0, dead="5c"))
+    assert (scored.outcome, scored.winner, scored.points) == ("tie", None, 0)
+    assert table.state.dealer == 1
+    knock_hand(table, knocker=0, dead="Ac")  # a scored hand: the deal passes
+    assert table.state.dealer == 0
+
+
+def test_a_tie_that_scores_nothing_wins_no_hand_for_the_line_or_shutout_bonus() -> None:
+    options = RuleOptions(undercut_on_tie=False, game_target=4)
+    table = new_table(options, dealer=1)
+    knock_hand(table, knocker=1, dead="5c")  # seat 1 knocks and ties: nobody wins
+    knock_hand(table, knocker=0, dead="Ac")  # seat 0: 4, the game
+    (won,) = [event for event in table.events if isinstance(event, GameWon)]
+    assert won.hands_won == [1, 0]
+    assert (won.line_bonuses, won.shutout_bonus) == ([25, 0], 100)
 
 
 def test_gin_scores_the_defenders_deadwood_plus_gin_bonus() -> None:

@@ -11,6 +11,7 @@ from domain.commands import Discard, DrawFromDiscard, DrawFromStock, Knock
 from domain.errors import IllegalMove
 from domain.events import Discarded, Drew, HandDrawn, Knocked
 from domain.legal import legal_actions
+from domain.options import RuleOptions
 from domain.state import Phase
 from tests.unit.helpers import Table, deal
 
@@ -118,6 +119,16 @@ def test_the_wall_is_a_drawn_hand_and_the_same_dealer_deals_again() -> None:
     table.deal(seat0=SEAT0, seat1=SEAT1, upcard="5c", dealer=1)
     assert table.state.turn == 0
     assert table.state.hand == 2
+
+
+def test_the_wall_is_dealt_again_by_the_same_dealer_even_when_the_deal_alternates() -> None:
+    options = RuleOptions(next_dealer="alternate")
+    table = deal(seat0=SEAT0, seat1=SEAT1, upcard="5c", stock="Qh 8s Jd", dealer=1, options=options)
+    table.pass_upcard(0)
+    table.pass_upcard(1)
+    events = table.discard(0, play_to_the_wall(table))
+    assert isinstance(events[-1], HandDrawn)
+    assert table.state.dealer == 1
 
 
 def test_the_last_two_cards_of_the_stock_are_never_drawn() -> None:
