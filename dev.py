@@ -2,7 +2,7 @@
 """Bootstrap and run the project with nothing but Python 3.11+ installed.
 
     python3 dev.py serve [gin serve options]  run the service (embedded PostgreSQL by default)
-    python3 dev.py test  [pytest options]     lint, type-check, check the layers, run the whole test suite
+    python3 dev.py test  [pytest options]     lint, type-check, check layers, run every test
     python3 dev.py bench NAME                 run bench/NAME.py (installs the reference engines)
 
 The first call creates `.venv` and installs the project into it; later calls reinstall only

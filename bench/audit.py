@@ -7,7 +7,7 @@ A record: N default matches (to 500 points) played in this process at random (a 
 one is listed), through the service's own system steps and fairness log on the in-memory
 store, built by ``build_record``. Rows, best of three rounds each:
 
-- ``replay`` (the reference): decode the record's match events and fold them with ``evolve``.
+- ``fold`` (the reference): decode the record's match events and fold them with ``evolve``.
 - ``verify``: ``verify_record``: both hash chains, the fairness stream, every deal recomputed
   and every move decided again.
 - ``hmac`` (the reference): one HMAC-SHA256 over a deal's inputs.
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from adapters.memory.event_store import InMemoryEventStore
-from domain import Event, Knock, StartMatch, decide, evolve, legal_actions, new_match, replay
+from domain import Event, Knock, StartMatch, decide, evolve, fold, legal_actions, new_match
 from service.audit.game_record import GameRecord, build_record, match_events
 from service.audit.verify import verify_record
 from service.fairness import seeds as fairness
@@ -91,7 +91,7 @@ def main() -> None:
 
     def replay_all() -> None:
         for record in records:
-            replay(event for _, event in match_events(record))
+            fold(event for _, event in match_events(record))
 
     def verify_all() -> None:
         for record in records:
@@ -101,7 +101,7 @@ def main() -> None:
     checked = _best(verify_all)
     print(f"{args.matches} records: {hands} hands, {events} events")
     print(f"{'':24}{'seconds':>10}{'per hand (ms)':>16}{'ratio':>8}")
-    print(f"{'replay (reference)':24}{base:10.4f}{base / hands * 1e3:16.3f}{1:8.2f}")
+    print(f"{'fold (reference)':24}{base:10.4f}{base / hands * 1e3:16.3f}{1:8.2f}")
     print(f"{'verify':24}{checked:10.4f}{checked / hands * 1e3:16.3f}{checked / base:8.2f}")
     _seed_rows(records[0])
 

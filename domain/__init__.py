@@ -58,7 +58,7 @@ from domain.events import (  # noqa: E402
     encode_event,
     event_type,
 )
-from domain.evolve import evolve, replay  # noqa: E402
+from domain.evolve import evolve, fold  # noqa: E402
 from domain.legal import legal_actions  # noqa: E402
 from domain.options import RuleOptions, parse_options  # noqa: E402
 from domain.shuffle import shuffled_deck  # noqa: E402
@@ -109,12 +109,12 @@ __all__ = [
     "encode_event",
     "event_type",
     "evolve",
+    "fold",
     "legal_actions",
     "new_match",
     "parse_options",
     "public_view",
     "redact_event",
-    "replay",
     "shuffled_deck",
     "view",
 ]

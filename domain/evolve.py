@@ -1,7 +1,7 @@
-"""``evolve(state, event) -> state``: the one place state changes, for play and replay alike.
+"""``evolve(state, event) -> state``: the one place state changes, for play and loading alike.
 
 Events are facts already decided, so nothing here validates or draws randomness; a stored
-match is loaded with ``replay(events)``.
+match is loaded with ``fold(events)``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,10 @@ def evolve(state: MatchState, event: Event) -> MatchState:
     return _EVOLVERS[type(event)](state, event)
 
 
-def replay(events: Iterable[Event], state: MatchState | None = None) -> MatchState:
+def fold(events: Iterable[Event], state: MatchState | None = None) -> MatchState:
+    """The state after ``events``, from ``state`` or a new match: loading is this fold.
+    (A dispute's "replay" is something else: stepping through a finished hand, in
+    ``service.audit.replay``.)"""
     return reduce(evolve, events, state or new_match())
 
 

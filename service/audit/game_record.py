@@ -16,7 +16,7 @@ from typing import Literal
 
 import msgspec
 
-from domain import Event, HandDrawn, MatchCreated, MatchWon, RuleOptions, Scored, replay
+from domain import Event, HandDrawn, MatchCreated, MatchWon, RuleOptions, Scored, fold
 from service.fairness.events import (
     FairnessView,
     SeedsCommitted,
@@ -92,7 +92,7 @@ def build_record(
     if created is None or not isinstance(first_commit, SeedsCommitted):
         raise FairnessBehind(f"match {match.match_id} has not been fully created")
     links = first_commit.links
-    due = len(fairness_slots(replay(events), links))
+    due = len(fairness_slots(fold(events), links))
     if len(fairness_events) < due:
         raise FairnessBehind(
             f"match {match.match_id}: the fairness stream holds {len(fairness_events)} "

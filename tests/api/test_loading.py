@@ -9,7 +9,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from adapters.postgres.event_store import PostgresEventStore
-from domain import replay
+from domain import fold
 from service.store.codec import from_record
 from service.store.match_streams import MatchStreams, stream_id
 from tests.api.players import create_table, play_match
@@ -28,13 +28,13 @@ async def test_a_snapshot_and_its_tail_equal_a_replay_from_scratch(
         assert snapshot is not None, "the service saves a snapshot every 50 events"
         assert 50 <= snapshot.version <= final["version"]
         records = await store.read_stream(stream_id(table.match_id))
-        from_scratch = replay(from_record(record) for record in records)
+        from_scratch = fold(from_record(record) for record in records)
         for every in (50, 7):
             loaded = await MatchStreams(store, snapshot_every=every).load(table.match_id)
             assert loaded.version == final["version"]
             assert loaded.state == from_scratch
         midway = await MatchStreams(store).load_at(table.match_id, 30)
-        assert midway.state == replay(from_record(record) for record in records[:30])
+        assert midway.state == fold(from_record(record) for record in records[:30])
 
 
 async def test_a_cached_state_is_only_a_start_the_store_is_read_every_time(

@@ -32,7 +32,7 @@ from domain.commands import (
 )
 from domain.decide import decide
 from domain.events import Event, Scored
-from domain.evolve import evolve, replay
+from domain.evolve import evolve, fold
 from domain.options import RuleOptions
 from domain.setup import dealt_from_deck
 from domain.state import MatchState, Phase, new_match
@@ -100,7 +100,7 @@ class Table:
         return self
 
     def replayed(self) -> MatchState:
-        return replay(self.events)
+        return fold(self.events)
 
 
 def scripted_deck(dealer: int, seat0: str, seat1: str, upcard: str, stock: str) -> list[Card]:

@@ -51,7 +51,7 @@ from domain.events import (
     decode_event,
     encode_event,
 )
-from domain.evolve import evolve, replay
+from domain.evolve import evolve, fold
 from domain.legal import legal_actions
 from domain.melds import (
     arrangement_of,
@@ -338,7 +338,7 @@ def check_limit(record: Record) -> None:
 def test_complete_random_matches_keep_every_rule(options: RuleOptions, seed: int) -> None:
     state, record = play_match(options, random.Random(seed))
     assert state.phase is Phase.MATCH_OVER
-    assert replay(record.events) == state
+    assert fold(record.events) == state
     assert [decode_event(encode_event(e)) for e in record.events] == record.events
     check_scores(record)
     check_limit(record)
