@@ -17,7 +17,7 @@ from service.bots.simple import SimpleBot
 from service.fairness.log import FairnessLog, fairness_stream, touches_fairness
 from service.fairness.seeds import CHAIN_LINKS
 from service.matches.system_steps import system_steps
-from service.registry import RegisteredMatch, RegisteredSeat
+from service.ports.match_registry import RegisteredMatch, RegisteredSeat
 from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 SHORT_MATCH = RuleOptions(game_target=30, match_target=500)
