@@ -34,7 +34,7 @@ from service.audit.verify import verify_record
 from service.fairness import seeds as fairness
 from service.fairness.log import FairnessLog, deal_seed, fairness_stream, touches_fairness
 from service.matches.system_steps import system_steps
-from service.registry import RegisteredMatch, RegisteredSeat
+from service.ports.match_registry import RegisteredMatch, RegisteredSeat
 from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 ROUNDS = 3

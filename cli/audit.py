@@ -16,13 +16,14 @@ from pathlib import Path
 
 from adapters.postgres.database import open_database
 from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.match_registry import PostgresMatchRegistry
 from service.audit.game_record import FairnessBehind, build_record
 from service.audit.verify import Verdict, verify_file, verify_record
 from service.fairness.events import SeedsCommitted, decode_fairness
 from service.fairness.log import fairness_stream
 from service.fairness.seeds import commitment
 from service.ports.event_store import EventStore
-from service.registry import MatchRegistry
+from service.ports.match_registry import MatchRegistry
 from service.store.match_streams import stream_id
 
 
@@ -83,7 +84,7 @@ def run_audit(args: argparse.Namespace) -> int:
 
 async def _audit(url: str, match_id: str) -> Verdict:
     async with open_pool(url, min_size=1, max_size=2) as pool:
-        return await audit_match(PostgresEventStore(pool), MatchRegistry(pool), match_id)
+        return await audit_match(PostgresEventStore(pool), PostgresMatchRegistry(pool), match_id)
 
 
 def _print(verdict: Verdict) -> int:

@@ -16,12 +16,14 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from adapters.postgres.database import open_database
 from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.match_registry import PostgresMatchRegistry
+from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
 from service.matches.use_cases import MatchService
 from service.notifications import MatchNotifier
-from service.registry import MatchRegistry
 from service.store.match_streams import MatchStreams
 from service.tournament.feed import GlobalFeed
 from service.tournament.operators import OperatorKeys
@@ -63,9 +65,11 @@ def create_app(settings: Settings) -> Litestar:
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
             app.state.notifier = notifier
-            app.state.matches = MatchService(streams, MatchRegistry(pool), SeedCommitments(pool))
+            registry = PostgresMatchRegistry(pool)
+            commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
+            app.state.matches = MatchService(streams, registry, commitments)
             app.state.bots = BotRunner(app.state.matches)
-            app.state.operator_keys = OperatorKeys(pool)
+            app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store, pool)
             app.state.webhooks = WebhookRegistry(pool)
             try:

@@ -9,7 +9,8 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
 from service.matches.tokens import bearer_token
-from service.tournament.operators import Operator, OperatorKeys, Scope
+from service.ports.operator_keys import Operator, Scope
+from service.tournament.operators import OperatorKeys
 
 OPERATOR_KEY = "OperatorKey"
 

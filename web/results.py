@@ -11,7 +11,7 @@ import msgspec
 from litestar import Controller, get
 
 from domain import Event, GameWon, HandDrawn, MatchState, Phase, Scored
-from service.registry import RegisteredMatch
+from service.ports.match_registry import RegisteredMatch
 from web.docs import problems
 from web.params import Matches, MatchId
 from web.schemas import Status

@@ -8,7 +8,7 @@ from msgspec.structs import asdict
 
 from domain import view
 from service.fairness.log import fairness_view
-from service.registry import RegisteredMatch
+from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 from web.dependencies import seat_of
 from web.docs import BEARER, problems

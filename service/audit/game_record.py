@@ -26,7 +26,7 @@ from service.fairness.events import (
 )
 from service.fairness.log import fairness_stream
 from service.ports.event_store import StoredEvent
-from service.registry import RegisteredMatch
+from service.ports.match_registry import RegisteredMatch
 from service.store.codec import decode_stored, from_record
 from service.store.hash_chain import GENESIS
 from service.store.match_streams import stream_id

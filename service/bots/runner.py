@@ -20,7 +20,7 @@ from domain.commands import SeatCommand
 from service.bots.policy import Bot, bot_for
 from service.errors import StaleVersion, VersionConflict
 from service.matches.use_cases import CommandRequest, MatchService
-from service.registry import RegisteredMatch
+from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 
 BotFactory = Callable[[str], Bot]

@@ -7,15 +7,13 @@ secret. A commitment serves one match, and one nobody used is forgotten after a 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import msgspec
-from psycopg_pool import AsyncConnectionPool
 
 from service.errors import UnknownCommitment
 from service.fairness.seeds import CHAIN_LINKS, SCHEME, commitment, new_secret
-
-UNUSED_FOR = "1 day"
+from service.ports.seed_commitments import SeedCommitmentStore
 
 
 class Commitment(msgspec.Struct, frozen=True, kw_only=True):
@@ -27,20 +25,18 @@ class Commitment(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SeedCommitments:
-    def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
-        self._pool = pool
+    def __init__(
+        self, store: SeedCommitmentStore, *, new_secret: Callable[[], bytes] = new_secret
+    ) -> None:
+        """``new_secret`` draws each match secret: the OS's randomness unless a caller needs
+        the same matches every run (the verifier's tests replay matches by seed)."""
+        self._store = store
+        self._new_secret = new_secret
 
     async def create(self) -> Commitment:
-        secret = new_secret()
+        secret = self._new_secret()
         value = commitment(secret, 1, CHAIN_LINKS)
-        async with self._pool.connection() as conn, conn.transaction():
-            await conn.execute(
-                f"DELETE FROM seed_commitments WHERE created_at < now() - interval '{UNUSED_FOR}'"
-            )
-            await conn.execute(
-                "INSERT INTO seed_commitments (commitment, server_secret) VALUES (%s, %s)",
-                (value, secret),
-            )
+        await self._store.add(value, secret)
         return Commitment(scheme=SCHEME, chain_links=CHAIN_LINKS, commitment=value.hex())
 
     async def claim(self, value: str) -> bytes:
@@ -49,14 +45,9 @@ class SeedCommitments:
             key = bytes.fromhex(value)
         except ValueError:
             raise UnknownCommitment("a commitment is 64 hex digits") from None
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(
-                "DELETE FROM seed_commitments WHERE commitment = %s RETURNING server_secret",
-                (key,),
-            )
-            row = await cur.fetchone()
-        if row is None:
+        secret = await self._store.claim(key)
+        if secret is None:
             raise UnknownCommitment(
                 "this commitment is unknown, already used by a match, or older than a day"
             )
-        return bytes(row[0])
+        return secret

@@ -37,7 +37,7 @@ from service.fairness.seeds import (
     step_of_link,
 )
 from service.ports.event_store import ConcurrencyConflict, EventStore, NewEvent
-from service.registry import RegisteredMatch
+from service.ports.match_registry import RegisteredMatch
 
 FAIRNESS_STREAM_PREFIX = "fairness-"
 _SYNC_ATTEMPTS = 3

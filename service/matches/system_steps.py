@@ -10,7 +10,7 @@ from __future__ import annotations
 from domain import Command, Cut, Deal, Event, MatchState, decide, evolve, legal_actions
 from service.fairness.log import cut_seed, deal_seed
 from service.fairness.seeds import CHAIN_LINKS
-from service.registry import RegisteredMatch
+from service.ports.match_registry import RegisteredMatch
 
 
 def system_steps(

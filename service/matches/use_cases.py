@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 import msgspec
@@ -45,11 +45,11 @@ from service.errors import (
 )
 from service.fairness.commitments import SeedCommitments
 from service.fairness.log import FairnessLog, touches_fairness
-from service.fairness.seeds import new_secret
+from service.fairness.seeds import CHAIN_LINKS, new_secret
 from service.matches import tokens
 from service.matches.system_steps import system_steps
 from service.ports import event_store
-from service.registry import MatchRegistry, RegisteredMatch, RegisteredSeat
+from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
 from service.store.match_streams import Loaded, MatchStreams
 
 SEATS = (0, 1)
@@ -84,11 +84,18 @@ class MatchService:
         streams: MatchStreams,
         registry: MatchRegistry,
         commitments: SeedCommitments | None = None,
+        *,
+        new_match_id: Callable[[], str] | None = None,
+        chain_links: int = CHAIN_LINKS,
     ) -> None:
+        """``new_match_id`` (a UUID string each call; random by default) and ``chain_links``
+        (the length of each seed chain) are for callers that replay matches by seed: the
+        verifier's tests, which also need matches that run through several short chains."""
         self.streams = streams
         self.registry = registry
         self.commitments = commitments
-        self.fairness = FairnessLog(streams.store)
+        self.fairness = FairnessLog(streams.store, links=chain_links)
+        self._new_match_id = new_match_id or _new_match_id
         # Only records of full matches are cached: nothing in them can change any more.
         self._full_records: OrderedDict[str, RegisteredMatch] = OrderedDict()
 
@@ -104,7 +111,7 @@ class MatchService:
         commitment: str | None = None,
         bots: Sequence[str | None] = (),
     ) -> CreatedMatch:
-        match_id = str(uuid.uuid4())
+        match_id = self._new_match_id()
         levels = bot_levels(bots, invite_seat)
         server_secret = await self._server_secret(commitment, entropy)
         entropy = [*entropy, "", ""][:2]
@@ -136,7 +143,7 @@ class MatchService:
         events = decide(state, StartMatch(options=options))
         for event in events:
             state = evolve(state, event)
-        steps, _ = system_steps(state, match)
+        steps, _ = system_steps(state, match, links=self.fairness.links)
         await self.registry.create(
             match_id,
             external_ref=external_ref,
@@ -176,7 +183,7 @@ class MatchService:
         # The cut was waiting for this seat; a conflict means another request already cut.
         loaded = await self.streams.load(match_id)
         match = await self.match(match_id)
-        steps, _ = system_steps(loaded.state, match)
+        steps, _ = system_steps(loaded.state, match, links=self.fairness.links)
         if steps:
             with contextlib.suppress(event_store.ConcurrencyConflict):
                 after, _ = await self.streams.append(match_id, loaded, steps)
@@ -234,7 +241,7 @@ class MatchService:
         state = loaded.state
         for event in events:
             state = evolve(state, event)
-        steps, _ = system_steps(state, match)
+        steps, _ = system_steps(state, match, links=self.fairness.links)
         try:
             after, _ = await self.streams.append(
                 match_id, loaded, [*events, *steps], idempotency_key=store_key
@@ -296,6 +303,10 @@ def redact_events(events: Sequence[tuple[int, Event]], seat: int | None) -> list
             hand_over = True  # everything before a deal belongs to a finished hand
     redacted.reverse()
     return redacted
+
+
+def _new_match_id() -> str:
+    return str(uuid.uuid4())
 
 
 def _store_key(match_id: str, seat: int, key: str) -> str:

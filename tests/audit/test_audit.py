@@ -11,10 +11,10 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.match_registry import PostgresMatchRegistry
 from cli.audit import audit_match
 from cli.main import main
 from service.audit.verify import Verdict
-from service.registry import MatchRegistry
 from service.store.hash_chain import link_hash
 from tests.audit.api_play import create_fair_table, play_until
 
@@ -31,7 +31,7 @@ async def match_id(client: Client) -> str:
 
 async def audit(url: str, match_id: str) -> Verdict:
     async with open_pool(url, min_size=1, max_size=2) as pool:
-        return await audit_match(PostgresEventStore(pool), MatchRegistry(pool), match_id)
+        return await audit_match(PostgresEventStore(pool), PostgresMatchRegistry(pool), match_id)
 
 
 async def as_owner(url: str, *statements: tuple[str, tuple[object, ...]]) -> None:

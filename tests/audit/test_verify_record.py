@@ -1,6 +1,6 @@
 """The offline verifier against records of matches played in this process (the service's own
-system steps and fairness log, the in-memory store): a true record verifies, and each way of
-tampering with one is named precisely, by version, event, field and card."""
+use cases over the in-memory adapters): a true record verifies, and each way of tampering with
+one is named precisely, by version, event, field and card."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from domain import RuleOptions
 from service.audit.game_record import GameRecord
 from service.fairness.seeds import locate
-from tests.audit.local_match import played_match
+from tests.audit.service_play import played_match
 from tests.audit.tampering import (
     Document,
     Entry,
@@ -30,7 +30,7 @@ from tests.audit.tampering import (
 
 @pytest.fixture(scope="module")
 def record() -> GameRecord:
-    return played_match(seed=7)[1]
+    return played_match(seed=7)
 
 
 @pytest.fixture
@@ -240,7 +240,7 @@ def test_a_finished_match_cannot_pass_as_one_in_progress(doc: Document) -> None:
 
 
 def test_a_match_that_runs_through_several_seed_chains_verifies() -> None:
-    _, record = played_match(seed=11, links=2, options=RuleOptions(game_target=30, match_target=0))
+    record = played_match(seed=11, links=2, options=RuleOptions(game_target=30, match_target=0))
     doc = document(record)
     assert verdict(doc).ok
     last_link = record.hands_finished + 1

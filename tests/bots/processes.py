@@ -10,11 +10,11 @@ from typing import Any
 import msgspec
 
 from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.match_registry import PostgresMatchRegistry
 from domain import MatchState, Phase, RuleOptions, view
 from domain.commands import SeatCommand
 from service.bots import bot_for
 from service.matches.use_cases import CommandRequest, MatchService
-from service.registry import MatchRegistry
 from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 ONE_SHORT_GAME = RuleOptions(game_target=25, match_target=0)
@@ -27,7 +27,7 @@ PERSON = bot_for("simple")  # how the person plays: from the person's view, like
 @asynccontextmanager
 async def process(database_url: str) -> AsyncIterator[MatchService]:
     async with open_pool(database_url, min_size=1, max_size=5) as pool:
-        yield MatchService(MatchStreams(PostgresEventStore(pool)), MatchRegistry(pool))
+        yield MatchService(MatchStreams(PostgresEventStore(pool)), PostgresMatchRegistry(pool))
 
 
 async def person_plays(

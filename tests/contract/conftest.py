@@ -1,17 +1,31 @@
-"""Every event store runs the same contract: the test bodies never know which one they have."""
+"""Every adapter of a port runs the same contract: the test bodies never know which one they
+have. PostgreSQL adapters get a fresh migrated database per test."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from adapters.memory.event_store import InMemoryEventStore
-from adapters.postgres.event_store import PostgresEventStore
+from adapters.memory.match_registry import InMemoryMatchRegistry
+from adapters.memory.operator_keys import InMemoryOperatorKeyStore
+from adapters.memory.seed_commitments import InMemorySeedCommitmentStore
+from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.match_registry import PostgresMatchRegistry
+from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
 from service.ports.event_store import EventStore
+from service.ports.match_registry import MatchRegistry
+from service.ports.operator_keys import OperatorKeyStore
+from service.ports.seed_commitments import SeedCommitmentStore
+
+ADAPTERS = ["memory", "postgres"]
 
 
-@pytest.fixture(params=["memory", "postgres"])
+@pytest.fixture(params=ADAPTERS)
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[EventStore]:
     if request.param == "memory":
         yield InMemoryEventStore()
@@ -19,3 +33,62 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[EventStore]:
         url: str = request.getfixturevalue("fresh_database_url")
         async with PostgresEventStore.connect(url, max_size=20) as postgres:
             yield postgres
+
+
+@pytest.fixture(params=ADAPTERS)
+async def registry(request: pytest.FixtureRequest) -> AsyncIterator[MatchRegistry]:
+    if request.param == "memory":
+        yield InMemoryMatchRegistry()
+    else:
+        url: str = request.getfixturevalue("fresh_database_url")
+        async with open_pool(url, max_size=5) as pool:
+            yield PostgresMatchRegistry(pool)
+
+
+@pytest.fixture(params=ADAPTERS)
+async def operator_keys(request: pytest.FixtureRequest) -> AsyncIterator[OperatorKeyStore]:
+    if request.param == "memory":
+        yield InMemoryOperatorKeyStore()
+    else:
+        url: str = request.getfixturevalue("fresh_database_url")
+        async with open_pool(url, max_size=5) as pool:
+            yield PostgresOperatorKeyStore(pool)
+
+
+@dataclass(frozen=True)
+class Commitments:
+    """A commitment store, and a way to make everything it keeps older by ``timedelta``."""
+
+    store: SeedCommitmentStore
+    age: Callable[[timedelta], Awaitable[None]]
+
+
+class MovableClock:
+    def __init__(self) -> None:
+        self.now = datetime(2025, 11, 30, 12, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture(params=ADAPTERS)
+async def commitments(request: pytest.FixtureRequest) -> AsyncIterator[Commitments]:
+    if request.param == "memory":
+        clock = MovableClock()
+
+        async def later(by: timedelta) -> None:
+            clock.now += by
+
+        yield Commitments(InMemorySeedCommitmentStore(clock), later)
+    else:
+        url: str = request.getfixturevalue("fresh_database_url")
+        async with open_pool(url, max_size=5) as pool:
+
+            async def backdate(by: timedelta) -> None:
+                # The database's clock cannot be moved on; its rows can be made older.
+                async with pool.connection() as conn:
+                    await conn.execute(
+                        "UPDATE seed_commitments SET created_at = created_at - %s", (by,)
+                    )
+
+            yield Commitments(PostgresSeedCommitmentStore(pool), backdate)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 from litestar.testing import AsyncTestClient
+from psycopg_pool import AsyncConnectionPool
 
 from adapters.postgres.event_store import open_pool
+from adapters.postgres.match_registry import PostgresMatchRegistry
+from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from service.tournament.operators import OperatorKeys
 from service.tournament.webhooks.settings import WebhookSettings
 from tests.tournament.play import Client
@@ -45,7 +49,12 @@ async def keys(database_url: str) -> AsyncIterator[OperatorKeys]:
     """Operator keys on the module's database, through a pool of the tests' own event loop (the
     app runs in a loop of its own, so its pool is not for the tests to use)."""
     async with open_pool(database_url, min_size=1, max_size=2) as pool:
-        yield OperatorKeys(pool)
+        yield operator_keys(pool)
+
+
+def operator_keys(pool: AsyncConnectionPool[Any]) -> OperatorKeys:
+    """Operator keys over ``pool``, wired as the app wires them."""
+    return OperatorKeys(PostgresOperatorKeyStore(pool), PostgresMatchRegistry(pool))
 
 
 async def new_key(keys: OperatorKeys, name: str, *scopes: str) -> str:

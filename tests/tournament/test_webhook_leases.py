@@ -11,12 +11,11 @@ import psycopg
 import pytest
 
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
-from service.tournament.operators import OperatorKeys
 from service.tournament.webhooks.dispatcher import Dispatcher
 from service.tournament.webhooks.queue import DeliveryQueue, Outcome
 from service.tournament.webhooks.settings import WebhookSettings
 from service.tournament.webhooks.worker import Worker
-from tests.tournament.conftest import running_app
+from tests.tournament.conftest import operator_keys, running_app
 from tests.tournament.receiver import Receiver, running_receiver
 from tests.tournament.webhook_helpers import finished_match, operator_with_webhook
 
@@ -47,7 +46,7 @@ async def pools(fresh_database_url: str) -> AsyncIterator[tuple[Pool, Pool]]:
 async def pending(fresh_database_url: str, pools: tuple[Pool, Pool], receiver: Receiver) -> int:
     """Three webhooks of one operator hear every end of a finished match; dispatched, how
     many deliveries are pending."""
-    keys = OperatorKeys(pools[0])
+    keys = operator_keys(pools[0])
     async with running_app(fresh_database_url, webhooks=NO_WEBHOOKS) as client:
         key, _ = await operator_with_webhook(client, keys, receiver.url, "Busy")
         for _ in range(2):

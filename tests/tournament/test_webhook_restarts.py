@@ -11,7 +11,7 @@ import pytest
 from adapters.postgres.event_store import open_pool
 from service.tournament.operators import OperatorKeys
 from service.tournament.webhooks.settings import WebhookSettings
-from tests.tournament.conftest import FAST_WEBHOOKS, running_app
+from tests.tournament.conftest import FAST_WEBHOOKS, operator_keys, running_app
 from tests.tournament.receiver import running_receiver
 from tests.tournament.webhook_helpers import (
     deliveries,
@@ -30,7 +30,7 @@ SLOW_RETRIES = msgspec.structs.replace(FAST_WEBHOOKS, retry_base_seconds=1.0, re
 @pytest.fixture
 async def fresh_keys(fresh_database_url: str) -> AsyncIterator[OperatorKeys]:
     async with open_pool(fresh_database_url, min_size=1, max_size=1) as pool:
-        yield OperatorKeys(pool)
+        yield operator_keys(pool)
 
 
 async def test_a_pending_delivery_is_made_by_the_next_process_after_a_restart(

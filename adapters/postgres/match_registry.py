@@ -1,52 +1,23 @@
-"""What the service keeps about a match outside its event stream: the server secret, the
-seats' token hashes and entropy, open invites, and receipts of idempotent commands.
-
-None of this is game state; it never reaches a seat except as a seat's own fresh token.
-"""
+"""The match registry in PostgreSQL: ``matches``, ``match_seats``, ``match_invites`` and
+``command_receipts`` (see ``migrations/versions/0002_matches.py``)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Sequence
 from typing import Any
 
-import msgspec
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-
-class RegisteredSeat(msgspec.Struct, frozen=True):
-    seat: int
-    token_hash: bytes | None
-    entropy: str
-    external_player_id: str | None = None  # what tournament software calls this player
-    bot: str | None = None  # the level of a seat the server plays (it never has a token)
-
-
-class RegisteredMatch(msgspec.Struct, frozen=True):
-    match_id: str
-    external_ref: str | None
-    server_secret: bytes
-    created_at: datetime
-    seats: tuple[RegisteredSeat, ...]
-    operator_id: str | None = None  # the operator whose key created the match, if any
-
-    @property
-    def full(self) -> bool:
-        return all(seat.token_hash is not None or seat.bot is not None for seat in self.seats)
-
-    @property
-    def entropy(self) -> list[str]:
-        return [seat.entropy for seat in self.seats]
+from service.ports.match_registry import (
+    AcceptedInvite,
+    Receipt,
+    RegisteredMatch,
+    RegisteredSeat,
+)
 
 
-class Receipt(msgspec.Struct, frozen=True):
-    """An idempotent command: the request's hash and the version it was decided at."""
-
-    request_hash: bytes
-    at_version: int
-
-
-class MatchRegistry:
+class PostgresMatchRegistry:
     def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
         self._pool = pool
 
@@ -56,7 +27,7 @@ class MatchRegistry:
         *,
         external_ref: str | None,
         server_secret: bytes,
-        seats: list[RegisteredSeat],
+        seats: Sequence[RegisteredSeat],
         invite_code_hash: bytes | None = None,
         invite_seat: int | None = None,
         operator_id: str | None = None,
@@ -117,8 +88,7 @@ class MatchRegistry:
 
     async def accept_invite(
         self, code_hash: bytes, token_hash: bytes, entropy: str
-    ) -> tuple[str, int] | None:
-        """Seat the invited player once; (match id, seat), or None if no such open invite."""
+    ) -> AcceptedInvite | None:
         async with self._pool.connection() as conn, conn.transaction():
             cur = await conn.execute(
                 "UPDATE match_invites SET accepted_at = now() "
@@ -134,12 +104,18 @@ class MatchRegistry:
                 "WHERE match_id = %s AND seat = %s",
                 (token_hash, entropy, match_id, seat),
             )
-        return str(match_id), int(seat)
+        return AcceptedInvite(str(match_id), int(seat))
+
+    async def is_seat_token(self, token_hash: bytes) -> bool:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT 1 FROM match_seats WHERE token_hash = %s", (token_hash,)
+            )
+            return await cur.fetchone() is not None
 
     async def claim_receipt(
         self, match_id: str, seat: int, key: str, request_hash: bytes, at_version: int
     ) -> Receipt:
-        """Record the first request under ``key``, or return the one already recorded."""
         async with self._pool.connection() as conn:
             cur = await conn.execute(
                 "WITH claimed AS ("

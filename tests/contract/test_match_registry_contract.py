@@ -1,0 +1,171 @@
+"""The match registry contract: every adapter passes these, unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import uuid
+
+from service.ports.match_registry import (
+    AcceptedInvite,
+    MatchRegistry,
+    Receipt,
+    RegisteredSeat,
+)
+
+
+def digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+async def invited_match(registry: MatchRegistry, code: str = "invite") -> str:
+    """A match with seat 0 taken and seat 1 waiting for the holder of ``code``."""
+    match_id = new_id()
+    await registry.create(
+        match_id,
+        external_ref=None,
+        server_secret=b"s" * 32,
+        seats=[
+            RegisteredSeat(0, digest(f"{match_id} seat 0"), "mine"),
+            RegisteredSeat(1, None, ""),
+        ],
+        invite_code_hash=digest(code),
+        invite_seat=1,
+    )
+    return match_id
+
+
+async def test_a_match_is_read_back_as_it_was_registered(registry: MatchRegistry) -> None:
+    match_id = new_id()
+    seats = [
+        RegisteredSeat(1, None, "", external_player_id="p-2", bot="simple"),
+        RegisteredSeat(0, digest("token 0"), "alice", external_player_id="p-1"),
+    ]
+
+    await registry.create(
+        match_id, external_ref="cup-r1", server_secret=bytes(range(32)), seats=seats
+    )
+    match = await registry.get(match_id)
+
+    assert match is not None
+    assert (match.match_id, match.external_ref, match.server_secret, match.operator_id) == (
+        match_id,
+        "cup-r1",
+        bytes(range(32)),
+        None,
+    )
+    assert match.seats == (seats[1], seats[0])  # in seat order
+    assert match.full
+    assert match.entropy == ["alice", ""]
+    assert match.created_at.tzinfo is not None
+
+
+async def test_an_unknown_match_is_none(registry: MatchRegistry) -> None:
+    await invited_match(registry)
+
+    assert await registry.get(new_id()) is None
+
+
+async def test_matches_are_independent(registry: MatchRegistry) -> None:
+    first, second = await invited_match(registry, "one"), await invited_match(registry, "two")
+
+    one, two = await registry.get(first), await registry.get(second)
+
+    assert one is not None
+    assert two is not None
+    assert (one.match_id, two.match_id) == (first, second)
+    assert one.seats[0].token_hash != two.seats[0].token_hash
+
+
+async def test_an_accepted_invite_seats_its_player(registry: MatchRegistry) -> None:
+    match_id = await invited_match(registry)
+    before = await registry.get(match_id)
+    assert before is not None
+    assert not before.full
+
+    accepted = await registry.accept_invite(digest("invite"), digest("joiner"), "bob")
+
+    assert accepted == AcceptedInvite(match_id, 1)
+    after = await registry.get(match_id)
+    assert after is not None
+    assert after.full
+    assert after.seats[1] == RegisteredSeat(1, digest("joiner"), "bob")
+    assert after.seats[0] == before.seats[0]
+
+
+async def test_an_unknown_invite_seats_nobody(registry: MatchRegistry) -> None:
+    match_id = await invited_match(registry)
+
+    assert await registry.accept_invite(digest("guess"), digest("joiner"), "") is None
+    match = await registry.get(match_id)
+    assert match is not None
+    assert not match.full
+
+
+async def test_an_invite_is_accepted_once(registry: MatchRegistry) -> None:
+    await invited_match(registry)
+    assert await registry.accept_invite(digest("invite"), digest("first"), "") is not None
+
+    assert await registry.accept_invite(digest("invite"), digest("second"), "") is None
+
+
+async def test_an_invite_accepted_twice_at_once_seats_one_player(registry: MatchRegistry) -> None:
+    match_id = await invited_match(registry)
+
+    results = await asyncio.gather(
+        registry.accept_invite(digest("invite"), digest("first"), "one"),
+        registry.accept_invite(digest("invite"), digest("second"), "two"),
+    )
+
+    winners = [i for i, result in enumerate(results) if result is not None]
+    assert len(winners) == 1
+    assert results[winners[0]] == AcceptedInvite(match_id, 1)
+    match = await registry.get(match_id)
+    assert match is not None
+    seated = (digest("first"), "one") if winners == [0] else (digest("second"), "two")
+    assert (match.seats[1].token_hash, match.seats[1].entropy) == seated
+
+
+async def test_a_seat_token_is_known_by_its_hash(registry: MatchRegistry) -> None:
+    match_id = await invited_match(registry)
+
+    assert await registry.is_seat_token(digest(f"{match_id} seat 0"))
+    assert not await registry.is_seat_token(digest("joiner"))
+    await registry.accept_invite(digest("invite"), digest("joiner"), "")
+    assert await registry.is_seat_token(digest("joiner"))
+    assert not await registry.is_seat_token(digest("invite"))
+
+
+async def test_the_first_receipt_under_a_key_wins(registry: MatchRegistry) -> None:
+    match_id = await invited_match(registry)
+
+    first = await registry.claim_receipt(match_id, 0, "k", digest("draw"), 3)
+    again = await registry.claim_receipt(match_id, 0, "k", digest("discard"), 5)
+
+    assert first == again == Receipt(digest("draw"), 3)
+
+
+async def test_receipts_claimed_at_once_agree_on_the_first(registry: MatchRegistry) -> None:
+    match_id = await invited_match(registry)
+
+    receipts = await asyncio.gather(
+        *(registry.claim_receipt(match_id, 0, "k", digest(f"r{n}"), n) for n in range(4))
+    )
+
+    assert len(set(receipts)) == 1
+    assert receipts[0] in [Receipt(digest(f"r{n}"), n) for n in range(4)]
+
+
+async def test_receipts_are_kept_per_match_seat_and_key(registry: MatchRegistry) -> None:
+    match_id, other = await invited_match(registry, "a"), await invited_match(registry, "b")
+    await registry.claim_receipt(match_id, 0, "k", digest("first"), 1)
+
+    assert await registry.claim_receipt(match_id, 1, "k", digest("x"), 2) == Receipt(digest("x"), 2)
+    assert await registry.claim_receipt(match_id, 0, "k2", digest("y"), 3) == Receipt(
+        digest("y"), 3
+    )
+    assert await registry.claim_receipt(other, 0, "k", digest("z"), 4) == Receipt(digest("z"), 4)
