@@ -5,7 +5,6 @@ gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to t
 gin operator create-key --name NAME --scope SCOPE ...   make an operator API key (see operator_cli)
 gin verify RECORD.json                                  check a game record, offline (see audit)
 gin audit MATCH_ID [--database-url URL]                 check a match against the database
-gin loadtest [--url URL] [--matches M ...]              concurrent matches over HTTP (see loadtest)
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from adapters.postgres.database import open_database
 from cli.audit import add_audit_commands
 from cli.operators import add_operator_commands
 from cli.serve import add_serve_command
-from service.loadtest import add_loadtest_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +27,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_db_commands(commands)
     add_operator_commands(commands, add_database_options)
     add_audit_commands(commands)
-    add_loadtest_command(commands)
     return parser
 
 
