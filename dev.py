@@ -4,6 +4,7 @@
     python3 dev.py serve [gin serve options]  run the service (embedded PostgreSQL by default)
     python3 dev.py test  [pytest options]     lint, type-check, check layers, run every test
     python3 dev.py bench NAME                 run bench/NAME.py (installs the reference engines)
+    python3 dev.py loadtest [options]         concurrent matches over HTTP (docs/loadtest.md)
 
 The first call creates `.venv` and installs the project into it; later calls reinstall only
 when pyproject.toml has changed.
@@ -42,7 +43,7 @@ def run(*argv: str) -> int:
 
 
 def main(args: list[str]) -> int:
-    if not args or args[0] not in {"serve", "test", "bench"}:
+    if not args or args[0] not in {"serve", "test", "bench", "loadtest"}:
         print(__doc__)
         return 2
     command, rest = args[0], args[1:]
@@ -52,6 +53,10 @@ def main(args: list[str]) -> int:
     if command == "bench":
         ensure_venv("dev,bench")
         return run(str(BIN / "python"), "-m", f"bench.{rest[0]}", *rest[1:])
+    if command == "loadtest":
+        # Its clients (httpx) come with the dev extra; it needs no reference engine.
+        ensure_venv("dev")
+        return run(str(BIN / "python"), "-m", "bench.loadtest", *rest)
     ensure_venv("dev")
     for step in (
         [str(BIN / "ruff"), "check", "."],

@@ -1,12 +1,13 @@
-"""A migrated throwaway database for a benchmark: on ``--database-url`` if given, otherwise on
-an embedded PostgreSQL in a temporary folder (fsync on, as deployed)."""
+"""Throwaway PostgreSQL for a benchmark or a load run: an embedded server in a temporary folder
+(fsync on, as deployed), or a migrated database of its own on ``--database-url``."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from adapters.postgres.database import create_database, drop_database, with_database
@@ -15,22 +16,40 @@ from adapters.postgres.migrate import upgrade
 
 
 @contextmanager
+def temporary_postgres() -> Iterator[str]:
+    """Yield the maintenance URL of an embedded server in a temporary folder; remove both after."""
+    folder = Path(tempfile.mkdtemp(prefix="gin-bench-pg-"))
+    try:
+        server = EmbeddedPostgres(folder / "postgres", delete_on_stop=True)
+        try:
+            yield server.url()
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def temporary_database(name: str) -> Iterator[str]:
+    """Yield the URL of database ``name``, empty, on a temporary embedded server."""
+    with temporary_postgres() as admin_url:
+        create_database(admin_url, name)
+        yield with_database(admin_url, name)
+
+
+@contextmanager
 def bench_database(admin_url: str | None, prefix: str) -> Iterator[str]:
     """Yield the URL of a new migrated database; drop it (and any embedded server) after."""
-    server = None
-    if admin_url is None:
-        server = EmbeddedPostgres(
-            Path(tempfile.mkdtemp(prefix="gin-bench-pg-")), delete_on_stop=True
-        )
-        admin_url = server.url()
-    name = f"{prefix}_{os.getpid()}"
-    create_database(admin_url, name)
-    try:
-        url = with_database(admin_url, name)
-        upgrade(url)
-        print(f"PostgreSQL: {'embedded, temporary' if server else 'from --database-url'}")
-        yield url
-    finally:
-        drop_database(admin_url, name)
-        if server is not None:
-            server.stop()
+    with ExitStack() as stack:
+        embedded = admin_url is None
+        if admin_url is None:
+            admin_url = stack.enter_context(temporary_postgres())
+        name = f"{prefix}_{os.getpid()}"
+        create_database(admin_url, name)
+        try:
+            url = with_database(admin_url, name)
+            upgrade(url)
+            print(f"PostgreSQL: {'embedded, temporary' if embedded else 'from --database-url'}")
+            yield url
+        finally:
+            drop_database(admin_url, name)

@@ -18,33 +18,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import os
 import random
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import httpx
 import psutil
-import psycopg
 
-from adapters.postgres.database import create_database, with_database
-from adapters.postgres.embedded import EmbeddedPostgres
 from adapters.postgres.migrate import upgrade
+from bench.database import temporary_database
+from bench.players import UNIFORM, choose
+from bench.reference import raw_inserts
+from bench.servers import gin_serve
 
-RAW_TABLE = "CREATE TABLE IF NOT EXISTS bench_raw (id bigserial PRIMARY KEY, data text NOT NULL)"
-RAW_INSERT = "INSERT INTO bench_raw (data) VALUES (%s)"
-PAYLOAD = '{"type":"discarded","seat":0,"card":"Td"}'
+# Room for 32 clients' concurrent commands in the one worker's pool.
+SERVER_ENV = {"GIN_POOL_MAX_SIZE": "40"}
 
 
 @dataclass
@@ -82,18 +72,10 @@ async def for_seconds(
     return run
 
 
-# --- the reference: raw INSERT + COMMIT -------------------------------------------------
-
-
-def raw_client(url: str) -> Callable[[Run, float], Awaitable[None]]:
-    async def insert_and_commit(run: Run, deadline: float) -> None:
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-            while time.perf_counter() < deadline:
-                sent = time.perf_counter()
-                await conn.execute(RAW_INSERT, (PAYLOAD,))
-                run.latencies.append(time.perf_counter() - sent)
-
-    return insert_and_commit
+async def raw_reference(url: str, connections: int, seconds: float) -> Run:
+    """The reference (``bench.reference``) as a ``Run``, so both sit in one table."""
+    raw = await raw_inserts(url, connections, seconds=seconds)
+    return Run(latencies=raw.latencies, seconds=raw.seconds)
 
 
 # --- the service: random legal clients over HTTP ----------------------------------------
@@ -121,7 +103,7 @@ async def _play_match(
         seat = view["turn"]
         if seat != view["seat"]:
             view = (await http.get(f"{path}/view", headers=headers[seat])).json()
-        action = rng.choice(view["legal_actions"])
+        action = choose(view, rng, UNIFORM)
         sent = time.perf_counter()
         response = await http.post(f"{path}/commands", json=action, headers=headers[seat])
         if response.status_code != 200:
@@ -132,7 +114,7 @@ async def _play_match(
         run.latencies.append(time.perf_counter() - sent)
 
 
-# --- processes: the database and the servers --------------------------------------------
+# --- processes: the database and the server's CPU --------------------------------------------
 
 
 @contextmanager
@@ -141,16 +123,9 @@ def database(url: str | None) -> Iterator[str]:
         upgrade(url)
         yield url
         return
-    folder = Path(tempfile.mkdtemp(prefix="gin-bench-http-"))
-    server = EmbeddedPostgres(folder / "postgres", delete_on_stop=True)
-    try:
-        create_database(server.url(), "gin")
-        url = with_database(server.url(), "gin")
+    with temporary_database("gin") as url:
         upgrade(url)
         yield url
-    finally:
-        server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -163,61 +138,17 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-@contextmanager
-def gin_serve(database_url: str, server: str, workers: int) -> Iterator[tuple[str, int]]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    command = [
-        *(sys.executable, "-m", "cli.main", "serve", "--database-url", database_url),
-        *("--port", str(port), "--server", server, "--workers", str(workers)),
-        *("--log-level", "warning"),
-    ]
-    env = {**os.environ, "GIN_POOL_MAX_SIZE": "40"}
-    with tempfile.TemporaryFile() as log:
-        # A session of its own, so the server and its workers can be stopped together.
-        process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
-        )
-        try:
-            base_url = f"http://127.0.0.1:{port}"
-            _wait_for(base_url, process, log)
-            yield base_url, process.pid
-        finally:
-            process.send_signal(signal.SIGINT)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(30)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
-def _wait_for(base_url: str, process: subprocess.Popen[bytes], log: Any) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            log.seek(0)
-            raise SystemExit(f"gin serve exited:\n{log.read().decode(errors='replace')}")
-        try:
-            if httpx.get(f"{base_url}/health", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("gin serve did not start within 60 s")
-
-
 # --- the run -----------------------------------------------------------------------------
 
 
 async def measure(args: argparse.Namespace, url: str) -> list[tuple[str, int, Run, Run]]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(RAW_TABLE)
     seeds = iter(range(1, 10**9))
     rows = []
-    raw = {n: await for_seconds(n, args.seconds, raw_client(url)) for n in args.clients}
+    raw = {n: await raw_reference(url, n, args.seconds) for n in args.clients}
     for server in args.servers:
-        with gin_serve(url, server, args.workers) as (base_url, pid):
+        options = ("--server", server, "--workers", str(args.workers))
+        with gin_serve(url, *options, env=SERVER_ENV) as served:
+            base_url, pid = served.url, served.pid
             await for_seconds(2, 1.0, http_client(base_url, seeds))  # warm up
             for clients in args.clients:
                 cpu = cpu_seconds(pid)

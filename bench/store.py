@@ -3,8 +3,9 @@
     python3 dev.py bench store [--database-url URL] [--appends N] [--streams N] [--events N]
 
 1. Appends per second: ``PostgresEventStore.append`` (one event per append, each writer on its
-   own stream) vs a raw single-row ``INSERT`` + ``COMMIT`` into a plain table, with 1 and 8
-   concurrent writers. Target: at least 0.7x of raw at 8 writers.
+   own stream) vs as many raw single-row ``INSERT`` + ``COMMIT`` into a plain table
+   (``bench.reference``), with 1 and 8 concurrent writers. Target: at least 0.7x of raw at 8
+   writers.
 2. Events per second replayed: ``read_stream`` plus decoding and folding every event into a
    state vs fetching the same rows raw. Target: at least 0.5x.
 
@@ -21,21 +22,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from psycopg import AsyncConnection
-from psycopg.rows import TupleRow
-from psycopg_pool import AsyncConnectionPool
-
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from bench.database import bench_database
+from bench.reference import raw_inserts
 from service.ports.event_store import NewEvent, StoredEvent
 from service.store.upcasting import Upcasters, canonical_json
 
-RAW_TABLE = """
-CREATE TABLE raw_events (
-    id bigserial PRIMARY KEY, stream_id text NOT NULL, type text NOT NULL, data bytea NOT NULL
-)
-"""
-RAW_INSERT = "INSERT INTO raw_events (stream_id, type, data) VALUES (%s, %s, %s)"
 RAW_FETCH = """
 SELECT stream_id, version, position, type, schema_version, data, hash, recorded_at
 FROM events WHERE stream_id = %s ORDER BY version
@@ -64,22 +56,9 @@ async def concurrently(
 
 
 async def raw_appends(url: str, writers: int, per_writer: int) -> float:
-    pool: AsyncConnectionPool[AsyncConnection[TupleRow]] = AsyncConnectionPool(
-        url, min_size=writers, max_size=writers, open=False
-    )
-    await pool.open(wait=True)
-    data = sample_event(0).data
-
-    async def insert(writer: int, _: int) -> None:
-        async with pool.connection() as connection:
-            await connection.execute(RAW_INSERT, (f"raw-{writer}", "Discarded", data))
-            await connection.commit()
-
-    try:
-        await concurrently(writers, 20, insert)
-        return await concurrently(writers, per_writer, insert)
-    finally:
-        await pool.close()
+    """The reference (``bench.reference``): as many rows, each its own INSERT + COMMIT."""
+    row = ("raw", "Discarded", sample_event(0).data)
+    return (await raw_inserts(url, writers, rows_each=per_writer, row=row)).rate
 
 
 async def store_appends(
@@ -208,10 +187,6 @@ def main() -> None:
     args = parser.parse_args()
 
     with bench_database(args.database_url, "gin_bench") as url:
-        import psycopg
-
-        with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute(RAW_TABLE)
         print_table(asyncio.run(run(url, args.appends, args.rounds, args.streams, args.events)))
 
 

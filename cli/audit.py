@@ -65,7 +65,7 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     audit = commands.add_parser("audit", help="check a match against the database")
     audit.add_argument("match_id")
     audit.add_argument("--database-url", help="PostgreSQL to read (default: $GIN_DATABASE_URL)")
-    audit.add_argument("--data-dir", type=Path, help="the embedded server's data folder")
+    audit.add_argument("--data-dir", help="the embedded server's data folder")
     audit.set_defaults(run=run_audit)
 
 

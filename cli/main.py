@@ -5,21 +5,43 @@ gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to t
 gin operator create-key --name NAME --scope SCOPE ...   make an operator API key (see operator_cli)
 gin verify RECORD.json                                  check a game record, offline (see audit)
 gin audit MATCH_ID [--database-url URL]                 check a match against the database
-gin loadtest [--url URL] [--matches M ...]              concurrent matches over HTTP (see loadtest)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Any
 
 from adapters.postgres.database import open_database
 from cli.audit import add_audit_commands
 from cli.operators import add_operator_commands
-from cli.serve import add_serve_command
-from service.loadtest import add_loadtest_command
+from cli.serve import SERVER, add_serve_command
+from web.settings import (
+    AT_LEAST_ONE,
+    DATABASE_ENVIRONMENT,
+    DATABASE_URL,
+    FOLDER,
+    HOST,
+    LOG_LEVEL,
+    PORT,
+    Accepts,
+    SettingError,
+    check_environment,
+)
+
+# What each option that names a setting accepts, by its argparse ``dest``, in any subcommand.
+OPTIONS: dict[str, Accepts[Any]] = {
+    "host": HOST,
+    "port": PORT,
+    "database_url": DATABASE_URL,
+    "data_dir": FOLDER,
+    "workers": AT_LEAST_ONE,
+    "server": SERVER,
+    "log_level": LOG_LEVEL,
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +51,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_db_commands(commands)
     add_operator_commands(commands, add_database_options)
     add_audit_commands(commands)
-    add_loadtest_command(commands)
     return parser
 
 
@@ -41,7 +62,6 @@ def add_database_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--data-dir",
-        type=Path,
         help="the service's data folder; the embedded server keeps its data in DIR/postgres "
         "(default: $GIN_DATA_DIR or .data)",
     )
@@ -65,9 +85,26 @@ def run_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """Replace each option given as text by its value, or raise ``SettingError`` naming it."""
+    for dest, accepts in OPTIONS.items():
+        text = getattr(args, dest, None)
+        if isinstance(text, str):  # not a default, which is a value already
+            setattr(args, dest, accepts.read("--" + dest.replace("_", "-"), text))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    status: int = args.run(args)
+    try:
+        check_options(args)
+        if hasattr(args, "database_url"):
+            # Every command with a database reads these; gin serve checks the rest itself.
+            check_environment(os.environ, DATABASE_ENVIRONMENT)
+        status: int = args.run(args)
+    except SettingError as error:
+        # One line naming the setting, not a traceback; 2, as argparse exits on a bad option.
+        print(f"gin: {error}", file=sys.stderr)
+        return 2
     return status
 
 

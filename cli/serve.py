@@ -15,13 +15,14 @@ from urllib.parse import urlsplit, urlunsplit
 import msgspec
 
 from adapters.postgres.database import Database, open_database
-from web.settings import Settings
+from web.settings import LOG_LEVELS, Accepts, Settings, one_of
 
 APP_FACTORY = "web.app:create_app_from_env"
 # Chosen by measuring with bench/http.py (docs/api.md, "Server"): as fast as uvicorn with one
 # worker, and uvicorn's multi-process mode answered each request ~45 ms late here.
 SERVERS = ("uvicorn", "granian")
 DEFAULT_SERVER = "granian"
+SERVER = Accepts(f"one of {', '.join(SERVERS)}", one_of(SERVERS))
 
 
 def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,21 +34,29 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "$GIN_DATABASE_URL / $DATABASE_URL) it starts an embedded PostgreSQL that keeps its "
         "data in DATA_DIR/postgres. Migrations are applied before the first request.",
     )
+    # Options are read as text and checked by ``cli.main.check_options``, as the environment is
+    # by ``Settings.from_env``: a bad value is then one line naming it, not argparse's usage.
     serve.add_argument("--host", default=None, help=f"address to listen on ({defaults.host})")
-    serve.add_argument("--port", type=int, default=None, help=f"port ({defaults.port})")
+    serve.add_argument("--port", default=None, help=f"port ({defaults.port})")
     serve.add_argument("--database-url", help="PostgreSQL to use instead of the embedded one")
     serve.add_argument(
-        "--data-dir", type=Path, help=f"data folder of the embedded database ({defaults.data_dir})"
+        "--data-dir", help=f"data folder of the embedded database ({defaults.data_dir})"
     )
-    serve.add_argument("--workers", type=int, default=1, help="server processes (1)")
+    serve.add_argument("--workers", default=1, help="server processes (1)")
     serve.add_argument(
-        "--server", choices=SERVERS, default=DEFAULT_SERVER, help=f"ASGI server ({DEFAULT_SERVER})"
+        "--server",
+        default=DEFAULT_SERVER,
+        help=f"ASGI server: {' or '.join(SERVERS)} ({DEFAULT_SERVER})",
     )
-    serve.add_argument("--log-level", default=None, help="DEBUG, INFO, WARNING ... (INFO)")
+    serve.add_argument(
+        "--log-level", default=None, help=f"{', '.join(LOG_LEVELS)} ({defaults.log_level})"
+    )
     serve.set_defaults(run=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    """Serve until interrupted; ``args`` as ``cli.main.check_options`` left them."""
+    # Settings first: a bad one stops here, before a database is started or migrated.
     settings = _settings(args)
     database = open_database(settings.database_url, data_dir=Path(settings.data_dir))
     try:
@@ -102,7 +111,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         "port": args.port,
         "database_url": args.database_url,
         "data_dir": str(args.data_dir) if args.data_dir else None,
-        "log_level": args.log_level.upper() if args.log_level else None,
+        "log_level": args.log_level,
     }
     return msgspec.structs.replace(
         settings, **{name: value for name, value in overrides.items() if value is not None}

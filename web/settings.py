@@ -1,17 +1,148 @@
-"""The service's settings, read once from the environment.
+"""The service's settings, read once from the environment, and what each setting accepts.
 
 Every setting has a default that runs the service on a laptop: no ``GIN_DATABASE_URL`` means an
-embedded PostgreSQL whose data lives under ``GIN_DATA_DIR``.
+embedded PostgreSQL whose data lives under ``GIN_DATA_DIR``. A value the service cannot use is a
+``SettingError`` whose message names the setting and what it accepts, raised before anything
+is started; ``gin`` prints it as one line. Command-line flags are checked by the same
+``Accepts`` (``cli.main``).
 """
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+from urllib.parse import urlsplit
 
 import msgspec
 
 from service.tournament.webhooks.settings import WebhookSettings
+
+T = TypeVar("T")
+
+
+class SettingError(ValueError):
+    """A setting's value the service cannot use."""
+
+
+@dataclass(frozen=True)
+class Accepts(Generic[T]):
+    """What a setting accepts: in words, for the error, and as a parser that raises
+    ``ValueError`` on anything else."""
+
+    words: str
+    parse: Callable[[str], T]
+
+    def read(self, name: str, text: str) -> T:
+        try:
+            return self.parse(text)
+        except ValueError:
+            raise SettingError(f"{name} must be {self.words}, not {text!r}") from None
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            raise ValueError(text)
+        return value
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(text)
+    return value
+
+
+def one_of(choices: Iterable[str]) -> Callable[[str], str]:
+    """Any of ``choices``, in any case; the value as it is spelled in ``choices``."""
+    by_key = {choice.lower(): choice for choice in choices}
+
+    def parse(text: str) -> str:
+        try:
+            return by_key[text.lower()]
+        except KeyError:
+            raise ValueError(text) from None
+
+    return parse
+
+
+def switch(text: str) -> bool:
+    # Only what ``WebhookSettings.from_env`` reads the same way: it takes anything but these
+    # three offs for on, so "off" would switch webhooks on.
+    value = text.lower()
+    if value in ("1", "true", "yes"):
+        return True
+    if value in ("0", "false", "no"):
+        return False
+    raise ValueError(text)
+
+
+def some_text(text: str) -> str:
+    if not text.strip():
+        raise ValueError(text)
+    return text
+
+
+def folder(text: str) -> Path:
+    return Path(some_text(text))
+
+
+def postgres_url(text: str) -> str | None:
+    """A PostgreSQL URL; empty means none (an embedded server), as an unset variable does."""
+    if not text:
+        return None
+    if urlsplit(text).scheme not in ("postgresql", "postgres"):
+        raise ValueError(text)
+    return text
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")  # what both ASGI servers know
+
+PORT = Accepts("a port number (1-65535)", whole_number(1, 65535))
+AT_LEAST_ONE = Accepts("a whole number, at least 1", whole_number(1))
+SECONDS = Accepts("a number of seconds above 0", seconds)
+SWITCH = Accepts("true or false (or 1/0, yes/no)", switch)
+LOG_LEVEL = Accepts(f"one of {', '.join(LOG_LEVELS)}", one_of(LOG_LEVELS))
+HOST = Accepts("a host name or IP address", some_text)
+FOLDER = Accepts("a folder path", folder)
+DATABASE_URL = Accepts("a postgresql:// URL", postgres_url)
+
+# Every variable the service reads, and what it accepts.
+ENVIRONMENT: dict[str, Accepts[Any]] = {
+    "GIN_DATABASE_URL": DATABASE_URL,
+    "DATABASE_URL": DATABASE_URL,
+    "GIN_DATA_DIR": FOLDER,
+    "GIN_HOST": HOST,
+    "GIN_PORT": PORT,
+    "GIN_LOG_LEVEL": LOG_LEVEL,
+    "GIN_POOL_MIN_SIZE": AT_LEAST_ONE,
+    "GIN_POOL_MAX_SIZE": AT_LEAST_ONE,
+    "GIN_SNAPSHOT_EVERY": AT_LEAST_ONE,
+    "GIN_WEBHOOK_ENABLED": SWITCH,
+    "GIN_WEBHOOK_POLL_SECONDS": SECONDS,
+    "GIN_WEBHOOK_BATCH_SIZE": AT_LEAST_ONE,
+    "GIN_WEBHOOK_TIMEOUT_SECONDS": SECONDS,
+    "GIN_WEBHOOK_LEASE_SECONDS": SECONDS,
+    "GIN_WEBHOOK_RETRY_BASE_SECONDS": SECONDS,
+    "GIN_WEBHOOK_RETRY_CAP_SECONDS": SECONDS,
+    "GIN_WEBHOOK_MAX_ATTEMPTS": AT_LEAST_ONE,
+}
+# What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
+DATABASE_ENVIRONMENT = ("GIN_DATABASE_URL", "DATABASE_URL", "GIN_DATA_DIR")
+
+
+def check_environment(env: Mapping[str, str], names: Iterable[str] = ENVIRONMENT) -> None:
+    """Raise ``SettingError`` for the first of ``names`` set to a value it does not accept."""
+    for name in names:
+        if name in env:
+            ENVIRONMENT[name].read(name, env[name])
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -29,18 +160,31 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
+        check_environment(env)
+
+        def read(name: str, default: T) -> T:
+            value: T = ENVIRONMENT[name].read(name, env[name]) if name in env else default
+            return value
+
         defaults = cls()
-        return cls(
-            database_url=env.get("GIN_DATABASE_URL") or env.get("DATABASE_URL") or None,
-            data_dir=env.get("GIN_DATA_DIR", defaults.data_dir),
-            host=env.get("GIN_HOST", defaults.host),
-            port=int(env.get("GIN_PORT", defaults.port)),
-            log_level=env.get("GIN_LOG_LEVEL", defaults.log_level).upper(),
-            pool_min_size=int(env.get("GIN_POOL_MIN_SIZE", defaults.pool_min_size)),
-            pool_max_size=int(env.get("GIN_POOL_MAX_SIZE", defaults.pool_max_size)),
-            snapshot_every=int(env.get("GIN_SNAPSHOT_EVERY", defaults.snapshot_every)),
-            webhooks=WebhookSettings.from_env(env),
+        database_url: str | None = read("GIN_DATABASE_URL", None) or read("DATABASE_URL", None)
+        settings = cls(
+            database_url=database_url,
+            data_dir=str(read("GIN_DATA_DIR", defaults.data_dir)),
+            host=read("GIN_HOST", defaults.host),
+            port=read("GIN_PORT", defaults.port),
+            log_level=read("GIN_LOG_LEVEL", defaults.log_level),
+            pool_min_size=read("GIN_POOL_MIN_SIZE", defaults.pool_min_size),
+            pool_max_size=read("GIN_POOL_MAX_SIZE", defaults.pool_max_size),
+            snapshot_every=read("GIN_SNAPSHOT_EVERY", defaults.snapshot_every),
+            webhooks=_webhooks(env),
         )
+        if settings.pool_min_size > settings.pool_max_size:
+            raise SettingError(
+                f"GIN_POOL_MIN_SIZE must be at most GIN_POOL_MAX_SIZE "
+                f"({settings.pool_max_size}), not '{settings.pool_min_size}'"
+            )
+        return settings
 
     def to_env(self) -> dict[str, str]:
         """The environment that makes ``from_env`` return these settings (for server workers)."""
@@ -57,3 +201,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         if self.database_url:
             env["GIN_DATABASE_URL"] = self.database_url
         return env
+
+
+def _webhooks(env: Mapping[str, str]) -> WebhookSettings:
+    # Each value was checked above; what is left is the one rule between two of them.
+    try:
+        return WebhookSettings.from_env(env)
+    except ValueError:
+        timeout = env.get("GIN_WEBHOOK_TIMEOUT_SECONDS", str(WebhookSettings().timeout_seconds))
+        lease = env.get("GIN_WEBHOOK_LEASE_SECONDS", str(WebhookSettings().lease_seconds))
+        raise SettingError(
+            f"GIN_WEBHOOK_LEASE_SECONDS must be longer than GIN_WEBHOOK_TIMEOUT_SECONDS "
+            f"({timeout}), not {lease!r}"
+        ) from None

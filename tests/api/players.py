@@ -1,7 +1,8 @@
 """Clients that play matches over HTTP by choosing among the legal actions a view lists.
 
-The choice is random, with a lean towards going out (a knock when one is listed, sometimes
-the discard that leaves the least deadwood) so that matches end in a few dozen commands.
+The choice is the shared random player's (``bench.players``), with its quick lean towards
+going out (a knock when one is listed, most often the discard that leaves the least deadwood)
+so that matches end in a few dozen commands.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 
 import httpx
 
-from domain import deadwood
+from bench.players import QUICK
+from bench.players import choose as choose_leaning
 
 Json = dict[str, Any]
 
@@ -55,15 +57,7 @@ async def create_table(client: HttpClient, **options: Any) -> Table:
 
 def choose(view: Json, rng: random.Random) -> Json:
     """One of the view's legal actions, ready to send."""
-    actions: list[Json] = view["legal_actions"]
-    going_out = [a for a in actions if a["type"] in ("knock", "big_gin")]
-    if going_out and rng.random() < 0.8:
-        return rng.choice(going_out)
-    discards = [a for a in actions if a["type"] == "discard"]
-    if discards and rng.random() < 0.9:
-        hand = view["hand"]
-        return min(discards, key=lambda a: deadwood([c for c in hand if c != a["card"]]))
-    return rng.choice(actions)
+    return choose_leaning(view, rng, QUICK)
 
 
 def without_going_out(view: Json) -> Json:

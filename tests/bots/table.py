@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from service.loadtest.players import choose
+from bench.players import LOAD_TEST, choose
 
 Json = dict[str, Any]
 
@@ -49,7 +49,7 @@ class BotTable:
         view = await self.view()
         while view["phase"] != "match_over":
             assert len(answers) < limit, "the match does not end"
-            view = await self.play(choose(view, rng))
+            view = await self.play(choose(view, rng, LOAD_TEST))
             answers.append(view)
         return answers
 

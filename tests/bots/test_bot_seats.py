@@ -10,8 +10,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from bench.loadtest.records import record_problem
 from service.bots import LEVELS
-from service.loadtest.records import record_problem
 from tests.bots.table import SHORT_MATCH, create_bot_match
 
 Client = AsyncTestClient[Litestar]

@@ -1,5 +1,6 @@
-"""``gin loadtest`` end to end: a real server process of its own on a free port, clients on both
-seats of concurrent matches over real HTTP, and every finished match's record verified."""
+"""The load test (``python3 dev.py loadtest``) end to end: a real server process of its own on
+a free port, clients on both seats of concurrent matches over real HTTP, and every finished
+match's record verified."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
-from cli.main import main
-from service.loadtest.players import Client, play_one
-from service.loadtest.records import record_problem
-from service.loadtest.stats import Stats
+from bench.loadtest import main
+from bench.loadtest.players import Client, play_one
+from bench.loadtest.records import record_problem
+from bench.loadtest.stats import Stats
 from web.app import create_app
 from web.settings import Settings
 
@@ -40,7 +41,7 @@ SMALL_RUN = ["--matches", "2", "--rounds", "1", "--game-target", "10", "--raw-se
 def test_loadtest_passes_with_no_errors_and_every_record_clean(
     fresh_database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status = main(["loadtest", *SMALL_RUN, "--database-url", fresh_database_url])
+    status = main([*SMALL_RUN, "--database-url", fresh_database_url])
 
     out = capsys.readouterr().out
     assert status == 0, out
@@ -60,7 +61,7 @@ def test_loadtest_fails_when_requests_fail(capsys: pytest.CaptureFixture[str]) -
         probe.bind(("127.0.0.1", 0))
         nobody_listens = f"http://127.0.0.1:{probe.getsockname()[1]}"
 
-    status = main(["loadtest", *SMALL_RUN, "--url", nobody_listens])
+    status = main([*SMALL_RUN, "--url", nobody_listens])
 
     out = capsys.readouterr().out
     assert status == 1, out

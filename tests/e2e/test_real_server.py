@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import msgspec
 
+from bench.servers import gin_serve
 from tests.api.players import Table, choose, create_table, play_match
-from tests.e2e.servers import gin_serve
 
 
 async def read_sse(http: httpx.AsyncClient, url: str, headers: dict[str, str]) -> list[int]:

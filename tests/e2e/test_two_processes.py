@@ -8,8 +8,8 @@ import random
 
 import httpx
 
+from bench.servers import gin_serve
 from tests.api.players import choose, create_table
-from tests.e2e.servers import gin_serve
 
 PROMPTLY = 10.0  # seconds; a stream that only polled would wait out its 15 s keep-alive
 

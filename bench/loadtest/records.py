@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import msgspec
 
+from bench.loadtest.players import Client
 from service.audit.game_record import decode_record
 from service.audit.verify import verify_record
-from service.loadtest.players import Client
 
 RECORD = "record"
 

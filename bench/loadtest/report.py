@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.loadtest.players import COMMAND, VIEW
-from service.loadtest.run import Level
+from bench.loadtest.players import COMMAND, VIEW
+from bench.loadtest.run import Level
 
 HEADER = (
     "M",

@@ -1,4 +1,10 @@
-"""Real server processes for end-to-end tests: ``gin serve`` on a free port, stopped after."""
+"""``gin serve`` as a real process on a free port, answering on /health before it is handed
+over, and stopped (workers included) after: for the load test, the HTTP benchmark and the
+end-to-end tests.
+
+It lives in ``bench/`` because the load test and the benchmarks need it and must not import
+the test suite, while the tests may import ``bench`` (the repository root is on their path).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO
@@ -18,8 +24,14 @@ from typing import IO
 import httpx
 
 STARTUP_SECONDS = 60.0
+STOP_SECONDS = 20.0
 PORT_ATTEMPTS = 3
-PORT_TAKEN = "Address already in use"
+# granian says "Address already in use", uvicorn "address already in use".
+PORT_TAKEN = "address already in use"
+
+
+class ServerStartError(RuntimeError):
+    """The server exited before it answered, or did not answer in time."""
 
 
 @dataclass
@@ -27,6 +39,10 @@ class Server:
     url: str
     process: subprocess.Popen[bytes]
     log: IO[bytes]
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
 
     def output(self) -> str:
         self.log.seek(0)
@@ -46,30 +62,37 @@ def free_port() -> int:
 
 
 @contextmanager
-def gin_serve(database_url: str, *extra: str) -> Iterator[Server]:
-    """``gin serve`` against ``database_url``, answering on /health before it is yielded."""
+def gin_serve(
+    database_url: str, *extra: str, env: Mapping[str, str] | None = None
+) -> Iterator[Server]:
+    """``gin serve`` over ``database_url`` with ``extra`` options (which win over the defaults
+    given here), and ``env`` added to this process's environment."""
     with tempfile.TemporaryFile() as log:
-        server = _start(database_url, extra, log)
+        server = _start(database_url, extra, env or {}, log)
         try:
             yield server
         finally:
             _stop(server.process)
 
 
-def _start(database_url: str, extra: tuple[str, ...], log: IO[bytes]) -> Server:
-    # A free port can be taken by another socket before the server binds it: then another.
+def _start(
+    database_url: str, extra: tuple[str, ...], env: Mapping[str, str], log: IO[bytes]
+) -> Server:
+    # The server's database is the one given, whatever this process's environment names.
+    environment = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
+    environment.update(env)
+    # A port found free can be taken by another socket before the server binds it: then another.
     for _ in range(PORT_ATTEMPTS):
         log.seek(0)
         log.truncate()
         port = free_port()
         command = [
             *(sys.executable, "-m", "cli.main", "serve", "--database-url", database_url),
-            *("--port", str(port), "--log-level", "warning", *extra),
+            *("--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", *extra),
         ]
-        env = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
         # A session of its own, so the server and every worker it spawns stop together.
         process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            command, stdout=log, stderr=subprocess.STDOUT, env=environment, start_new_session=True
         )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:
@@ -80,14 +103,14 @@ def _start(database_url: str, extra: tuple[str, ...], log: IO[bytes]) -> Server:
         if healthy:
             return server
         _stop(process)
-    raise RuntimeError(f"gin serve found no free port in {PORT_ATTEMPTS} tries")
+    raise ServerStartError(f"gin serve found no free port in {PORT_ATTEMPTS} tries")
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(20)
+            process.wait(STOP_SECONDS)
     # Whatever is left of the group (a worker of a killed server) goes too.
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
@@ -100,13 +123,15 @@ def _wait_until_healthy(server: Server) -> bool:
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             output = server.output()
-            if PORT_TAKEN in output:
+            if PORT_TAKEN in output.lower():
                 return False
-            raise RuntimeError(f"gin serve exited early:\n{output}")
+            raise ServerStartError(f"gin serve exited early:\n{output}")
         try:
             if httpx.get(f"{server.url}/health", timeout=1).status_code == 200:
                 return True
         except httpx.TransportError:
             pass
         time.sleep(0.2)
-    raise RuntimeError(f"gin serve did not answer within {STARTUP_SECONDS}s:\n{server.output()}")
+    raise ServerStartError(
+        f"gin serve did not answer within {STARTUP_SECONDS:.0f}s:\n{server.output()}"
+    )

@@ -1,9 +1,10 @@
 """Clients on both seats of a match, playing over HTTP from their own seat's view alone.
 
 Each seat is a task of its own, as two apps would be: it reads its view when the other seat
-hands it the turn, and sends one of the legal actions listed there, chosen at random with a
-lean towards going out (a knock when one is listed, often the discard that keeps the least
-deadwood), so that a short match ends in a few dozen commands.
+hands it the turn, and sends one of the legal actions listed there, chosen by the shared random
+player (``bench.players``) with its load-test lean towards going out (a knock when one is
+listed, often the discard that keeps the least deadwood), so that a short match ends in a few
+hundred commands.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from typing import Any
 
 import httpx
 
-from domain import deadwood
-from service.loadtest.stats import Stats
+from bench.loadtest.stats import Stats
+from bench.players import LOAD_TEST, choose
 
 Json = dict[str, Any]
 
@@ -71,19 +72,6 @@ class Client:
         return response
 
 
-def choose(view: Json, rng: random.Random) -> Json:
-    """One of the view's legal actions, ready to send."""
-    actions: list[Json] = view["legal_actions"]
-    going_out = [a for a in actions if a["type"] in ("knock", "big_gin")]
-    if going_out and rng.random() < 0.8:
-        return rng.choice(going_out)
-    discards = [a for a in actions if a["type"] == "discard"]
-    if discards and rng.random() < 0.6:
-        hand = view["hand"]
-        return min(discards, key=lambda a: deadwood([c for c in hand if c != a["card"]]))
-    return rng.choice(actions)
-
-
 class MatchPlay:
     """One match, both seats played concurrently; each seat wakes the other when it is done."""
 
@@ -119,7 +107,7 @@ class MatchPlay:
                     self.client.stats.failed("match: did not end")
                     view = None
                     break
-                action = choose(view, self.rng)
+                action = choose(view, self.rng, LOAD_TEST)
                 view = await self.client.call(
                     COMMAND, "POST", f"{path}/commands", token=self.tokens[seat], body=action
                 )

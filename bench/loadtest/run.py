@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from service.loadtest.players import COMMAND, Client, play_one
-from service.loadtest.records import check_records
-from service.loadtest.reference import raw_insert_rate
-from service.loadtest.stats import Stats
+from bench.loadtest.players import COMMAND, Client, play_one
+from bench.loadtest.records import check_records
+from bench.loadtest.stats import Stats
+from bench.reference import raw_inserts
 
 
 @dataclass(frozen=True)
@@ -62,9 +62,8 @@ async def run_levels(url: str, database_url: str | None, options: LoadOptions) -
     for concurrent in options.matches:
         level = await play_level(url, concurrent, options)
         if database_url is not None:
-            level.raw_inserts_per_second = await raw_insert_rate(
-                database_url, concurrent, options.raw_seconds
-            )
+            raw = await raw_inserts(database_url, concurrent, seconds=options.raw_seconds)
+            level.raw_inserts_per_second = raw.rate
         levels.append(level)
     return levels
 

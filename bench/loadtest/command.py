@@ -1,6 +1,7 @@
-"""``gin loadtest``: play many matches at once over HTTP, then verify what they recorded.
+"""``python3 dev.py loadtest``: play many matches at once over HTTP, then verify what they
+recorded.
 
-    gin loadtest [--url URL] [--database-url URL] [--matches M [M ...]] [--rounds N]
+    python3 dev.py loadtest [--url URL] [--database-url URL] [--matches M [M ...]] [--rounds N]
 
 Without ``--url`` it starts ``gin serve`` on a free port (over ``--database-url``, or an
 embedded PostgreSQL in a temporary folder). It exits 0 only when no request failed, every
@@ -11,17 +12,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 
+from bench.database import temporary_database
+from bench.loadtest.report import failures, table
+from bench.loadtest.run import Level, LoadOptions, run_levels
+from bench.servers import gin_serve
 from cli.serve import DEFAULT_SERVER, SERVERS
-from service.loadtest.report import failures, table
-from service.loadtest.run import Level, LoadOptions, run_levels
-from service.loadtest.server import own_service
 
 
-def add_loadtest_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "loadtest",
-        help="play concurrent matches over HTTP and verify their records",
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python3 dev.py loadtest",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -56,10 +59,11 @@ def add_loadtest_command(commands: argparse._SubParsersAction[argparse.ArgumentP
         "--server", choices=SERVERS, default=DEFAULT_SERVER, help="the ASGI server it starts"
     )
     parser.add_argument("--log-level", default="warning", help="log level of the server it starts")
-    parser.set_defaults(run=run_loadtest)
+    return parser
 
 
-def run_loadtest(args: argparse.Namespace) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     options = LoadOptions(
         matches=tuple(args.matches),
         rounds=args.rounds,
@@ -71,16 +75,30 @@ def run_loadtest(args: argparse.Namespace) -> int:
         where = f"the service at {args.url}"
         levels = asyncio.run(run_levels(args.url, args.database_url, options))
     else:
-        with own_service(
-            args.database_url, workers=args.workers, server=args.server, log_level=args.log_level
-        ) as service:
-            where = f"gin serve at {service.url} ({args.workers} {args.server} worker(s))"
-            levels = asyncio.run(run_levels(service.url, service.database_url, options))
+        with own_service(args) as (url, database_url):
+            where = f"gin serve at {url} ({args.workers} {args.server} worker(s))"
+            levels = asyncio.run(run_levels(url, database_url, options))
     return report(levels, where)
 
 
+@contextmanager
+def own_service(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
+    """``gin serve`` of the run's own, over ``--database-url`` or a throwaway embedded
+    PostgreSQL (durable, fsync on, as deployed): its URL and its database's."""
+    with ExitStack() as stack:
+        database_url = args.database_url or stack.enter_context(temporary_database("gin"))
+        server = stack.enter_context(
+            gin_serve(
+                database_url,
+                *("--workers", str(args.workers), "--server", args.server),
+                *("--log-level", args.log_level),
+            )
+        )
+        yield server.url, database_url
+
+
 def report(levels: list[Level], where: str) -> int:
-    print(f"gin loadtest: {where}, matches to game target (one game), two clients each")
+    print(f"loadtest: {where}, matches to game target (one game), two clients each")
     print(table(levels))
     if any(level.raw_inserts_per_second is None for level in levels):
         print("raw INSERT/s: not measured (give --database-url to measure it)")
