@@ -76,8 +76,14 @@ class StaleVersion(ServiceError):  # noqa: N818
 
 
 class IdempotencyKeyReused(ServiceError):  # noqa: N818
+    """Raised by the event store itself (see ``service.ports.event_store``): the key is kept
+    with the append it was first used for, so a use case needs no error of its own."""
+
     kind = "idempotency-key-reused"
     title = "This Idempotency-Key was already used for a different command"
+
+    def __init__(self, detail: str = "this idempotency key was already used for another request"):
+        super().__init__(detail)
 
 
 class InvalidBotSeats(ServiceError):  # noqa: N818

@@ -20,7 +20,7 @@ from domain.commands import SeatCommand
 from service.errors import InvalidParameter
 from service.matches.use_cases import CommandRequest
 from web.command_parsing import parse_seat_command
-from web.dependencies import provide_bots, provide_matches, seat_of
+from web.dependencies import provide_bots, provide_matches, seated
 from web.docs import BEARER, problems
 from web.etags import version_of
 from web.params import Authorization, IdempotencyKey, IfMatch, MatchId
@@ -81,14 +81,14 @@ class CommandsController(Controller):
         # Read from the app state, not injected: Litestar resolves two or more dependencies in
         # a task group, a task each, which cost about a tenth of a command's server CPU.
         matches, bots = provide_matches(state), provide_bots(state)
-        seat = await seat_of(matches, str(match_id), authorization)
+        by = await seated(matches, str(match_id), authorization)
         request = CommandRequest(
-            command=parse_seat_command(body, seat),
+            command=parse_seat_command(body, by.seat),
             idempotency_key=_checked_key(idempotency_key),
             if_match=version_of(if_match),
         )
-        after = await bots.answer(str(match_id), await matches.handle(str(match_id), seat, request))
-        return match_view(await matches.match(str(match_id)), seat, after)
+        after = await bots.answer(by.match, await matches.handle(by.match, by.seat, request))
+        return match_view(by.match, by.seat, after)
 
 
 def _checked_key(key: str | None) -> str | None:

@@ -8,7 +8,7 @@ from litestar.datastructures import State
 
 from service.bots.runner import BotRunner
 from service.matches.tokens import bearer_token
-from service.matches.use_cases import MatchService
+from service.matches.use_cases import MatchService, Seated
 from service.notifications import MatchNotifier
 
 
@@ -16,9 +16,15 @@ def provide_matches(state: State) -> MatchService:
     return cast(MatchService, state.matches)
 
 
+async def seated(matches: MatchService, match_id: str, authorization: str | None) -> Seated:
+    """The seat the request's bearer token opens in this match (401/403 otherwise), with the
+    match's registry row: the request's only read of it."""
+    return await matches.authenticate(match_id, bearer_token(authorization))
+
+
 async def seat_of(matches: MatchService, match_id: str, authorization: str | None) -> int:
-    """The seat the request's bearer token opens in this match (401/403 otherwise)."""
-    return await matches.seat_of(match_id, bearer_token(authorization))
+    """As ``seated``, for a request that needs only the seat."""
+    return (await seated(matches, match_id, authorization)).seat
 
 
 async def optional_seat_of(

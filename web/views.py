@@ -10,7 +10,7 @@ from domain import view
 from service.fairness.log import fairness_view
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
-from web.dependencies import seat_of
+from web.dependencies import seated
 from web.docs import BEARER, problems
 from web.etags import version_of, view_etag
 from web.params import Authorization, IfNoneMatch, Matches, MatchId
@@ -46,13 +46,13 @@ class ViewController(Controller):
     ) -> Response[MatchView]:
         """Your hand, what you know of the table, the scores, whose turn it is and the
         commands you may send now (``legal_actions``). ``ETag`` names the version."""
-        seat = await seat_of(matches, str(match_id), authorization)
-        loaded = await matches.load(str(match_id))
+        by = await seated(matches, str(match_id), authorization)
+        loaded = await matches.load(by.match)
         known = version_of(if_none_match) if if_none_match else None
         if known == loaded.version:
             return Response(
                 None,  # type: ignore[arg-type]
                 status_code=HTTP_304_NOT_MODIFIED,
-                headers={"ETag": view_etag(loaded.version, seat)},
+                headers={"ETag": view_etag(loaded.version, by.seat)},
             )
-        return match_view(await matches.match(str(match_id)), seat, loaded)
+        return match_view(by.match, by.seat, loaded)

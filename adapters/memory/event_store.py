@@ -12,10 +12,11 @@ from datetime import UTC, datetime
 
 import msgspec
 
+from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
     ConcurrencyConflict,
-    IdempotencyKeyReused,
+    IdempotentAppend,
     MalformedEvent,
     NewEvent,
     Snapshot,
@@ -33,7 +34,7 @@ class InMemoryEventStore:
     def __init__(self) -> None:
         self._log: list[StoredEvent] = []
         self._streams: dict[str, list[StoredEvent]] = {}
-        self._keys: dict[str, tuple[bytes, AppendResult]] = {}
+        self._keys: dict[str, IdempotentAppend] = {}
         self._snapshots: dict[str, Snapshot] = {}
 
     async def append(
@@ -43,16 +44,18 @@ class InMemoryEventStore:
         *,
         expected_version: int,
         idempotency_key: str | None = None,
+        fingerprint: bytes | None = None,
     ) -> AppendResult:
         check_append(stream_id, events, expected_version)
         for event in events:
             _check_json(event)
-        fingerprint = request_fingerprint(stream_id, expected_version, events)
+        if fingerprint is None:
+            fingerprint = request_fingerprint(stream_id, expected_version, events)
         if idempotency_key is not None and idempotency_key in self._keys:
-            stored_fingerprint, result = self._keys[idempotency_key]
-            if stored_fingerprint != fingerprint:
-                raise IdempotencyKeyReused(idempotency_key, stream_id)
-            return result
+            first = self._keys[idempotency_key]
+            if first.fingerprint != fingerprint or first.result.stream_id != stream_id:
+                raise IdempotencyKeyReused()
+            return first.result
         stream = self._streams.get(stream_id, [])
         if len(stream) != expected_version:
             raise ConcurrencyConflict(stream_id, expected_version, len(stream))
@@ -66,8 +69,11 @@ class InMemoryEventStore:
             positions=tuple(event.position for event in recorded),
         )
         if idempotency_key is not None:
-            self._keys[idempotency_key] = (fingerprint, result)
+            self._keys[idempotency_key] = IdempotentAppend(fingerprint, result)
         return result
+
+    async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
+        return self._keys.get(idempotency_key)
 
     def _record(
         self, stream_id: str, stream: list[StoredEvent], events: Sequence[NewEvent]

@@ -1,8 +1,7 @@
 """A match registry in a Python process, for tests and quick experiments.
 
 No method awaits between reading and writing, so on one event loop each call is atomic: two
-players accepting the same invite at once get the seat once, and two claims of one receipt
-find the same first request.
+players accepting the same invite at once get the seat once.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ import msgspec
 from adapters.memory.clock import Clock, utc_now
 from service.ports.match_registry import (
     AcceptedInvite,
-    Receipt,
     RegisteredMatch,
     RegisteredSeat,
 )
@@ -32,7 +30,6 @@ class InMemoryMatchRegistry:
         self._matches: dict[str, RegisteredMatch] = {}
         self._invites: dict[bytes, _Invite] = {}
         self._token_hashes: set[bytes] = set()
-        self._receipts: dict[tuple[str, int, str], Receipt] = {}
 
     async def create(
         self,
@@ -82,8 +79,3 @@ class InMemoryMatchRegistry:
 
     async def is_seat_token(self, token_hash: bytes) -> bool:
         return token_hash in self._token_hashes
-
-    async def claim_receipt(
-        self, match_id: str, seat: int, key: str, request_hash: bytes, at_version: int
-    ) -> Receipt:
-        return self._receipts.setdefault((match_id, seat, key), Receipt(request_hash, at_version))

@@ -18,10 +18,11 @@ from psycopg import AsyncConnection
 from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
+from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
     ConcurrencyConflict,
-    IdempotencyKeyReused,
+    IdempotentAppend,
     MalformedEvent,
     NewEvent,
     Snapshot,
@@ -60,6 +61,11 @@ ORDER BY transaction_id, position
 LIMIT %s
 """
 
+FIND_IDEMPOTENT = """
+SELECT fingerprint, stream_id, first_version, last_version, positions
+FROM idempotency_keys WHERE key = %s
+"""
+
 SAVE_SNAPSHOT = """
 INSERT INTO snapshots AS s (stream_id, version, state_type, data) VALUES (%s, %s, %s, %s)
 ON CONFLICT (stream_id) DO UPDATE
@@ -92,9 +98,10 @@ class PostgresEventStore:
         *,
         expected_version: int,
         idempotency_key: str | None = None,
+        fingerprint: bytes | None = None,
     ) -> AppendResult:
         check_append(stream_id, events, expected_version)
-        params = append_params(stream_id, events, expected_version, idempotency_key)
+        params = append_params(stream_id, events, expected_version, idempotency_key, fingerprint)
         try:
             row = await self._call_append(params)
         except psycopg.errors.UniqueViolation as error:
@@ -102,7 +109,16 @@ class PostgresEventStore:
                 raise
             # Another stream's append took this key while we ran; now the key is visible.
             row = await self._call_append(params)
-        return _append_outcome(stream_id, expected_version, idempotency_key, row)
+        return _append_outcome(stream_id, expected_version, row)
+
+    async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
+        async with self._pool.connection() as connection:
+            cursor = await connection.execute(FIND_IDEMPOTENT, (idempotency_key,))
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        fingerprint, stream_id, first, last, positions = row
+        return IdempotentAppend(fingerprint, AppendResult(stream_id, first, last, tuple(positions)))
 
     async def _call_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
         try:
@@ -182,9 +198,15 @@ class PostgresEventStore:
 
 
 def append_params(
-    stream_id: str, events: Sequence[NewEvent], expected_version: int, idempotency_key: str | None
+    stream_id: str,
+    events: Sequence[NewEvent],
+    expected_version: int,
+    idempotency_key: str | None,
+    fingerprint: bytes | None = None,
 ) -> tuple[object, ...]:
     """The parameters of ``APPEND`` for one append."""
+    if idempotency_key is not None and fingerprint is None:
+        fingerprint = request_fingerprint(stream_id, expected_version, events)
     return (
         stream_id,
         expected_version,
@@ -192,9 +214,7 @@ def append_params(
         [event.schema_version for event in events],
         [event.data for event in events],
         idempotency_key,
-        request_fingerprint(stream_id, expected_version, events)
-        if idempotency_key is not None
-        else None,
+        fingerprint if idempotency_key is not None else None,
     )
 
 
@@ -210,13 +230,10 @@ async def open_pool(url: str, *, min_size: int = 1, max_size: int = 10) -> Async
         await pool.close()
 
 
-def _append_outcome(
-    stream_id: str, expected_version: int, key: str | None, row: tuple[Any, ...]
-) -> AppendResult:
+def _append_outcome(stream_id: str, expected_version: int, row: tuple[Any, ...]) -> AppendResult:
     outcome, current, first, last, positions = row
     if outcome == "conflict":
         raise ConcurrencyConflict(stream_id, expected_version, current)
     if outcome == "key_reused":
-        assert key is not None
-        raise IdempotencyKeyReused(key, stream_id)
+        raise IdempotencyKeyReused()
     return AppendResult(stream_id, first, last, tuple(positions))

@@ -1,5 +1,5 @@
-"""The match registry in PostgreSQL: ``matches``, ``match_seats``, ``match_invites`` and
-``command_receipts`` (see ``migrations/versions/0002_matches.py``)."""
+"""The match registry in PostgreSQL: ``matches``, ``match_seats`` and
+``match_invites`` (see ``migrations/versions/0002_matches.py``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from psycopg_pool import AsyncConnectionPool
 
 from service.ports.match_registry import (
     AcceptedInvite,
-    Receipt,
     RegisteredMatch,
     RegisteredSeat,
 )
@@ -112,34 +111,3 @@ class PostgresMatchRegistry:
                 "SELECT 1 FROM match_seats WHERE token_hash = %s", (token_hash,)
             )
             return await cur.fetchone() is not None
-
-    async def claim_receipt(
-        self, match_id: str, seat: int, key: str, request_hash: bytes, at_version: int
-    ) -> Receipt:
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(
-                "WITH claimed AS ("
-                " INSERT INTO command_receipts (match_id, seat, idempotency_key, request_hash,"
-                " at_version) VALUES (%(m)s, %(s)s, %(k)s, %(h)s, %(v)s)"
-                " ON CONFLICT DO NOTHING RETURNING request_hash, at_version)"
-                " SELECT request_hash, at_version FROM claimed"
-                " UNION ALL SELECT request_hash, at_version FROM command_receipts"
-                " WHERE match_id = %(m)s AND seat = %(s)s AND idempotency_key = %(k)s",
-                {"m": match_id, "s": seat, "k": key, "h": request_hash, "v": at_version},
-            )
-            row = await cur.fetchone()
-        if row is None:
-            # The conflicting row committed after this statement's snapshot was taken.
-            return await self._receipt(match_id, seat, key)
-        return Receipt(bytes(row[0]), int(row[1]))
-
-    async def _receipt(self, match_id: str, seat: int, key: str) -> Receipt:
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(
-                "SELECT request_hash, at_version FROM command_receipts "
-                "WHERE match_id = %s AND seat = %s AND idempotency_key = %s",
-                (match_id, seat, key),
-            )
-            row = await cur.fetchone()
-        assert row is not None, "a receipt that blocked an insert must exist"
-        return Receipt(bytes(row[0]), int(row[1]))

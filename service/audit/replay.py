@@ -19,8 +19,7 @@ from domain import (
     Phase,
     RuleOptions,
     Scored,
-    evolve,
-    new_match,
+    fold,
 )
 from domain.cards import Mask, cards_of, names
 from domain.views import KnockView, ScoresView, knock_view, scores_view
@@ -66,12 +65,11 @@ def replay_state(
                 "the end of the last finished hand"
             )
         raise VersionNotFound(f"the match has {stream_version} events; there is no version {at}")
-    state = new_match()
-    for version, event in events:
-        state = evolve(state, event)
-        if version == at:
-            return _state(match_id, version, event, state)
-    raise VersionNotFound(f"there is no version {at}")
+    index = next((i for i, (version, _) in enumerate(events) if version == at), None)
+    if index is None:
+        raise VersionNotFound(f"there is no version {at}")
+    state = fold(event for _, event in events[: index + 1])
+    return _state(match_id, at, events[index][1], state)
 
 
 def _state(match_id: str, version: int, event: Event, state: MatchState) -> ReplayState:

@@ -44,46 +44,48 @@ class BotRunner:
         self._move_limit = move_limit
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    async def answer(self, match_id: str, after: Loaded) -> Loaded:
+    async def answer(self, match: RegisteredMatch, after: Loaded) -> Loaded:
         """The bots' answer to a state just committed (by a person's command): every bot move
         due from there, and the state they lead to; ``after`` itself when no bot is to act."""
-        seats = bot_seats(await self._matches.match(match_id))
+        seats = bot_seats(match)
         if after.state.turn not in seats:
             return after
-        return await self._play_while_due(match_id, seats)
+        return await self._play_while_due(match, seats)
 
     async def resume(self, match_id: str) -> None:
         """Play whatever bot moves the match is waiting on, if any."""
-        seats = bot_seats(await self._matches.match(match_id))
+        match = await self._matches.match(match_id)
+        seats = bot_seats(match)
         if seats:
-            await self._play_while_due(match_id, seats)
+            await self._play_while_due(match, seats)
 
-    async def _play_while_due(self, match_id: str, seats: dict[int, str]) -> Loaded:
+    async def _play_while_due(self, match: RegisteredMatch, seats: dict[int, str]) -> Loaded:
         """A bot that fails is logged, never raised: whatever woke it is committed, and a
         person whose command did so must hear that it was."""
+        match_id = match.match_id
         async with self._one_call_per_match(match_id):
-            loaded = await self._matches.load(match_id)
+            loaded = await self._matches.load(match)
             try:
                 for _ in range(self._move_limit):
                     seat = loaded.state.turn
                     if seat is None or seat not in seats:
                         break
-                    loaded = await self._play(match_id, seat, seats[seat], loaded)
+                    loaded = await self._play(match, seat, seats[seat], loaded)
             except Exception:
                 _log.exception("a bot failed to move", extra={"match_id": match_id})
             return loaded
 
-    async def _play(self, match_id: str, seat: int, level: str, loaded: Loaded) -> Loaded:
+    async def _play(self, match: RegisteredMatch, seat: int, level: str, loaded: Loaded) -> Loaded:
         command = self._bots(level).choose(view(loaded.state, seat))
         if not isinstance(command, SeatCommand):
             raise TypeError(f"a {level} bot named a command no seat may send")
         request = CommandRequest(command=command, if_match=loaded.version)
         try:
-            return await self._matches.handle(match_id, seat, request)
+            return await self._matches.handle(match, seat, request)
         except (StaleVersion, VersionConflict):
             # Another process played this seat (or the table moved on): look again.
-            _log.debug("bot move superseded", extra={"match_id": match_id, "seat": seat})
-            return await self._matches.load(match_id)
+            _log.debug("bot move superseded", extra={"match_id": match.match_id, "seat": seat})
+            return await self._matches.load(match)
 
     @asynccontextmanager
     async def _one_call_per_match(self, match_id: str) -> AsyncIterator[None]:

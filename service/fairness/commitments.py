@@ -29,7 +29,7 @@ class SeedCommitments:
         self, store: SeedCommitmentStore, *, new_secret: Callable[[], bytes] = new_secret
     ) -> None:
         """``new_secret`` draws each match secret: the OS's randomness unless a caller needs
-        the same matches every run (the verifier's tests replay matches by seed)."""
+        the same matches every run (the verifier's tests play matches again by seed)."""
         self._store = store
         self._new_secret = new_secret
 

@@ -7,7 +7,7 @@ the match's committed chain of server seeds and both seats' entropy (``service.f
 
 from __future__ import annotations
 
-from domain import Command, Cut, Deal, Event, MatchState, decide, evolve, legal_actions
+from domain import Command, Cut, Deal, Event, MatchState, decide, fold, legal_actions
 from service.fairness.log import cut_seed, deal_seed
 from service.fairness.seeds import CHAIN_LINKS
 from service.ports.match_registry import RegisteredMatch
@@ -16,13 +16,13 @@ from service.ports.match_registry import RegisteredMatch
 def system_steps(
     state: MatchState, match: RegisteredMatch, *, links: int = CHAIN_LINKS
 ) -> tuple[list[Event], MatchState]:
-    """The events of every system step due at ``state``, and the state they lead to;
-    ``links`` is the length of the match's seed chains."""
+    """The events of every system step due at ``state``, and the state they lead to (each
+    event folded once); ``links`` is the length of the match's seed chains."""
     events: list[Event] = []
     while (command := _next_step(state, match, links)) is not None:
-        for event in decide(state, command):
-            state = evolve(state, event)
-            events.append(event)
+        step = decide(state, command)
+        state = fold(step, state)
+        events += step
     return events, state
 
 

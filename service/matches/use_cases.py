@@ -3,7 +3,13 @@ authenticate a seat, handle a seat's command, and read a match's events as a sea
 
 Handling a command is load -> decide -> append at the loaded version, with every system step
 the command makes due (the next deal) in the same append. A command is answered only after its
-append has committed.
+append has committed. A request reads its match's registry row once, when it is authenticated
+(``Seated``), and hands it on; the events a command adds are folded once, where they are
+decided, and the answer is made from the state they lead to.
+
+An Idempotency-Key is kept by the event store, with the fingerprint of the request and the
+result of the append it made: a retry is recognised before deciding and answered with the
+state right after that append. A refused command appends nothing, so nothing remembers it.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from domain import (
     Scored,
     StartMatch,
     decide,
-    evolve,
+    fold,
     new_match,
     redact_event,
 )
@@ -50,7 +56,7 @@ from service.matches import tokens
 from service.matches.system_steps import system_steps
 from service.ports import event_store
 from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
-from service.store.match_streams import Loaded, MatchStreams
+from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 SEATS = (0, 1)
 RECORDS_CACHED = 10_000
@@ -69,13 +75,21 @@ class SeatToken(msgspec.Struct, frozen=True):
     token: str
 
 
+class Seated(msgspec.Struct, frozen=True):
+    """The seat a request speaks for, and its match's registry row as read to authenticate it."""
+
+    match: RegisteredMatch
+    seat: int
+
+
 class CommandRequest(msgspec.Struct, frozen=True):
     command: SeatCommand
     idempotency_key: str | None = None
     if_match: int | None = None  # the version the client saw, if it insists on it
 
-    def fingerprint(self) -> bytes:
-        return hashlib.sha256(msgspec.json.encode([self.command, self.if_match])).digest()
+    def fingerprint(self, seat: int) -> bytes:
+        """What a retry under the same key must repeat: seat, command and If-Match."""
+        return hashlib.sha256(msgspec.json.encode([seat, self.command, self.if_match])).digest()
 
 
 class MatchService:
@@ -89,7 +103,7 @@ class MatchService:
         chain_links: int = CHAIN_LINKS,
     ) -> None:
         """``new_match_id`` (a UUID string each call; random by default) and ``chain_links``
-        (the length of each seed chain) are for callers that replay matches by seed: the
+        (the length of each seed chain) are for callers that play matches again by seed: the
         verifier's tests, which also need matches that run through several short chains."""
         self.streams = streams
         self.registry = registry
@@ -139,11 +153,8 @@ class MatchService:
             ),
             operator_id=operator_id,
         )
-        state = new_match()
-        events = decide(state, StartMatch(options=options))
-        for event in events:
-            state = evolve(state, event)
-        steps, _ = system_steps(state, match, links=self.fairness.links)
+        events = decide(new_match(), StartMatch(options=options))
+        steps, state = system_steps(fold(events), match, links=self.fairness.links)
         await self.registry.create(
             match_id,
             external_ref=external_ref,
@@ -154,7 +165,9 @@ class MatchService:
             operator_id=operator_id,
         )
         await self.fairness.open(match)
-        after, _ = await self.streams.append(match_id, Loaded(new_match(), 0), [*events, *steps])
+        after, _ = await self.streams.append(
+            match_id, Loaded(new_match(), 0), [*events, *steps], state=state
+        )
         await self.fairness.sync(match, after.state)
         return CreatedMatch(match_id, seat_tokens, invite_code, self.fairness.commitment(match))
 
@@ -183,10 +196,10 @@ class MatchService:
         # The cut was waiting for this seat; a conflict means another request already cut.
         loaded = await self.streams.load(match_id)
         match = await self.match(match_id)
-        steps, _ = system_steps(loaded.state, match, links=self.fairness.links)
+        steps, state = system_steps(loaded.state, match, links=self.fairness.links)
         if steps:
             with contextlib.suppress(event_store.ConcurrencyConflict):
-                after, _ = await self.streams.append(match_id, loaded, steps)
+                after, _ = await self.streams.append(match_id, loaded, steps, state=state)
                 await self.fairness.sync(match, after.state)
         return SeatToken(match_id, seat, token)
 
@@ -204,7 +217,7 @@ class MatchService:
                 self._full_records.popitem(last=False)
         return record
 
-    async def seat_of(self, match_id: str, token: str | None) -> int:
+    async def authenticate(self, match_id: str, token: str | None) -> Seated:
         """The seat ``token`` opens in this match; refused unless it opens exactly one."""
         match = await self.match(match_id)
         if token is None:
@@ -216,35 +229,49 @@ class MatchService:
         ]
         if len(seats) != 1:
             raise WrongToken("this token does not open a seat in this match")
-        return seats[0]
+        return Seated(match, seats[0])
 
-    async def load(self, match_id: str) -> Loaded:
-        await self.match(match_id)
-        return await self.streams.load(match_id)
+    async def seat_of(self, match_id: str, token: str | None) -> int:
+        return (await self.authenticate(match_id, token)).seat
 
-    async def handle(self, match_id: str, seat: int, request: CommandRequest) -> Loaded:
-        """Decide and append ``request.command``; the state after it, as committed."""
-        match = await self.match(match_id)
+    async def load(self, match: str | RegisteredMatch) -> Loaded:
+        """A match's state now; given its registry row, the match is known to exist."""
+        if isinstance(match, str):
+            match = await self.match(match)
+        return await self.streams.load(match.match_id)
+
+    async def handle(self, match: RegisteredMatch, seat: int, request: CommandRequest) -> Loaded:
+        """Decide and append ``request.command`` for ``seat`` of ``match`` (the registry row
+        the request was authenticated with); the state after it, as committed."""
         if not match.full:
             raise WaitingForOpponent("the invited player has not joined yet")
+        match_id = match.match_id
         loaded = await self.streams.load(match_id)
-        store_key = None
+        key = fingerprint = None
         if request.idempotency_key is not None:
-            loaded = await self._idempotent_start(match_id, seat, request, loaded)
-            store_key = _store_key(match_id, seat, request.idempotency_key)
+            key = _store_key(match_id, seat, request.idempotency_key)
+            fingerprint = request.fingerprint(seat)
+            # Looked up after loading: a first attempt the lookup misses commits after the
+            # load too, so this attempt is decided on the same version or meets a conflict, and
+            # the store answers its append with the first one's.
+            first = await self.streams.store.find_idempotent(key)
+            if first is not None:
+                return await self._answer_again(match_id, first, fingerprint)
         if request.if_match is not None and request.if_match != loaded.version:
             raise StaleVersion(
                 f"the match is at version {loaded.version}, not {request.if_match}; "
                 "load the view again"
             )
         events = decide(loaded.state, request.command)
-        state = loaded.state
-        for event in events:
-            state = evolve(state, event)
-        steps, _ = system_steps(state, match, links=self.fairness.links)
+        steps, state = system_steps(fold(events, loaded.state), match, links=self.fairness.links)
         try:
             after, _ = await self.streams.append(
-                match_id, loaded, [*events, *steps], idempotency_key=store_key
+                match_id,
+                loaded,
+                [*events, *steps],
+                state=state,
+                idempotency_key=key,
+                fingerprint=fingerprint,
             )
         except event_store.ConcurrencyConflict as conflict:
             error = StaleVersion if request.if_match is not None else VersionConflict
@@ -252,32 +279,19 @@ class MatchService:
                 f"the match moved on to version {conflict.current} while this command was "
                 "handled; nothing was applied"
             ) from None
-        except event_store.IdempotencyKeyReused:
-            raise IdempotencyKeyReused(
-                "this Idempotency-Key was already used for another command"
-            ) from None
         if touches_fairness([*events, *steps]):
             await self.fairness.sync(match, after.state)
         return after
 
-    async def _idempotent_start(
-        self, match_id: str, seat: int, request: CommandRequest, loaded: Loaded
+    async def _answer_again(
+        self, match_id: str, first: event_store.IdempotentAppend, fingerprint: bytes
     ) -> Loaded:
-        """Where a command with an Idempotency-Key is decided: its first attempt's version."""
-        assert request.idempotency_key is not None
-        fingerprint = request.fingerprint()
-        receipt = await self.registry.claim_receipt(
-            match_id, seat, request.idempotency_key, fingerprint, loaded.version
-        )
-        if receipt.request_hash != fingerprint:
+        """The answer to a retry: the state right after the append its first attempt made."""
+        if first.fingerprint != fingerprint or first.result.stream_id != stream_id(match_id):
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was already used for a different command"
             )
-        if receipt.at_version == loaded.version:
-            return loaded
-        # A retry: decided again on the same state, it gives the same events, and the store
-        # answers with the first append instead of writing them twice.
-        return await self.streams.load_at(match_id, receipt.at_version)
+        return await self.streams.load_at(match_id, first.result.last_version)
 
     async def events(
         self, match_id: str, seat: int | None, *, after_version: int

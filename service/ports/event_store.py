@@ -44,6 +44,14 @@ class AppendResult(msgspec.Struct, frozen=True):
     positions: tuple[int, ...]
 
 
+class IdempotentAppend(msgspec.Struct, frozen=True):
+    """What the store keeps with an idempotency key: the request it was first used for (its
+    fingerprint) and what that request appended."""
+
+    fingerprint: bytes
+    result: AppendResult
+
+
 class Snapshot(msgspec.Struct, frozen=True):
     stream_id: str
     version: int
@@ -84,16 +92,6 @@ class ConcurrencyConflict(EventStoreError):  # noqa: N818  (named for what happe
         self.current = current
 
 
-class IdempotencyKeyReused(EventStoreError):  # noqa: N818
-    def __init__(self, key: str, stream_id: str) -> None:
-        super().__init__(
-            f"idempotency key {key!r} was already used for a different append "
-            f"(this one is to stream {stream_id!r})"
-        )
-        self.key = key
-        self.stream_id = stream_id
-
-
 class UnknownPosition(EventStoreError, LookupError):  # noqa: N818
     def __init__(self, position: int) -> None:
         super().__init__(f"no event has position {position}: use a position read from the log")
@@ -125,12 +123,20 @@ class EventStore(Protocol):
         *,
         expected_version: int,
         idempotency_key: str | None = None,
+        fingerprint: bytes | None = None,
     ) -> AppendResult:
         """Append atomically, or raise ``ConcurrencyConflict`` naming the current version.
 
-        A retry with the same idempotency key and the same content returns the first result
-        and writes nothing; the same key with other content raises ``IdempotencyKeyReused``.
+        ``fingerprint`` names the request an idempotency key stands for; by default it is the
+        append itself (stream, expected version and events), but a caller may name a request
+        that is decided anew on each attempt. A retry with the same key, stream and fingerprint
+        returns the first result and writes nothing, whatever it would append now; the same key
+        with another fingerprint or stream raises ``service.errors.IdempotencyKeyReused``.
         """
+        ...
+
+    async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
+        """The request an idempotency key was first used for and its result; None if unused."""
         ...
 
     async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]: ...

@@ -1,7 +1,6 @@
 """The match registry port: what the service keeps about a match outside its event stream.
 
-That is the server secret, the seats' token hashes and entropy, open invites, and receipts of
-idempotent commands. None of this is game state; it never reaches a seat except as a seat's own
+That is the server secret, the seats' token hashes and entropy, and open invites. None of this is game state; it never reaches a seat except as a seat's own
 fresh token. Tokens and invite codes are kept only as SHA-256 hashes.
 """
 
@@ -46,13 +45,6 @@ class AcceptedInvite(NamedTuple):
     seat: int
 
 
-class Receipt(msgspec.Struct, frozen=True):
-    """An idempotent command: the request's hash and the version it was decided at."""
-
-    request_hash: bytes
-    at_version: int
-
-
 class MatchRegistry(Protocol):
     async def create(
         self,
@@ -82,11 +74,4 @@ class MatchRegistry(Protocol):
 
     async def is_seat_token(self, token_hash: bytes) -> bool:
         """Whether any seat of any match holds this token hash."""
-        ...
-
-    async def claim_receipt(
-        self, match_id: str, seat: int, key: str, request_hash: bytes, at_version: int
-    ) -> Receipt:
-        """Record the first request under (match, seat, ``key``), or return the one already
-        recorded: the first claim wins, also against one made at the same time."""
         ...

@@ -1,6 +1,8 @@
 """A match's event stream in domain terms: load its state, read its events, append to it.
 
-Loading is a fold of the stream. Two things keep it cheap without ever trusting memory: a
+Loading is a fold of the stream (``domain.fold``, the service's only fold). The events a
+command adds are folded once, where they are decided, and appended with the state they lead
+to, which becomes the cached state. Two things keep it cheap without ever trusting memory: a
 snapshot every ``snapshot_every`` events (so a process that has never seen the match folds
 only the tail), and a small per-process cache of recent states, which is only a starting
 point: the tail after the cached version is always read from the store.
@@ -15,7 +17,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from domain import Event, MatchState, evolve, new_match
+import domain
+from domain import Event, MatchState, new_match
 from service.ports.event_store import AppendResult, EventStore
 from service.store.codec import from_record, to_record
 
@@ -63,17 +66,17 @@ class MatchStreams:
             self._cache.get(match_id) or await self._snapshot(match_id) or Loaded(new_match(), 0)
         )
         tail = await self.store.read_stream(stream_id(match_id), after_version=start.version)
-        loaded = _fold(start, [(r.version, from_record(r)) for r in tail])
+        loaded = fold(start, [from_record(r) for r in tail])
         self._remember(match_id, loaded)
         return loaded
 
     async def load_at(self, match_id: str, version: int) -> Loaded:
-        """The state right after ``version`` (an idempotent retry is decided again there)."""
+        """The state right after ``version`` (an idempotent retry is answered with it)."""
         start = await self._snapshot(match_id)
         if start is None or start.version > version:
             start = Loaded(new_match(), 0)
         tail = await self.store.read_stream(stream_id(match_id), after_version=start.version)
-        return _fold(start, [(r.version, from_record(r)) for r in tail if r.version <= version])
+        return fold(start, [from_record(r) for r in tail if r.version <= version])
 
     async def read_events(self, match_id: str, *, after_version: int) -> list[tuple[int, Event]]:
         records = await self.store.read_stream(stream_id(match_id), after_version=after_version)
@@ -85,16 +88,32 @@ class MatchStreams:
         start: Loaded,
         events: Sequence[Event],
         *,
+        state: MatchState | None = None,
         idempotency_key: str | None = None,
+        fingerprint: bytes | None = None,
     ) -> tuple[Loaded, AppendResult]:
-        """Append ``events`` decided on ``start``; raises the store's ``ConcurrencyConflict``."""
+        """Append ``events`` decided on ``start``; raises the store's ``ConcurrencyConflict``.
+
+        ``state`` is the state the events lead to, when the caller has folded them already.
+        Under an idempotency key the store may answer with the first append made under it:
+        then the state returned is the one right after that append.
+        """
         result = await self.store.append(
             stream_id(match_id),
             [to_record(event) for event in events],
             expected_version=start.version,
             idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
         )
-        loaded = _fold(start, list(enumerate(events, start.version + 1)))
+        if (result.first_version, result.last_version) != (
+            start.version + 1,
+            start.version + len(events),
+        ):
+            # The first append under this key was decided on another version than ``start``.
+            return await self.load_at(match_id, result.last_version), result
+        loaded = (
+            fold(start, events) if state is None else Loaded(state, start.version + len(events))
+        )
         self._remember(match_id, loaded)
         if loaded.version // self._snapshot_every > start.version // self._snapshot_every:
             await self.store.save_snapshot(
@@ -117,8 +136,6 @@ class MatchStreams:
             self._cache.popitem(last=False)
 
 
-def _fold(start: Loaded, events: Sequence[tuple[int, Event]]) -> Loaded:
-    state, version = start.state, start.version
-    for event_version, event in events:
-        state, version = evolve(state, event), event_version
-    return Loaded(state, version)
+def fold(start: Loaded, events: Sequence[Event]) -> Loaded:
+    """``start`` moved on by ``events``, the events right after it."""
+    return Loaded(domain.fold(events, start.state), start.version + len(events))

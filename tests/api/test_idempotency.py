@@ -9,7 +9,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from tests.api.players import LONG_GAME, Table, choose, create_table
+from tests.api.players import LONG_GAME, Table, choose, create_table, without_going_out
 from tests.api.problems import assert_problem
 
 Client = AsyncTestClient[Litestar]
@@ -113,3 +113,25 @@ async def test_an_unprintable_or_overlong_key_is_refused(client: Client) -> None
     for key in ("x" * 201, "tab\there"):
         response = await send(client, table, view["seat"], view["legal_actions"][0], key)
         assert_problem(response, 400, "invalid-parameter")
+
+
+async def test_a_refused_command_is_not_remembered_under_its_key(client: Client) -> None:
+    # Only an applied command is kept under its key; a refusal changed nothing, so a retry is
+    # decided on the match as it is then.
+    table = await create_table(client, **LONG_GAME)
+    view = await turn_view(client, table)
+    while not any(a["type"] == "draw_from_stock" for a in view["legal_actions"]):
+        assert (await send(client, table, view["seat"], without_going_out(view), None)).is_success
+        view = await turn_view(client, table)
+    waiting, draw = 1 - view["seat"], {"type": "draw_from_stock"}
+    early = await send(client, table, waiting, draw, "draw")
+    assert_problem(early, 422, "not-your-turn")
+    while view["seat"] != waiting:
+        assert (await send(client, table, view["seat"], without_going_out(view), None)).is_success
+        view = await turn_view(client, table)
+
+    now = await send(client, table, waiting, draw, "draw")
+
+    assert now.status_code == 200, now.text
+    assert now.json()["version"] == view["version"] + 1
+    assert (await send(client, table, waiting, draw, "draw")).content == now.content

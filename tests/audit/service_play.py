@@ -62,11 +62,11 @@ async def _play(rng: random.Random, options: RuleOptions, moves: int, links: int
         turn = loaded.state.turn
         if turn is None:
             break
-        seat = await matches.seat_of(match_id, created.tokens[turn])
+        seated = await matches.authenticate(match_id, created.tokens[turn])
         bot = wild if rng.random() < 0.1 else simple
-        command = bot.choose(view(loaded.state, seat))
+        command = bot.choose(view(loaded.state, seated.seat))
         assert isinstance(command, SeatCommand)
-        loaded = await matches.handle(match_id, seat, CommandRequest(command=command))
+        loaded = await matches.handle(seated.match, seated.seat, CommandRequest(command=command))
     record, version = await served_record(matches, match_id)
     assert version == loaded.version
     return record

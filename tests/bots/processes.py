@@ -34,11 +34,12 @@ async def person_plays(
     matches: MatchService, match_id: str, seat: int, until: Callable[[MatchState], bool]
 ) -> Loaded:
     """The person's moves, while it is the person's turn and ``until`` does not hold."""
-    loaded = await matches.load(match_id)
+    match = await matches.match(match_id)
+    loaded = await matches.load(match)
     while loaded.state.turn == seat and not until(loaded.state):
         command = PERSON.choose(view(loaded.state, seat))
         assert isinstance(command, SeatCommand)
-        loaded = await matches.handle(match_id, seat, CommandRequest(command=command))
+        loaded = await matches.handle(match, seat, CommandRequest(command=command))
     return loaded
 
 

@@ -79,10 +79,11 @@ async def play_against_a_recording_bot(
     runner = BotRunner(matches, bots=lambda level: RecordingBot(level, calls))
     match_id = (await matches.create_match(options=ONE_SHORT_GAME, bots=[None, "strong"])).match_id
     await runner.resume(match_id)
-    loaded = await matches.load(match_id)
+    match = await matches.match(match_id)
+    loaded = await matches.load(match)
     while loaded.state.phase is not Phase.MATCH_OVER:
         loaded = await runner.answer(
-            match_id, await person_plays(matches, match_id, PERSON, until=over)
+            match, await person_plays(matches, match_id, PERSON, until=over)
         )
     return await raw_events(matches, match_id)
 

@@ -10,18 +10,19 @@ from typing import Any
 import msgspec
 import pytest
 
+from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
     ConcurrencyConflict,
     EventStore,
-    IdempotencyKeyReused,
+    IdempotentAppend,
     InvalidSnapshot,
     MalformedEvent,
     NewEvent,
     StoredEvent,
     UnknownPosition,
 )
-from service.store.hash_chain import GENESIS, link_hash
+from service.store.hash_chain import GENESIS, link_hash, request_fingerprint
 from service.store.upcasting import canonical_json
 
 
@@ -240,8 +241,92 @@ async def test_the_same_key_with_different_content_is_refused(
             stream_id, events, expected_version=expected_version, idempotency_key="cmd-1"
         )
 
-    assert reused.value.key == "cmd-1"
+    assert reused.value.kind == "idempotency-key-reused"
     assert len(await store.read_all()) == 1
+
+
+async def test_a_key_is_found_with_the_request_and_the_result_of_its_first_append(
+    store: EventStore,
+) -> None:
+    assert await store.find_idempotent("cmd-1") is None
+    first = await store.append(
+        "match-1", [event("E", n=1)], expected_version=0, idempotency_key="cmd-1", fingerprint=b"r"
+    )
+    await store.append("match-1", [event("E", n=2)], expected_version=1)
+
+    assert await store.find_idempotent("cmd-1") == IdempotentAppend(b"r", first)
+    assert await store.find_idempotent("cmd-2") is None
+
+
+async def test_a_key_is_found_with_the_appends_own_fingerprint_if_none_is_named(
+    store: EventStore,
+) -> None:
+    batch = [event("E", n=1)]
+    first = await store.append("match-1", batch, expected_version=0, idempotency_key="cmd-1")
+
+    found = await store.find_idempotent("cmd-1")
+
+    assert found == IdempotentAppend(request_fingerprint("match-1", 0, batch), first)
+
+
+async def test_a_named_request_is_replayed_whatever_it_would_append_now(
+    store: EventStore,
+) -> None:
+    # A request decided anew on a later version gives other events: still the same request.
+    first = await store.append(
+        "match-1", [event("E", n=1)], expected_version=0, idempotency_key="cmd-1", fingerprint=b"r"
+    )
+    await store.append("match-1", [event("E", n=2)], expected_version=1)
+
+    retry = await store.append(
+        "match-1", [event("E", n=3)], expected_version=2, idempotency_key="cmd-1", fingerprint=b"r"
+    )
+
+    assert retry == first
+    assert await store.stream_version("match-1") == 2
+
+
+@pytest.mark.parametrize(
+    ("stream_id", "fingerprint"),
+    [("match-1", b"other request"), ("match-2", b"r")],
+    ids=["other-fingerprint", "other-stream"],
+)
+async def test_the_same_key_for_another_named_request_is_refused(
+    store: EventStore, stream_id: str, fingerprint: bytes
+) -> None:
+    await store.append(
+        "match-1", [event("E", n=1)], expected_version=0, idempotency_key="cmd-1", fingerprint=b"r"
+    )
+
+    with pytest.raises(IdempotencyKeyReused):
+        await store.append(
+            stream_id,
+            [event("E", n=1)],
+            expected_version=0,
+            idempotency_key="cmd-1",
+            fingerprint=fingerprint,
+        )
+
+    assert len(await store.read_all()) == 1
+
+
+async def test_concurrent_attempts_of_one_named_request_write_it_once(store: EventStore) -> None:
+    # Each attempt decided its own events; the one that commits first is the answer to all.
+    results = await asyncio.gather(
+        *(
+            store.append(
+                "match-1",
+                [event("E", attempt=n)],
+                expected_version=0,
+                idempotency_key="cmd-1",
+                fingerprint=b"r",
+            )
+            for n in range(10)
+        )
+    )
+
+    assert len(set(results)) == 1
+    assert [e.version for e in await store.read_stream("match-1")] == [1]
 
 
 async def test_concurrent_retries_of_one_request_write_it_once(store: EventStore) -> None:

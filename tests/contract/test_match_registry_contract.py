@@ -9,7 +9,6 @@ import uuid
 from service.ports.match_registry import (
     AcceptedInvite,
     MatchRegistry,
-    Receipt,
     RegisteredSeat,
 )
 
@@ -138,34 +137,3 @@ async def test_a_seat_token_is_known_by_its_hash(registry: MatchRegistry) -> Non
     await registry.accept_invite(digest("invite"), digest("joiner"), "")
     assert await registry.is_seat_token(digest("joiner"))
     assert not await registry.is_seat_token(digest("invite"))
-
-
-async def test_the_first_receipt_under_a_key_wins(registry: MatchRegistry) -> None:
-    match_id = await invited_match(registry)
-
-    first = await registry.claim_receipt(match_id, 0, "k", digest("draw"), 3)
-    again = await registry.claim_receipt(match_id, 0, "k", digest("discard"), 5)
-
-    assert first == again == Receipt(digest("draw"), 3)
-
-
-async def test_receipts_claimed_at_once_agree_on_the_first(registry: MatchRegistry) -> None:
-    match_id = await invited_match(registry)
-
-    receipts = await asyncio.gather(
-        *(registry.claim_receipt(match_id, 0, "k", digest(f"r{n}"), n) for n in range(4))
-    )
-
-    assert len(set(receipts)) == 1
-    assert receipts[0] in [Receipt(digest(f"r{n}"), n) for n in range(4)]
-
-
-async def test_receipts_are_kept_per_match_seat_and_key(registry: MatchRegistry) -> None:
-    match_id, other = await invited_match(registry, "a"), await invited_match(registry, "b")
-    await registry.claim_receipt(match_id, 0, "k", digest("first"), 1)
-
-    assert await registry.claim_receipt(match_id, 1, "k", digest("x"), 2) == Receipt(digest("x"), 2)
-    assert await registry.claim_receipt(match_id, 0, "k2", digest("y"), 3) == Receipt(
-        digest("y"), 3
-    )
-    assert await registry.claim_receipt(other, 0, "k", digest("z"), 4) == Receipt(digest("z"), 4)

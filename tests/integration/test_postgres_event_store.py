@@ -10,7 +10,8 @@ import psycopg
 import pytest
 
 from adapters.postgres.event_store import APPEND, PostgresEventStore, append_params
-from service.ports.event_store import IdempotencyKeyReused, NewEvent
+from service.errors import IdempotencyKeyReused
+from service.ports.event_store import NewEvent
 from service.store.hash_chain import link_hash
 from service.store.upcasting import canonical_json
 
