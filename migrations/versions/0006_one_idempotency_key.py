@@ -2,7 +2,7 @@
 
 Revision ID: 0006
 Revises: 0005
-Create Date: 2025-12-01
+Create Date: 2026-11-30
 
 An idempotent command used to be remembered twice: ``command_receipts`` held the version it was
 first decided at (so a retry was decided again there), and ``idempotency_keys`` the append it
