@@ -7,7 +7,7 @@ looks again on a timer, so a lost wake-up delays an event and never loses it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 # Called with each stream id woken, or None when wake-ups may have been missed.
 Listener = Callable[[str | None], None]
@@ -25,6 +25,9 @@ class Waiter(Protocol):
         ...
 
 
+# Runtime-checkable because the web layer injects it by this type, and Litestar checks an
+# injected value against its annotation with isinstance.
+@runtime_checkable
 class Wakeups(Protocol):
     def waiter(self, stream_id: str) -> Waiter:
         """A waiter that any append to ``stream_id`` from now on wakes."""
