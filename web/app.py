@@ -14,21 +14,26 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
+from adapters.postgres.bot_seats import PostgresBotSeats
 from adapters.postgres.database import open_database
+from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
+from adapters.postgres.wakeups import PostgresWakeups
+from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
+from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
+from adapters.webhook_sender import UrllibSender
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
 from service.matches.use_cases import MatchService
-from service.notifications import MatchNotifier
 from service.store.match_streams import MatchStreams
 from service.tournament.feed import GlobalFeed
 from service.tournament.operators import OperatorKeys
-from service.tournament.webhooks.registry import WebhookRegistry
 from service.tournament.webhooks.runner import running_webhooks
+from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
 from web.dependencies import provide_bots, provide_matches, provide_notifier
@@ -59,7 +64,7 @@ def create_app(settings: Settings) -> Litestar:
                 url, min_size=settings.pool_min_size, max_size=settings.pool_max_size
             ) as pool,
         ):
-            notifier = MatchNotifier(url)
+            notifier = PostgresWakeups(url)
             await notifier.start()
             store = PostgresEventStore(pool)
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
@@ -70,15 +75,25 @@ def create_app(settings: Settings) -> Litestar:
             app.state.matches = MatchService(streams, registry, commitments)
             app.state.bots = BotRunner(app.state.matches)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
-            app.state.feed = GlobalFeed(store, pool)
-            app.state.webhooks = WebhookRegistry(pool)
+            app.state.feed = GlobalFeed(store)
+            app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
+            sender = UrllibSender(
+                threads=settings.webhooks.batch_size, timeout=settings.webhooks.timeout_seconds
+            )
             try:
                 async with (
-                    running_webhooks(store, pool, settings.webhooks),
-                    running_bots(app.state.bots, notifier, pool),
+                    running_webhooks(
+                        store,
+                        PostgresWebhookDispatch(pool),
+                        PostgresDeliveryQueue(pool, settings.webhooks),
+                        sender,
+                        settings.webhooks,
+                    ),
+                    running_bots(app.state.bots, notifier, PostgresBotSeats(pool), store),
                 ):
                     yield
             finally:
+                sender.close()
                 await notifier.stop()
 
     configure_logging(settings.log_level)

@@ -9,7 +9,7 @@ from litestar.datastructures import State
 from service.bots.runner import BotRunner
 from service.matches.tokens import bearer_token
 from service.matches.use_cases import MatchService, Seated
-from service.notifications import MatchNotifier
+from service.ports.wakeups import Wakeups
 
 
 def provide_matches(state: State) -> MatchService:
@@ -37,8 +37,8 @@ async def optional_seat_of(
     return await seat_of(matches, match_id, authorization)
 
 
-def provide_notifier(state: State) -> MatchNotifier:
-    return cast(MatchNotifier, state.notifier)
+def provide_notifier(state: State) -> Wakeups:
+    return cast(Wakeups, state.notifier)
 
 
 def provide_bots(state: State) -> BotRunner:

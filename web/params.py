@@ -10,12 +10,12 @@ from litestar.params import HeaderParameter, PathParameter, QueryParameter
 
 from service.bots.runner import BotRunner
 from service.matches.use_cases import MatchService
-from service.notifications import MatchNotifier
+from service.ports.wakeups import Wakeups
 from web.schemas import MAX_VERSION
 
 MatchId = Annotated[UUID, PathParameter(name="match_id", description="The match's id")]
 Matches = NamedDependency[MatchService]
-Notifier = NamedDependency[MatchNotifier]
+Notifier = NamedDependency[Wakeups]
 Bots = NamedDependency[BotRunner]
 Authorization = Annotated[
     str | None,

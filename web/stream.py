@@ -16,7 +16,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from domain import MatchWon, Phase, event_type
 from service.errors import InvalidParameter
 from service.matches.use_cases import MatchService
-from service.notifications import MatchNotifier
+from service.ports.wakeups import Wakeups
 from service.store.match_streams import stream_id
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
@@ -57,7 +57,7 @@ class StreamController(Controller):
 
 async def _messages(
     matches: MatchService,
-    notifier: MatchNotifier,
+    notifier: Wakeups,
     match_id: str,
     seat: int | None,
     version: int,

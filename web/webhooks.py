@@ -14,12 +14,13 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED, HTTP_204_NO_CONTENT
 from msgspec import Meta
 
+from service.ports.webhook_subscriptions import Delivery, NewWebhook, Webhook
 from service.tournament.webhooks.payloads import KINDS, Kind
-from service.tournament.webhooks.registry import Delivery, NewWebhook, Webhook, WebhookRegistry
+from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
 
-Webhooks = NamedDependency[WebhookRegistry]
+Webhooks = NamedDependency[SubscriptionService]
 WebhookId = Annotated[UUID, PathParameter(name="webhook_id", description="The webhook's id")]
 AfterDelivery = Annotated[
     int, QueryParameter(name="after", ge=0, le=2**62, description="Deliveries after this id")
@@ -48,8 +49,8 @@ class DeliveryPage(msgspec.Struct, frozen=True):
     next: int
 
 
-def provide_webhooks(state: State) -> WebhookRegistry:
-    return cast(WebhookRegistry, state.webhooks)
+def provide_webhooks(state: State) -> SubscriptionService:
+    return cast(SubscriptionService, state.webhooks)
 
 
 class WebhooksController(Controller):

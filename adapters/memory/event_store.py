@@ -7,7 +7,7 @@ is simply the order of appends.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC, datetime
 
 import msgspec
@@ -36,6 +36,13 @@ class InMemoryEventStore:
         self._streams: dict[str, list[StoredEvent]] = {}
         self._keys: dict[str, IdempotentAppend] = {}
         self._snapshots: dict[str, Snapshot] = {}
+        self._append_listeners: list[Callable[[str], None]] = []
+
+    def on_append(self, listener: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``listener`` with the stream id after each append that writes; returns the
+        function that stops it (what an in-memory wake-ups adapter hears appends by)."""
+        self._append_listeners.append(listener)
+        return lambda: self._append_listeners.remove(listener)
 
     async def append(
         self,
@@ -70,6 +77,8 @@ class InMemoryEventStore:
         )
         if idempotency_key is not None:
             self._keys[idempotency_key] = IdempotentAppend(fingerprint, result)
+        for listener in list(self._append_listeners):
+            listener(stream_id)
         return result
 
     async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
@@ -114,6 +123,17 @@ class InMemoryEventStore:
 
     async def stream_version(self, stream_id: str) -> int:
         return len(self._streams.get(stream_id, []))
+
+    async def latest_versions(
+        self, stream_ids: Collection[str], types: Collection[str]
+    ) -> dict[str, dict[str, int]]:
+        wanted = set(types)
+        found: dict[str, dict[str, int]] = {}
+        for stream_id in set(stream_ids):
+            for event in self._streams.get(stream_id, []):
+                if event.type in wanted:
+                    found.setdefault(stream_id, {})[event.type] = event.version
+        return found
 
     async def verify_stream(self, stream_id: str) -> VerifyReport:
         stream = self._streams.get(stream_id, [])

@@ -1,11 +1,11 @@
 """The bot runner as a background task of a server process: it plays the bot moves that no
 request answered inline.
 
-It is woken by every notified append to a match (from any process sharing the database, see
-``service.notifications``), and it sweeps every unfinished match with a bot seat when it starts
-and whenever notifications may have been missed. So a match left waiting on a bot (the process
-that should have answered stopped first) is resumed by the next process to start, and a bot
-match created or joined by one process is played by all of them, the store taking one move.
+It is woken by every append to a match (from any process sharing the store, see the
+``Wakeups`` port), and it sweeps every unfinished match with a bot seat when it starts and
+whenever wake-ups may have been missed. So a match left waiting on a bot (the process that
+should have answered stopped first) is resumed by the next process to start, and a bot match
+created or joined by one process is played by all of them, the store taking one move.
 """
 
 from __future__ import annotations
@@ -13,31 +13,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
-
-from psycopg_pool import AsyncConnectionPool
 
 from service.bots.runner import BotRunner
-from service.notifications import MatchNotifier
-from service.store.match_streams import stream_id
+from service.ports.bot_seats import BotSeats
+from service.ports.event_store import EventStore
+from service.ports.wakeups import Wakeups
+from service.store.match_streams import match_id_of, stream_id
 
-UNFINISHED_BOT_MATCHES = """
-SELECT DISTINCT s.match_id::text FROM match_seats s
-WHERE s.bot IS NOT NULL AND NOT EXISTS (
-    SELECT 1 FROM events e
-    WHERE e.stream_id = 'match-' || s.match_id::text AND e.type = 'match_won'
-)
-"""
+MATCH_WON = "match_won"
 
 _log = logging.getLogger("gin.bots")
-_STREAM_PREFIX = stream_id("")
 
 
-class Wakeups:
-    """What the background task has to look at: matches notified, and whether to sweep."""
+class DueMatches:
+    """What the background task has to look at: matches woken, and whether to sweep."""
 
     def __init__(self) -> None:
         self._due: set[str] = set()
@@ -47,7 +38,7 @@ class Wakeups:
     def notice(self, stream: str | None) -> None:
         if stream is None:
             self._sweep = True
-        elif (match_id := _match_id(stream)) is not None:
+        elif (match_id := match_id_of(stream)) is not None:
             self._due.add(match_id)
         else:
             return
@@ -63,19 +54,20 @@ class Wakeups:
         return due, sweep
 
 
-async def unfinished_bot_matches(pool: AsyncConnectionPool[Any]) -> set[str]:
-    async with pool.connection() as conn:
-        rows = await (await conn.execute(UNFINISHED_BOT_MATCHES)).fetchall()
-    return {row[0] for row in rows}
+async def unfinished_bot_matches(bot_seats: BotSeats, store: EventStore) -> set[str]:
+    """Every match with a bot seat whose stream holds no match win."""
+    with_bots = await bot_seats.matches_with_bots()
+    won = await store.latest_versions([stream_id(m) for m in with_bots], [MATCH_WON])
+    return {match_id for match_id in with_bots if stream_id(match_id) not in won}
 
 
 @asynccontextmanager
 async def running_bots(
-    runner: BotRunner, notifier: MatchNotifier, pool: AsyncConnectionPool[Any]
+    runner: BotRunner, wakeups: Wakeups, bot_seats: BotSeats, store: EventStore
 ) -> AsyncIterator[None]:
-    wakeups = Wakeups()
-    notifier.subscribe(wakeups.notice)
-    task = asyncio.create_task(_play_due(runner, wakeups, pool), name="gin-bots")
+    due = DueMatches()
+    wakeups.subscribe(due.notice)
+    task = asyncio.create_task(_play_due(runner, due, bot_seats, store), name="gin-bots")
     try:
         yield
     finally:
@@ -84,27 +76,20 @@ async def running_bots(
             await task
 
 
-async def _play_due(runner: BotRunner, wakeups: Wakeups, pool: AsyncConnectionPool[Any]) -> None:
+async def _play_due(
+    runner: BotRunner, matches: DueMatches, bot_seats: BotSeats, store: EventStore
+) -> None:
     while True:
-        due, sweep = await wakeups.next()
+        due, sweep = await matches.next()
         if sweep:
             try:
-                due |= await unfinished_bot_matches(pool)
+                due |= await unfinished_bot_matches(bot_seats, store)
             except Exception:
                 _log.exception("the sweep for matches waiting on a bot failed")
-                wakeups.notice(None)
+                matches.notice(None)
                 await asyncio.sleep(1.0)
         for match_id in due:
             try:
                 await runner.resume(match_id)
             except Exception:
                 _log.exception("a bot match could not be resumed", extra={"match_id": match_id})
-
-
-def _match_id(stream: str) -> str | None:
-    if not stream.startswith(_STREAM_PREFIX):
-        return None
-    try:
-        return str(uuid.UUID(stream.removeprefix(_STREAM_PREFIX)))
-    except ValueError:
-        return None

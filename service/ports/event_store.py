@@ -13,7 +13,7 @@ treat one as a cursor, never as a count.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -149,6 +149,13 @@ class EventStore(Protocol):
         ...
 
     async def stream_version(self, stream_id: str) -> int: ...
+
+    async def latest_versions(
+        self, stream_ids: Collection[str], types: Collection[str]
+    ) -> dict[str, dict[str, int]]:
+        """For each of ``stream_ids``, the version of its latest event of each of ``types``,
+        by stream id and then type; a stream or type with no such event is left out."""
+        ...
 
     async def verify_stream(self, stream_id: str) -> VerifyReport: ...
 

@@ -1,7 +1,8 @@
 """The match registry port: what the service keeps about a match outside its event stream.
 
-That is the server secret, the seats' token hashes and entropy, and open invites. None of this is game state; it never reaches a seat except as a seat's own
-fresh token. Tokens and invite codes are kept only as SHA-256 hashes.
+That is the server secret, the seats' token hashes and entropy, and open invites. None of this
+is game state; it never reaches a seat except as a seat's own fresh token. Tokens and invite
+codes are kept only as SHA-256 hashes.
 """
 
 from __future__ import annotations

@@ -5,36 +5,27 @@ and an event committed later never appears before one already returned. Each eve
 a spectator may see it now, exactly as ``/matches/{id}/events`` without a token shows it: the
 cards of a hand stay hidden until that hand is over, and the stock is never shown.
 
-Whether a hand is over is read per match from the latest deal and the latest hand end (two
-partial indexes make that a few index pages): an event is in a finished hand if a hand end
-comes at or after it, or a later deal does.
+Whether a hand is over is read per match from the latest deal and the latest hand end
+(``EventStore.latest_versions``, a few index pages in PostgreSQL): an event is in a finished
+hand if a hand end comes at or after it, or a later deal does.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import msgspec
-from psycopg_pool import AsyncConnectionPool
 
 from domain import Event, redact_event
 from service.errors import UnknownFeedPosition
 from service.ports.event_store import EventStore, StoredEvent, UnknownPosition
 from service.store.codec import from_record
+from service.store.match_streams import MATCH_STREAM_PREFIX
 
-MATCH_STREAM_PREFIX = "match-"
 # The only event types whose public form depends on whether their hand is over.
 SECRET_BEARING = frozenset({"dealt", "drew", "knocked"})
-
-HAND_BOUNDARIES = """
-SELECT s.stream_id,
-       (SELECT max(e.version) FROM events e
-        WHERE e.stream_id = s.stream_id AND e.type = 'dealt') AS last_deal,
-       (SELECT max(e.version) FROM events e
-        WHERE e.stream_id = s.stream_id AND e.type IN ('scored', 'hand_drawn')) AS last_end
-FROM unnest(%s::text[]) AS s(stream_id)
-"""
+DEAL = "dealt"
+HAND_ENDS = ("scored", "hand_drawn")
 
 
 class FeedEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,9 +56,8 @@ class HandBoundaries(msgspec.Struct, frozen=True):
 
 
 class GlobalFeed:
-    def __init__(self, store: EventStore, pool: AsyncConnectionPool[Any]) -> None:
+    def __init__(self, store: EventStore) -> None:
         self._store = store
-        self._pool = pool
 
     async def page(self, *, after: int, limit: int) -> FeedPage:
         try:
@@ -88,10 +78,13 @@ class GlobalFeed:
     async def _boundaries(self, stream_ids: set[str]) -> dict[str, HandBoundaries]:
         if not stream_ids:
             return {}
-        async with self._pool.connection() as conn:
-            cur = await conn.execute(HAND_BOUNDARIES, (sorted(stream_ids),))
-            rows = await cur.fetchall()
-        return {stream_id: HandBoundaries(deal, end) for stream_id, deal, end in rows}
+        latest = await self._store.latest_versions(stream_ids, (DEAL, *HAND_ENDS))
+        return {stream_id: _boundaries(latest.get(stream_id, {})) for stream_id in stream_ids}
+
+
+def _boundaries(latest: dict[str, int]) -> HandBoundaries:
+    ends = [latest[end] for end in HAND_ENDS if end in latest]
+    return HandBoundaries(latest.get(DEAL), max(ends, default=None))
 
 
 def _entry(record: StoredEvent, boundaries: HandBoundaries | None) -> FeedEntry:

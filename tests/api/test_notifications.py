@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
-from service.notifications import MatchNotifier
+from adapters.postgres.wakeups import PostgresWakeups
 
 
-def notifier() -> MatchNotifier:
-    return MatchNotifier("postgresql://unused")  # never started: no connection is made
+def notifier() -> PostgresWakeups:
+    return PostgresWakeups("postgresql://unused")  # never started: no connection is made
 
 
 async def test_a_notification_wakes_every_waiter_of_its_stream_and_no_other() -> None:

@@ -495,6 +495,31 @@ async def test_a_snapshot_outside_the_stream_is_refused(store: EventStore, versi
     assert await store.load_snapshot("match-1") is None
 
 
+# The latest version of some event types, per stream
+
+
+async def test_latest_versions_gives_each_streams_latest_event_of_each_type(
+    store: EventStore,
+) -> None:
+    types = ["dealt", "drew", "dealt", "scored", "dealt", "drew"]
+    await store.append("match-1", [event(t, n=n) for n, t in enumerate(types)], expected_version=0)
+    await store.append("match-2", [event("dealt", n=0)], expected_version=0)
+    await store.append("match-3", [event("drew", n=0)], expected_version=0)
+
+    latest = await store.latest_versions(
+        ["match-1", "match-2", "match-3", "nobody"], ["dealt", "scored", "hand_drawn"]
+    )
+
+    assert latest == {"match-1": {"dealt": 5, "scored": 4}, "match-2": {"dealt": 1}}
+
+
+async def test_latest_versions_of_no_streams_or_no_types_is_empty(store: EventStore) -> None:
+    await store.append("match-1", [event("dealt", n=0)], expected_version=0)
+
+    assert await store.latest_versions([], ["dealt"]) == {}
+    assert await store.latest_versions(["match-1"], []) == {}
+
+
 # All guarantees together, against a model of what the store must hold
 
 

@@ -10,9 +10,12 @@ from collections.abc import AsyncIterator
 import psycopg
 import pytest
 
+from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
+from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
+from adapters.webhook_sender import UrllibSender
+from service.ports.delivery_queue import Outcome
 from service.tournament.webhooks.dispatcher import Dispatcher
-from service.tournament.webhooks.queue import DeliveryQueue, Outcome
 from service.tournament.webhooks.settings import WebhookSettings
 from service.tournament.webhooks.worker import Worker
 from tests.tournament.conftest import operator_keys, running_app
@@ -57,10 +60,14 @@ async def pending(fresh_database_url: str, pools: tuple[Pool, Pool], receiver: R
             )
             assert response.status_code == 201
         await finished_match(client, key)
-    dispatcher = Dispatcher(PostgresEventStore(pools[0]), pools[0])
+    dispatcher = dispatcher_on(pools[0])
     while await dispatcher.dispatch_once():
         pass
     return await _count(pools[0], "SELECT count(*) FROM webhook_deliveries")
+
+
+def dispatcher_on(pool: Pool) -> Dispatcher:
+    return Dispatcher(PostgresEventStore(pool), PostgresWebhookDispatch(pool))
 
 
 async def _count(pool: Pool, query: str) -> int:
@@ -74,9 +81,10 @@ async def _count(pool: Pool, query: str) -> int:
 async def test_two_workers_never_attempt_the_same_delivery_at_once(
     pools: tuple[Pool, Pool], pending: int, receiver: Receiver
 ) -> None:
+    senders = [UrllibSender(threads=2, timeout=LONG_LEASE.timeout_seconds) for _ in pools]
     workers = [
-        Worker(DeliveryQueue(pool, LONG_LEASE), LONG_LEASE, name=f"process-{i}")
-        for i, pool in enumerate(pools)
+        Worker(PostgresDeliveryQueue(pool, LONG_LEASE), sender, LONG_LEASE, name=f"process-{i}")
+        for i, (pool, sender) in enumerate(zip(pools, senders, strict=True))
     ]
 
     async def drain(worker: Worker) -> None:
@@ -84,8 +92,8 @@ async def test_two_workers_never_attempt_the_same_delivery_at_once(
             pass
 
     await asyncio.gather(*(drain(worker) for worker in workers))
-    for worker in workers:
-        worker.close()
+    for sender in senders:
+        sender.close()
 
     sent = [r.headers["X-Gin-Delivery"] for r in receiver.requests()]
     assert pending >= 9
@@ -100,7 +108,7 @@ async def test_two_workers_never_attempt_the_same_delivery_at_once(
 async def test_a_claimed_delivery_waits_until_its_lease_runs_out(
     pools: tuple[Pool, Pool], pending: int
 ) -> None:
-    first, second = (DeliveryQueue(pool, SHORT_LEASE) for pool in pools)
+    first, second = (PostgresDeliveryQueue(pool, SHORT_LEASE) for pool in pools)
     claimed = await first.claim("process-0", limit=pending)
     assert len(claimed) == pending
 
@@ -130,7 +138,7 @@ async def test_a_claimed_delivery_waits_until_its_lease_runs_out(
 async def test_a_claim_skips_a_delivery_locked_by_another_instead_of_waiting(
     fresh_database_url: str, pools: tuple[Pool, Pool], pending: int
 ) -> None:
-    queue = DeliveryQueue(pools[1], SHORT_LEASE)
+    queue = PostgresDeliveryQueue(pools[1], SHORT_LEASE)
     async with await psycopg.AsyncConnection.connect(fresh_database_url) as other:
         cur = await other.execute(
             "SELECT delivery_id FROM webhook_deliveries ORDER BY delivery_id LIMIT 1 FOR UPDATE"
@@ -148,7 +156,7 @@ async def test_a_claim_skips_a_delivery_locked_by_another_instead_of_waiting(
 async def test_a_second_dispatcher_skips_its_turn_while_one_holds_the_cursor(
     fresh_database_url: str, pools: tuple[Pool, Pool], pending: int
 ) -> None:
-    dispatcher = Dispatcher(PostgresEventStore(pools[1]), pools[1])
+    dispatcher = dispatcher_on(pools[1])
     async with await psycopg.AsyncConnection.connect(fresh_database_url) as other:
         await other.execute("UPDATE webhook_cursor SET position = 0")  # holds the row lock
 
@@ -163,7 +171,7 @@ async def test_dispatching_the_same_events_again_adds_no_delivery(
 ) -> None:
     async with pools[0].connection() as conn:
         await conn.execute("UPDATE webhook_cursor SET position = 0")  # as after a crash
-    dispatcher = Dispatcher(PostgresEventStore(pools[0]), pools[0])
+    dispatcher = dispatcher_on(pools[0])
 
     while await dispatcher.dispatch_once():
         pass

@@ -1,8 +1,8 @@
 """The dispatcher and the worker as background tasks of a server process.
 
-Every process runs both: the cursor lock and the delivery leases keep them from doing the same
-work twice. Each loop goes round again at once while it finds work, else sleeps ``poll_seconds``;
-a failure (the database restarting, say) is logged and the loop carries on.
+Every process runs both: the dispatcher's turn and the delivery leases keep them from doing the
+same work twice. Each loop goes round again at once while it finds work, else sleeps
+``poll_seconds``; a failure (the database restarting, say) is logged and the loop carries on.
 """
 
 from __future__ import annotations
@@ -12,13 +12,12 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
 
-from psycopg_pool import AsyncConnectionPool
-
+from service.ports.delivery_queue import DeliveryQueue
+from service.ports.delivery_sender import DeliverySender
 from service.ports.event_store import EventStore
+from service.ports.webhook_dispatch import WebhookDispatch
 from service.tournament.webhooks.dispatcher import Dispatcher
-from service.tournament.webhooks.queue import DeliveryQueue
 from service.tournament.webhooks.settings import WebhookSettings
 from service.tournament.webhooks.worker import Worker
 
@@ -27,13 +26,17 @@ _log = logging.getLogger("gin.webhooks")
 
 @asynccontextmanager
 async def running_webhooks(
-    store: EventStore, pool: AsyncConnectionPool[Any], settings: WebhookSettings
+    store: EventStore,
+    dispatch: WebhookDispatch,
+    queue: DeliveryQueue,
+    sender: DeliverySender,
+    settings: WebhookSettings,
 ) -> AsyncIterator[None]:
     if not settings.enabled:
         yield
         return
-    dispatcher = Dispatcher(store, pool)
-    worker = Worker(DeliveryQueue(pool, settings), settings)
+    dispatcher = Dispatcher(store, dispatch)
+    worker = Worker(queue, sender, settings)
     tasks = [
         asyncio.create_task(
             _repeat(dispatcher.dispatch_once, dispatcher.page_size, settings.poll_seconds),
@@ -52,7 +55,6 @@ async def running_webhooks(
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        worker.close()
 
 
 async def _repeat(step: Callable[[], Awaitable[int]], full: int, pause: float) -> None:

@@ -1,15 +1,19 @@
-"""Claim due deliveries, send them side by side, record each outcome."""
+"""Claim due deliveries, sign and send them side by side, record each outcome."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import socket
+import time
 import uuid
 
-from service.tournament.webhooks.queue import Claimed, DeliveryQueue
-from service.tournament.webhooks.sender import Sender
+from service.ports.delivery_queue import Claimed, DeliveryQueue
+from service.ports.delivery_sender import DeliverySender
 from service.tournament.webhooks.settings import WebhookSettings
+from service.tournament.webhooks.signing import signature_headers
+
+USER_AGENT = "gin-service-webhooks/1"
 
 
 def worker_name() -> str:
@@ -17,13 +21,28 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+def delivery_headers(claimed: Claimed, timestamp: int) -> dict[str, str]:
+    """The headers of one attempt; the signature covers ``timestamp`` and the stored body."""
+    return {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "X-Gin-Delivery": str(claimed.delivery_id),
+        "X-Gin-Event": claimed.kind,
+        **signature_headers(claimed.secret, timestamp, claimed.body),
+    }
+
+
 class Worker:
     def __init__(
-        self, queue: DeliveryQueue, settings: WebhookSettings, name: str | None = None
+        self,
+        queue: DeliveryQueue,
+        sender: DeliverySender,
+        settings: WebhookSettings,
+        name: str | None = None,
     ) -> None:
         self._queue = queue
+        self._sender = sender
         self._batch_size = settings.batch_size
-        self._sender = Sender(threads=settings.batch_size, timeout=settings.timeout_seconds)
         self.name = name or worker_name()
 
     async def deliver_once(self) -> int:
@@ -33,7 +52,6 @@ class Worker:
         return len(batch)
 
     async def _attempt(self, claimed: Claimed) -> None:
-        await self._queue.finish(claimed, await self._sender.send(claimed))
-
-    def close(self) -> None:
-        self._sender.close()
+        headers = delivery_headers(claimed, int(time.time()))
+        outcome = await self._sender.send(claimed.url, claimed.body, headers)
+        await self._queue.finish(claimed, outcome)

@@ -1,20 +1,19 @@
-"""Due deliveries, claimed under a lease so that one process at a time attempts each.
+"""The delivery queue in PostgreSQL.
 
 A claim is one statement: pick due deliveries ``FOR UPDATE SKIP LOCKED`` (a row another
 process is claiming at this instant is skipped, not waited for), count the attempt, set
-``lease_until`` and a fresh ``lease_token``, and open the attempt's log row. It commits at once;
-the lease, not a held lock, keeps other processes off the delivery while it is being sent.
-Finishing needs the same token, so a worker whose lease ran out changes nothing but its log row.
+``lease_until`` and a fresh ``lease_token``, and open the attempt's row in
+``webhook_attempts``. It commits at once; the lease, not a held lock, keeps other processes off
+the delivery while it is being sent. Times are the database's ``now()``, so every process
+agrees on when a lease runs out.
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
-import msgspec
-from psycopg_pool import AsyncConnectionPool
-
+from adapters.postgres.event_store import Pool
+from service.ports.delivery_queue import Claimed, Outcome
 from service.tournament.webhooks.settings import WebhookSettings
 
 CLAIM = """
@@ -72,27 +71,8 @@ WHERE delivery_id = %(id)s AND lease_token = %(token)s AND status = 'pending'
 """
 
 
-class Claimed(msgspec.Struct, frozen=True):
-    delivery_id: int
-    kind: str
-    body: bytes
-    attempt: int
-    url: str
-    secret: str
-    lease_token: str
-
-
-class Outcome(msgspec.Struct, frozen=True):
-    status_code: int | None = None
-    error: str | None = None
-
-    @property
-    def delivered(self) -> bool:
-        return self.status_code is not None and 200 <= self.status_code < 300
-
-
-class DeliveryQueue:
-    def __init__(self, pool: AsyncConnectionPool[Any], settings: WebhookSettings) -> None:
+class PostgresDeliveryQueue:
+    def __init__(self, pool: Pool, settings: WebhookSettings) -> None:
         self._pool = pool
         self._settings = settings
 
@@ -115,9 +95,7 @@ class DeliveryQueue:
         ]
 
     async def finish(self, claimed: Claimed, outcome: Outcome) -> None:
-        error = outcome.error
-        if error is None and not outcome.delivered:
-            error = f"the receiver answered {outcome.status_code}"
+        error = outcome.logged_error
         async with self._pool.connection() as conn, conn.transaction():
             await conn.execute(
                 CLOSE_ATTEMPT, (outcome.status_code, error, claimed.delivery_id, claimed.attempt)

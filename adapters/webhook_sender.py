@@ -1,6 +1,5 @@
-"""One POST of a signed delivery, with the standard library's HTTP client on a thread pool of
-its own (one thread per delivery of a batch, so no send waits for a thread while its timeout
-runs).
+"""The delivery sender over the standard library's HTTP client, on a thread pool of its own
+(one thread per delivery of a batch, so no send waits for a thread while its timeout runs).
 
 Redirects are not followed (a 3xx is a failed attempt): the operator registered this URL, and
 a signed body must not be passed on to wherever a response points.
@@ -9,16 +8,14 @@ a signed body must not be passed on to wherever a response points.
 from __future__ import annotations
 
 import asyncio
-import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from service.tournament.webhooks.queue import Claimed, Outcome
-from service.tournament.webhooks.signing import signature_headers
+from service.ports.delivery_queue import Outcome
 
-USER_AGENT = "gin-service-webhooks/1"
 MAX_ERROR = 300
 
 
@@ -30,21 +27,14 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 _opener = urllib.request.build_opener(_NoRedirects)
 
 
-class Sender:
+class UrllibSender:
     def __init__(self, *, threads: int, timeout: float) -> None:
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix="gin-webhook")
         self._timeout = timeout
 
-    async def send(self, claimed: Claimed) -> Outcome:
-        headers = {
-            "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
-            "X-Gin-Delivery": str(claimed.delivery_id),
-            "X-Gin-Event": claimed.kind,
-            **signature_headers(claimed.secret, int(time.time()), claimed.body),
-        }
+    async def send(self, url: str, body: bytes, headers: Mapping[str, str]) -> Outcome:
         post = asyncio.get_running_loop().run_in_executor(
-            self._executor, _post, claimed.url, claimed.body, headers, self._timeout
+            self._executor, _post, url, body, dict(headers), self._timeout
         )
         try:
             # The socket timeout bounds each read; this bounds a receiver that drips.

@@ -1,0 +1,99 @@
+"""Webhook subscriptions in PostgreSQL: ``webhooks`` (soft-deleted by ``deleted_at``), and the
+read side of ``webhook_deliveries`` with each delivery's ``webhook_attempts``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+from psycopg.rows import dict_row
+
+from adapters.postgres.event_store import Pool
+from service.errors import WebhookNotFound
+from service.ports.webhook_subscriptions import Attempt, Delivery, NewWebhook, Webhook
+from service.tournament.webhooks.payloads import Kind
+
+DELIVERIES = """
+SELECT d.delivery_id, d.match_id::text AS match_id, d.kind, d.event_position, d.event_version,
+       d.status, d.attempts, d.next_attempt_at, d.last_error, d.created_at, d.delivered_at,
+       d.payload,
+       coalesce(
+           (SELECT json_agg(json_build_object(
+                'attempt', a.attempt, 'worker', a.worker, 'started_at', a.started_at,
+                'finished_at', a.finished_at, 'status_code', a.status_code, 'error', a.error)
+                ORDER BY a.attempt)
+            FROM webhook_attempts a WHERE a.delivery_id = d.delivery_id),
+           '[]'::json) AS attempt_log
+FROM webhook_deliveries d
+WHERE d.webhook_id = %s AND d.delivery_id > %s
+ORDER BY d.delivery_id
+LIMIT %s
+"""
+
+
+class PostgresWebhookSubscriptions:
+    def __init__(self, pool: Pool) -> None:
+        self._pool = pool
+
+    async def create(
+        self, operator_id: str, webhook_id: str, url: str, secret: str, events: Sequence[Kind]
+    ) -> NewWebhook:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "INSERT INTO webhooks (webhook_id, operator_id, url, secret, events) "
+                "VALUES (%s, %s, %s, %s, %s) RETURNING created_at",
+                (webhook_id, operator_id, url, secret, list(events)),
+            )
+            row = await cur.fetchone()
+        assert row is not None
+        return NewWebhook(
+            webhook_id=webhook_id, url=url, events=list(events), created_at=row[0], secret=secret
+        )
+
+    async def live(self, operator_id: str) -> list[Webhook]:
+        async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            await cur.execute(
+                "SELECT webhook_id::text, url, events, created_at FROM webhooks "
+                "WHERE operator_id = %s AND deleted_at IS NULL ORDER BY created_at, webhook_id",
+                (operator_id,),
+            )
+            return [Webhook(**row) for row in await cur.fetchall()]
+
+    async def delete(self, operator_id: str, webhook_id: str) -> None:
+        async with self._pool.connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "UPDATE webhooks SET deleted_at = now() "
+                "WHERE webhook_id = %s AND operator_id = %s AND deleted_at IS NULL",
+                (webhook_id, operator_id),
+            )
+            if cur.rowcount != 1:
+                raise WebhookNotFound(f"you have no webhook {webhook_id}")
+            await conn.execute(
+                "UPDATE webhook_deliveries SET status = 'cancelled', "
+                "last_error = 'the webhook was deleted' "
+                "WHERE webhook_id = %s AND status = 'pending'",
+                (webhook_id,),
+            )
+
+    async def deliveries(
+        self, operator_id: str, webhook_id: str, *, after: int, limit: int
+    ) -> list[Delivery]:
+        async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            await cur.execute(
+                "SELECT 1 FROM webhooks WHERE webhook_id = %s AND operator_id = %s",
+                (webhook_id, operator_id),
+            )
+            if await cur.fetchone() is None:
+                raise WebhookNotFound(f"you have no webhook {webhook_id}")
+            await cur.execute(DELIVERIES, (webhook_id, after, limit))
+            rows = await cur.fetchall()
+        return [
+            Delivery(
+                **{
+                    **row,
+                    "payload": msgspec.Raw(bytes(row["payload"])),
+                    "attempt_log": msgspec.convert(row["attempt_log"], list[Attempt]),
+                }
+            )
+            for row in rows
+        ]

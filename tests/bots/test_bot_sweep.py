@@ -1,0 +1,41 @@
+"""The bot sweep over its ports (in memory here; the contract suites hold the PostgreSQL
+adapters to the same): every match with a bot seat whose stream holds no match win."""
+
+from __future__ import annotations
+
+import uuid
+
+from adapters.memory.bot_seats import InMemoryBotSeats
+from adapters.memory.event_store import InMemoryEventStore
+from domain import Drew, MatchWon
+from service.bots.background import DueMatches, unfinished_bot_matches
+from service.store.codec import to_record
+from service.store.match_streams import stream_id
+
+
+async def test_the_sweep_finds_bot_matches_not_yet_won() -> None:
+    store, seats = InMemoryEventStore(), InMemoryBotSeats()
+    playing, won, never_started = (str(uuid.uuid4()) for _ in range(3))
+    for match_id in (playing, won, never_started):
+        seats.seat_bot(match_id, 1, "simple")
+    person_only = str(uuid.uuid4())
+    drew = to_record(Drew(seat=0, source="stock", card="Ac"))
+    for match_id in (playing, won, person_only):
+        await store.append(stream_id(match_id), [drew], expected_version=0)
+    await store.append(
+        stream_id(won), [to_record(MatchWon(0, [100, 0], [1, 0]))], expected_version=1
+    )
+
+    assert await unfinished_bot_matches(seats, store) == {playing, never_started}
+
+
+async def test_wake_ups_make_match_streams_due_and_a_missed_one_a_sweep() -> None:
+    due = DueMatches()
+    assert await due.next() == (set(), True)  # a sweep on starting
+    match_id = str(uuid.uuid4())
+
+    due.notice(stream_id(match_id))
+    due.notice("not-a-match")
+    assert await due.next() == ({match_id}, False)
+    due.notice(None)
+    assert await due.next() == (set(), True)
