@@ -14,7 +14,6 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
-from adapters.postgres.bot_seats import PostgresBotSeats
 from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import PostgresEventStore, open_pool
@@ -89,7 +88,7 @@ def create_app(settings: Settings) -> Litestar:
                         sender,
                         settings.webhooks,
                     ),
-                    running_bots(app.state.bots, notifier, PostgresBotSeats(pool), store),
+                    running_bots(app.state.bots, notifier, registry, store),
                 ):
                     yield
             finally:

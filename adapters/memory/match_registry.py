@@ -77,5 +77,12 @@ class InMemoryMatchRegistry:
         self._token_hashes.add(token_hash)
         return AcceptedInvite(invite.match_id, invite.seat)
 
+    async def matches_with_bots(self) -> set[str]:
+        return {
+            match_id
+            for match_id, match in self._matches.items()
+            if any(seat.bot is not None for seat in match.seats)
+        }
+
     async def is_seat_token(self, token_hash: bytes) -> bool:
         return token_hash in self._token_hashes

@@ -105,6 +105,14 @@ class PostgresMatchRegistry:
             )
         return AcceptedInvite(str(match_id), int(seat))
 
+    async def matches_with_bots(self) -> set[str]:
+        # One partial index, ``match_seats_bots``, holds exactly these rows.
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT DISTINCT match_id::text FROM match_seats WHERE bot IS NOT NULL"
+            )
+            return {row[0] for row in await cur.fetchall()}
+
     async def is_seat_token(self, token_hash: bytes) -> bool:
         async with self._pool.connection() as conn:
             cur = await conn.execute(

@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from service.bots.runner import BotRunner
-from service.ports.bot_seats import BotSeats
 from service.ports.event_store import EventStore
+from service.ports.match_registry import MatchRegistry
 from service.ports.wakeups import Wakeups
 from service.store.match_streams import match_id_of, stream_id
 
@@ -54,20 +54,20 @@ class DueMatches:
         return due, sweep
 
 
-async def unfinished_bot_matches(bot_seats: BotSeats, store: EventStore) -> set[str]:
+async def unfinished_bot_matches(registry: MatchRegistry, store: EventStore) -> set[str]:
     """Every match with a bot seat whose stream holds no match win."""
-    with_bots = await bot_seats.matches_with_bots()
+    with_bots = await registry.matches_with_bots()
     won = await store.latest_versions([stream_id(m) for m in with_bots], [MATCH_WON])
     return {match_id for match_id in with_bots if stream_id(match_id) not in won}
 
 
 @asynccontextmanager
 async def running_bots(
-    runner: BotRunner, wakeups: Wakeups, bot_seats: BotSeats, store: EventStore
+    runner: BotRunner, wakeups: Wakeups, registry: MatchRegistry, store: EventStore
 ) -> AsyncIterator[None]:
     due = DueMatches()
     wakeups.subscribe(due.notice)
-    task = asyncio.create_task(_play_due(runner, due, bot_seats, store), name="gin-bots")
+    task = asyncio.create_task(_play_due(runner, due, registry, store), name="gin-bots")
     try:
         yield
     finally:
@@ -77,13 +77,13 @@ async def running_bots(
 
 
 async def _play_due(
-    runner: BotRunner, matches: DueMatches, bot_seats: BotSeats, store: EventStore
+    runner: BotRunner, matches: DueMatches, registry: MatchRegistry, store: EventStore
 ) -> None:
     while True:
         due, sweep = await matches.next()
         if sweep:
             try:
-                due |= await unfinished_bot_matches(bot_seats, store)
+                due |= await unfinished_bot_matches(registry, store)
             except Exception:
                 _log.exception("the sweep for matches waiting on a bot failed")
                 matches.notice(None)

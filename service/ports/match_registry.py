@@ -76,3 +76,8 @@ class MatchRegistry(Protocol):
     async def is_seat_token(self, token_hash: bytes) -> bool:
         """Whether any seat of any match holds this token hash."""
         ...
+
+    async def matches_with_bots(self) -> set[str]:
+        """The id of every match with at least one bot seat, finished or not (whether one is
+        finished is its event stream's business, not the registry's)."""
+        ...

@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import uuid
 
-from adapters.memory.bot_seats import InMemoryBotSeats
 from adapters.memory.event_store import InMemoryEventStore
+from adapters.memory.match_registry import InMemoryMatchRegistry
 from domain import Drew, MatchWon
 from service.bots.background import DueMatches, unfinished_bot_matches
+from service.ports.match_registry import RegisteredSeat
 from service.store.codec import to_record
 from service.store.match_streams import stream_id
 
 
 async def test_the_sweep_finds_bot_matches_not_yet_won() -> None:
-    store, seats = InMemoryEventStore(), InMemoryBotSeats()
-    playing, won, never_started = (str(uuid.uuid4()) for _ in range(3))
-    for match_id in (playing, won, never_started):
-        seats.seat_bot(match_id, 1, "simple")
-    person_only = str(uuid.uuid4())
+    store, registry = InMemoryEventStore(), InMemoryMatchRegistry()
+    playing, won, never_started, person_only = (str(uuid.uuid4()) for _ in range(4))
+    for match_id in (playing, won, never_started, person_only):
+        bot = None if match_id == person_only else "simple"
+        seats = [RegisteredSeat(0, b"t" * 32, ""), RegisteredSeat(1, None, "", bot=bot)]
+        await registry.create(match_id, external_ref=None, server_secret=b"s" * 32, seats=seats)
     drew = to_record(Drew(seat=0, source="stock", card="Ac"))
     for match_id in (playing, won, person_only):
         await store.append(stream_id(match_id), [drew], expected_version=0)
@@ -26,7 +28,7 @@ async def test_the_sweep_finds_bot_matches_not_yet_won() -> None:
         stream_id(won), [to_record(MatchWon(0, [100, 0], [1, 0]))], expected_version=1
     )
 
-    assert await unfinished_bot_matches(seats, store) == {playing, never_started}
+    assert await unfinished_bot_matches(registry, store) == {playing, never_started}
 
 
 async def test_wake_ups_make_match_streams_due_and_a_missed_one_a_sweep() -> None:

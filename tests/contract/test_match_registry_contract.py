@@ -137,3 +137,23 @@ async def test_a_seat_token_is_known_by_its_hash(registry: MatchRegistry) -> Non
     await registry.accept_invite(digest("invite"), digest("joiner"), "")
     assert await registry.is_seat_token(digest("joiner"))
     assert not await registry.is_seat_token(digest("invite"))
+
+
+async def test_every_match_with_a_bot_seat_is_listed_once_and_no_other(
+    registry: MatchRegistry,
+) -> None:
+    async def seated(levels: list[str | None]) -> str:
+        match_id = new_id()
+        seats = [
+            RegisteredSeat(seat, None if level else digest(f"{match_id} {seat}"), "", bot=level)
+            for seat, level in enumerate(levels)
+        ]
+        await registry.create(match_id, external_ref=None, server_secret=b"s" * 32, seats=seats)
+        return match_id
+
+    assert await registry.matches_with_bots() == set()
+    one_bot = await seated([None, "simple"])
+    two_bots = await seated(["random", "strong"])
+    await seated([None, None])
+
+    assert await registry.matches_with_bots() == {one_bot, two_bots}
