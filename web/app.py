@@ -35,7 +35,7 @@ from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
-from web.dependencies import provide_bots, provide_matches, provide_notifier
+from web.dependencies import provide_bots, provide_matches, provide_wakeups
 from web.docs import BEARER
 from web.events import EventsController
 from web.feed import FeedController, provide_feed
@@ -63,12 +63,12 @@ def create_app(settings: Settings) -> Litestar:
                 url, min_size=settings.pool_min_size, max_size=settings.pool_max_size
             ) as pool,
         ):
-            notifier = PostgresWakeups(url)
-            await notifier.start()
+            wakeups = PostgresWakeups(url)
+            await wakeups.start()
             store = PostgresEventStore(pool)
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
-            app.state.notifier = notifier
+            app.state.wakeups = wakeups
             registry = PostgresMatchRegistry(pool)
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
             app.state.matches = MatchService(streams, registry, commitments)
@@ -88,12 +88,12 @@ def create_app(settings: Settings) -> Litestar:
                         sender,
                         settings.webhooks,
                     ),
-                    running_bots(app.state.bots, notifier, registry, store),
+                    running_bots(app.state.bots, wakeups, registry, store),
                 ):
                     yield
             finally:
                 sender.close()
-                await notifier.stop()
+                await wakeups.stop()
 
     configure_logging(settings.log_level)
     return Litestar(
@@ -112,7 +112,7 @@ def create_app(settings: Settings) -> Litestar:
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
-            "notifier": Provide(provide_notifier, sync_to_thread=False),
+            "wakeups": Provide(provide_wakeups, sync_to_thread=False),
             "bots": Provide(provide_bots, sync_to_thread=False),
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),

@@ -37,8 +37,8 @@ async def optional_seat_of(
     return await seat_of(matches, match_id, authorization)
 
 
-def provide_notifier(state: State) -> Wakeups:
-    return cast(Wakeups, state.notifier)
+def provide_wakeups(state: State) -> Wakeups:
+    return cast(Wakeups, state.wakeups)
 
 
 def provide_bots(state: State) -> BotRunner:

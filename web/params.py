@@ -15,7 +15,7 @@ from web.schemas import MAX_VERSION
 
 MatchId = Annotated[UUID, PathParameter(name="match_id", description="The match's id")]
 Matches = NamedDependency[MatchService]
-Notifier = NamedDependency[Wakeups]
+WakeupsDependency = NamedDependency[Wakeups]
 Bots = NamedDependency[BotRunner]
 Authorization = Annotated[
     str | None,

@@ -20,7 +20,7 @@ from service.ports.wakeups import Wakeups
 from service.store.match_streams import stream_id
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
-from web.params import After, Authorization, LastEventId, Matches, MatchId, Notifier
+from web.params import After, Authorization, LastEventId, Matches, MatchId, WakeupsDependency
 from web.schemas import MAX_VERSION, EventEnvelope
 
 KEEPALIVE_SECONDS = 15.0
@@ -41,7 +41,7 @@ class StreamController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        notifier: Notifier,
+        wakeups: WakeupsDependency,
         after: After = 0,
         last_event_id: LastEventId = None,
         authorization: Authorization = None,
@@ -51,13 +51,13 @@ class StreamController(Controller):
         seat = await optional_seat_of(matches, str(match_id), authorization)
         start = _resume_version(last_event_id, after)
         finished = (await matches.load(str(match_id))).state.phase is Phase.MATCH_OVER
-        messages = _messages(matches, notifier, str(match_id), seat, start, finished)
+        messages = _messages(matches, wakeups, str(match_id), seat, start, finished)
         return ServerSentEvent(messages)
 
 
 async def _messages(
     matches: MatchService,
-    notifier: Wakeups,
+    wakeups: Wakeups,
     match_id: str,
     seat: int | None,
     version: int,
@@ -65,7 +65,7 @@ async def _messages(
 ) -> AsyncIterator[ServerSentEventMessage]:
     while True:
         # Taken before reading, so a commit between the read and the wait still wakes us.
-        waiter = notifier.waiter(stream_id(match_id))
+        waiter = wakeups.waiter(stream_id(match_id))
         try:
             events = await matches.events(match_id, seat, after_version=version)
             for event_version, event in events:
