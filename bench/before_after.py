@@ -1,6 +1,6 @@
 """This checkout against an earlier commit, measured interleaved in one run, as ratios.
 
-    python3 dev.py bench before_after --base REV [--rounds 3] [--seconds 6]
+    python3 dev.py bench before_after --base REV [--rounds 3] [--seconds 6] [--benches http store]
 
 Each round runs ``bench/http.py`` (granian, 8 clients) and ``bench/store.py`` once for each
 version, the version that goes first alternating from round to round. Every run measures its
@@ -67,12 +67,24 @@ def store_samples(output: str) -> dict[str, float]:
     return found
 
 
-def one_round(checkout: Path, seconds: float, samples: Samples) -> None:
-    http = run_bench(
-        checkout, "http", "--servers", "granian", "--clients", "8", "--seconds", str(seconds)
-    )
-    store = run_bench(checkout, "store", "--rounds", "1")
-    for measure, value in {**http_samples(http), **store_samples(store)}.items():
+def one_round(checkout: Path, benches: list[str], seconds: float, samples: Samples) -> None:
+    found: dict[str, float] = {}
+    if "http" in benches:
+        found |= http_samples(
+            run_bench(
+                checkout,
+                "http",
+                "--servers",
+                "granian",
+                "--clients",
+                "8",
+                "--seconds",
+                str(seconds),
+            )
+        )
+    if "store" in benches:
+        found |= store_samples(run_bench(checkout, "store", "--rounds", "1"))
+    for measure, value in found.items():
         samples[measure].append(value)
 
 
@@ -96,6 +108,9 @@ def main() -> None:
     parser.add_argument("--base", required=True, help="the earlier commit (e.g. main~5)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=6.0, help="per HTTP measurement")
+    parser.add_argument(
+        "--benches", nargs="+", choices=["http", "store"], default=["http", "store"]
+    )
     args = parser.parse_args()
     before: Samples = defaultdict(list)
     after: Samples = defaultdict(list)
@@ -111,7 +126,7 @@ def main() -> None:
                 order = [(base, before), (ROOT, after)]
                 for checkout, samples in order if number % 2 == 0 else reversed(order):
                     print(f"round {number + 1}: {'before' if samples is before else 'after'}")
-                    one_round(checkout, args.seconds, samples)
+                    one_round(checkout, args.benches, args.seconds, samples)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
     print_table(before, after, args.rounds)
