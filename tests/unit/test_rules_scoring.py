@@ -14,7 +14,15 @@ from domain.events import GameWon
 from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import Phase
-from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, knock_hand, new_table, scored_in
+from tests.unit.helpers import (
+    DEFENDER_5,
+    DEFENDER_92,
+    KNOCK_CARD,
+    deal,
+    knock_hand,
+    new_table,
+    scored_in,
+)
 
 
 def score(
@@ -134,3 +142,22 @@ def test_a_scored_hand_adds_to_the_winners_hand_points() -> None:
     assert table.state.score.hand_points == (8, 0)
     assert table.state.score.hands_won == (2, 0)
     assert table.state.phase is Phase.DEAL
+
+
+def test_oklahoma_spade_upcard_doubles_big_gin() -> None:
+    # Seat 0 (not dealing) melds all eleven cards after drawing 5h; the defender has 79.
+    table = deal(
+        seat0="7c 7d 7h 7s 8s 9s Ah 2h 3h 4h",
+        seat1="2c 4c Qc Kc 6d 8d Td Qh Kh 9h",
+        upcard="Ts",
+        stock="5h",
+        dealer=1,
+        options=RuleOptions(oklahoma=True),
+    )
+    table.pass_upcard(0)
+    table.pass_upcard(1)
+    table.draw_stock(0)
+    scored = scored_in(table.big_gin(0))
+    assert (scored.outcome, scored.winner, scored.multiplier) == ("big_gin", 0, 2)
+    assert scored.points == (79 + 31) * 2
+    assert type(scored.points) is int
