@@ -411,6 +411,8 @@ def test_nine_cards_in_three_melds_of_three_must_break_one_to_discard() -> None:
 def test_deadwood_reads_notation() -> None:
     assert domain.deadwood("As 2s 3s Kd") == 10
     assert domain.deadwood(["7c", "7d", "7h", "7s", "5s", "6s"]) == 0
+    # Eleven cards, a hand before its discard, are the most it reads.
+    assert domain.deadwood("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js") == 0
     with pytest.raises(InvalidCommand, match="at most 11 cards"):
         domain.deadwood("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs")
     with pytest.raises(InvalidNotation):
