@@ -241,6 +241,12 @@ def refusal(table: Table, command: Command) -> DomainError:
         ),
         (
             laying_off,
+            DrawFromDiscard(seat=1),
+            IllegalMove,
+            "you cannot draw now: you must lay off onto the knocker's melds or finish laying off",
+        ),
+        (
+            laying_off,
             LayOff(seat=1, card="8s", meld=-1),
             InvalidCommand,
             "meld must be the number of one of the knocker's melds, from 0",
