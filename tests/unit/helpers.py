@@ -196,4 +196,6 @@ def examples(count: int) -> int:
     """A property test's example count under the loaded hypothesis profile: ``count`` under
     the project's (hypothesis' default of 100 examples), a quarter under ``mutation``, as
     ``dev.py mutate`` runs the property tests again for every mutant that survives the rest."""
-    return max(1, count * settings.default.max_examples // 100)
+    loaded = settings.default
+    assert loaded is not None  # tests/conftest.py loads a profile
+    return max(1, count * loaded.max_examples // 100)
