@@ -5,6 +5,8 @@
     python3 dev.py test  [pytest options]     lint, type-check, check layers, run every test
     python3 dev.py bench NAME                 run bench/NAME.py (installs the reference engines)
     python3 dev.py loadtest [options]         concurrent matches over HTTP (docs/loadtest.md)
+    python3 dev.py mutate [--max-children N] [MUTANT ...]
+                                              mutation-test domain/ against tests/unit (slow)
 
 The first call creates `.venv` and installs the project into it; later calls reinstall only
 when pyproject.toml has changed.
@@ -13,6 +15,7 @@ when pyproject.toml has changed.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -38,12 +41,89 @@ def ensure_venv(extras: str) -> None:
     STAMP.write_text(wanted)
 
 
-def run(*argv: str) -> int:
-    return subprocess.run(argv, cwd=ROOT).returncode
+def run(*argv: str, env: dict[str, str] | None = None) -> int:
+    return subprocess.run(argv, cwd=ROOT, env=env).returncode
+
+
+# mutmut's exit codes per mutant (mutmut/stats.py), folded into the columns of the table.
+KILLED = {1, 3, 37}
+SURVIVED = {0}
+TIMEOUT = {36, 24, -24, 152, 255}
+
+
+def mutation_table() -> tuple[str, list[str]]:
+    """The per-file table (killed / survived / timeout / other / total) from mutmut's results
+    under mutants/, and the names of the mutants that survived."""
+    rows: list[tuple[str, list[int]]] = []
+    survivors: list[str] = []
+    totals = [0, 0, 0, 0, 0]
+    for meta in sorted((ROOT / "mutants").rglob("*.py.meta")):
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        killed = sum(code in KILLED for code in codes.values())
+        survived = [name for name, code in codes.items() if code in SURVIVED]
+        timeout = sum(code in TIMEOUT for code in codes.values())
+        other = len(codes) - killed - len(survived) - timeout
+        counts = [killed, len(survived), timeout, other, len(codes)]
+        totals = [a + b for a, b in zip(totals, counts, strict=True)]
+        survivors += sorted(survived)
+        rows.append((str(meta.relative_to(ROOT / "mutants"))[: -len(".meta")], counts))
+    rows.append(("total", totals))
+    header = f"{'file':<26}{'killed':>8}{'survived':>10}{'timeout':>9}{'other':>7}{'total':>7}"
+    lines = [header]
+    for name, (k, s, t, o, n) in rows:
+        lines.append(f"{name:<26}{k:>8}{s:>10}{t:>9}{o:>7}{n:>7}")
+    return "\n".join(lines), survivors
+
+
+# Functions the domain runs while it is imported (meld_tables' tables). mutmut switches a
+# mutant in at call time, in workers forked after the import, so it never sees these mutants
+# act; each survivor among them is tried again in a fresh interpreter.
+IMPORT_TIME = (
+    "domain.meld_tables.x__value_bit_masks__",
+    "domain.meld_tables.x__all_sets__",
+    "domain.meld_tables.x__all_runs__",
+)
+
+
+def recheck_import_time(env: dict[str, str]) -> None:
+    for meta in (ROOT / "mutants" / "domain").glob("*.py.meta"):
+        data = json.loads(meta.read_text())
+        codes = data["exit_code_by_key"]
+        for name, code in codes.items():
+            if code in SURVIVED and name.startswith(IMPORT_TIME):
+                pytest = [str(BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+                tests = ["--ignore=tests/unit/test_bots.py", "tests/unit"]
+                argv = [*pytest, *tests]
+                ran = subprocess.run(
+                    argv,
+                    cwd=ROOT / "mutants",
+                    env={**env, "MUTANT_UNDER_TEST": name},
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+                codes[name] = 0 if ran.returncode == 0 else 1  # a failure or an import error
+                print(f"dev.py: {name} in a fresh interpreter: exit {ran.returncode}", flush=True)
+        meta.write_text(json.dumps(data, indent=4))
+
+
+def mutate(rest: list[str]) -> int:
+    # Hypothesis derandomised: each mutant meets the same examples (tests/conftest.py).
+    env = {**os.environ, "HYPOTHESIS_PROFILE": "mutation"}
+    # Two workers by default: mutation runs share the machine with everything else.
+    if not any(arg.startswith("--max-children") for arg in rest):
+        rest = ["--max-children", "2", *rest]
+    status = run(str(BIN / "mutmut"), "run", *rest, env=env)
+    recheck_import_time(env)
+    table, survivors = mutation_table()
+    print(table)
+    if survivors:
+        print(f"\n{len(survivors)} survived (`.venv/bin/mutmut show NAME` shows the change):")
+        print("\n".join(f"  {name}" for name in survivors))
+    return status
 
 
 def main(args: list[str]) -> int:
-    if not args or args[0] not in {"serve", "test", "bench", "loadtest"}:
+    if not args or args[0] not in {"serve", "test", "bench", "loadtest", "mutate"}:
         print(__doc__)
         return 2
     command, rest = args[0], args[1:]
@@ -53,6 +133,9 @@ def main(args: list[str]) -> int:
     if command == "bench":
         ensure_venv("dev,bench")
         return run(str(BIN / "python"), "-m", f"bench.{rest[0]}", *rest[1:])
+    if command == "mutate":
+        ensure_venv("dev,mutate")
+        return mutate(rest)
     if command == "loadtest":
         # Its clients (httpx) come with the dev extra; it needs no reference engine.
         ensure_venv("dev")

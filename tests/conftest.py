@@ -28,7 +28,17 @@ MakeDatabase = Callable[[], str]
 
 # Property tests count examples, not time: a busy two-core CI machine must not fail them.
 settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("project")
+# Mutation testing (`dev.py mutate`) compares runs of the same tests against each mutant: the
+# examples must be the same every time, or a survivor could be a matter of luck.
+# It runs a quarter of each property test's examples (tests/unit/helpers.py examples()).
+settings.register_profile(
+    "mutation",
+    parent=settings.get_profile("project"),
+    derandomize=True,
+    database=None,
+    max_examples=25,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
 
 
 def _docker_answers() -> bool:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hypothesis import settings
+
 from domain.cards import DECK_SIZE, Card, parse_cards
 from domain.commands import (
     BigGin,
@@ -188,3 +190,12 @@ def knock_hand(
 def scored_in(events: Sequence[Event]) -> Scored:
     (scored,) = [event for event in events if isinstance(event, Scored)]
     return scored
+
+
+def examples(count: int) -> int:
+    """A property test's example count under the loaded hypothesis profile: ``count`` under
+    the project's (hypothesis' default of 100 examples), a quarter under ``mutation``, as
+    ``dev.py mutate`` runs the property tests again for every mutant that survives the rest."""
+    loaded = settings.default
+    assert loaded is not None  # tests/conftest.py loads a profile
+    return max(1, count * loaded.max_examples // 100)

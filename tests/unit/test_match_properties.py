@@ -63,8 +63,11 @@ from domain.melds import (
 from domain.options import RuleOptions
 from domain.state import MatchState, Phase, new_match
 from domain.views import SeatView, TableView, public_view, redact_event, view
+from tests.unit.helpers import examples
 
-MATCHES = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MATCHES = settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 MAX_STEPS = 20_000
 REFUSALS_PER_STEP = 4
 

@@ -34,11 +34,12 @@ from domain.melds import (
     min_deadwood,
     min_deadwood_after_discard,
 )
+from tests.unit.helpers import examples
 
 
-def oracle_runs(examples: int) -> settings:
+def oracle_runs(count: int) -> settings:
     return settings(
-        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+        max_examples=examples(count), deadline=None, suppress_health_check=[HealthCheck.too_slow]
     )
 
 
@@ -341,7 +342,7 @@ def test_all_melds_are_every_set_and_run() -> None:
     assert all(plain_is_meld(meld) for meld in ALL_MELDS)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(hands_11)
 def test_melds_in_finds_every_meld_of_a_hand(cards: Mask) -> None:
     listed = list(cards_of(cards))
@@ -410,6 +411,8 @@ def test_nine_cards_in_three_melds_of_three_must_break_one_to_discard() -> None:
 def test_deadwood_reads_notation() -> None:
     assert domain.deadwood("As 2s 3s Kd") == 10
     assert domain.deadwood(["7c", "7d", "7h", "7s", "5s", "6s"]) == 0
+    # Eleven cards, a hand before its discard, are the most it reads.
+    assert domain.deadwood("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js") == 0
     with pytest.raises(InvalidCommand, match="at most 11 cards"):
         domain.deadwood("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs")
     with pytest.raises(InvalidNotation):

@@ -3,21 +3,26 @@ and none names a card the asking seat may not know."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from domain.cards import CARD_NAMES
+from domain.cards import CARD_NAMES, cards_of, names
 from domain.commands import (
     ChooseDealer,
+    Command,
     Cut,
     Deal,
     Discard,
+    DrawFromDiscard,
     DrawFromStock,
     FinishLayoff,
     Knock,
     LayOff,
+    PassUpcard,
     StartMatch,
+    TakeUpcard,
     decode_command,
 )
 from domain.decide import decide
@@ -29,8 +34,9 @@ from domain.errors import (
     MatchOver,
     NotYourTurn,
 )
+from domain.legal import legal_actions
 from domain.state import new_match
-from tests.unit.helpers import Table, created, deal
+from tests.unit.helpers import Table, created, deal, knock_hand, new_table
 
 SEAT0 = "As 2s 3s 4h 5h 6h 7c 8c 9c Kd"
 SEAT1 = "2c 3c 4c 7d 8d 9h Th Jh Kc Ks"
@@ -160,3 +166,153 @@ def test_melds_that_are_not_lists_of_cards_are_malformed() -> None:
         table.do(Knock(seat=0, card="Kd", melds="As 2s 3s"))  # type: ignore[arg-type]
     with pytest.raises(InvalidNotation):
         table.do(Knock(seat=0, card="Kd", melds=[["As", "2s", "3x"]]))
+
+
+def offered() -> Table:
+    """Seat 0 (not dealing) is offered the upcard 5c."""
+    return deal(seat0=SEAT0, seat1=SEAT1, upcard="5c", stock="Qh 8s Jd", dealer=1)
+
+
+def laying_off() -> Table:
+    """Seat 0 knocked with 5s 6s 7s, Jc Jd Jh, 2d 3d 4d (melds 0 to 2) and Ac; seat 1 holds
+    8s, which fits the spade run, and may lay it off."""
+    table = new_table(dealer=1)
+    knock_hand(table, knocker=0, dead="Ac", defender="8s 2h 4c 6h 8c Tc Kh Qc 9h 9c")
+    return table
+
+
+def spade_run(table: Table) -> int:
+    assert table.state.knock is not None
+    return [names(cards_of(meld)) for meld in table.state.knock.melds].index(["5s", "6s", "7s"])
+
+
+def refusal(table: Table, command: Command) -> DomainError:
+    with pytest.raises(DomainError) as caught:
+        table.do(command)
+    return caught.value
+
+
+# A refusal's sentence is the problem `detail` a client shows its player: the card and the
+# rule are named, word for word.
+@pytest.mark.parametrize(
+    ("make", "command", "kind", "sentence"),
+    [
+        (offered, Discard(seat=0, card="7x"), InvalidNotation, "'7x' is not a card"),
+        (offered, DrawFromStock(seat=2), InvalidCommand, "seat must be 0 or 1"),
+        (offered, DrawFromDiscard(seat=1), NotYourTurn, "it is not your turn: seat 0 is to play"),
+        (offered, DrawFromDiscard(seat=0), IllegalMove, "take or pass the upcard first"),
+        (
+            offered,
+            DrawFromStock(seat=0),
+            IllegalMove,
+            "the upcard is offered to you: take it or pass",
+        ),
+        (
+            drawing,
+            TakeUpcard(seat=0),
+            IllegalMove,
+            "both players passed the upcard: draw from the stock",
+        ),
+        (
+            drawing,
+            PassUpcard(seat=0),
+            IllegalMove,
+            "both players passed the upcard: draw from the stock",
+        ),
+        (
+            drawing,
+            DrawFromDiscard(seat=0),
+            IllegalMove,
+            "both players passed the upcard: draw from the stock",
+        ),
+        (
+            laying_off,
+            TakeUpcard(seat=1),
+            IllegalMove,
+            "you cannot take the upcard now: you must lay off onto the knocker's melds or "
+            "finish laying off",
+        ),
+        (
+            laying_off,
+            PassUpcard(seat=1),
+            IllegalMove,
+            "you cannot pass the upcard now: you must lay off onto the knocker's melds or "
+            "finish laying off",
+        ),
+        (
+            laying_off,
+            DrawFromDiscard(seat=1),
+            IllegalMove,
+            "you cannot draw now: you must lay off onto the knocker's melds or finish laying off",
+        ),
+        (
+            laying_off,
+            LayOff(seat=1, card="8s", meld=-1),
+            InvalidCommand,
+            "meld must be the number of one of the knocker's melds, from 0",
+        ),
+        (
+            laying_off,
+            LayOff(seat=1, card="8s", meld=3),
+            IllegalMove,
+            "the knocker has no meld 3: the melds are numbered 0 to 2",
+        ),
+    ],
+)
+def test_each_refusal_names_the_cards_and_the_rule(
+    make: Callable[[], Table], command: Command, kind: type[DomainError], sentence: str
+) -> None:
+    error = refusal(make(), command)
+    assert (type(error), str(error)) == (kind, sentence) or (
+        kind is InvalidNotation and type(error) is kind and str(error).startswith(sentence)
+    )
+
+
+def test_a_card_that_does_not_fit_is_refused_naming_the_card_and_the_meld() -> None:
+    table = laying_off()
+    wrong = (spade_run(table) + 1) % 3
+    assert table.state.knock is not None
+    meld = " ".join(names(cards_of(table.state.knock.melds[wrong])))
+    error = refusal(table, LayOff(seat=1, card="8s", meld=wrong))
+    assert (type(error), str(error)) == (
+        IllegalMove,
+        f"8s does not fit the knocker's meld {wrong} ({meld})",
+    )
+
+
+@pytest.mark.parametrize(
+    ("melds", "sentence"),
+    [
+        ([[]], "that group of cards is not a meld"),
+        ([["As"]], "As is not a meld"),
+        ([["Qh", "As", "2s"]], "As 2s Qh is not a meld"),
+        ([["Kd", "As", "2s"]], "Kd is your knock card and cannot be in a meld"),
+        ([["As", "2s", "3s"], ["3s", "4h", "5h"]], "3s 4h 5h is not a meld"),
+        ([["7c", "8c", "9c", "Tc"]], "Tc is not in the hand"),
+        ([["As", "2s", "3s"], ["2s", "3s", "4s"]], "4s is not in the hand"),
+    ],
+)
+def test_named_melds_are_refused_naming_the_cards(melds: list[list[str]], sentence: str) -> None:
+    table = drawing()
+    table.draw_stock(0)
+    error = refusal(table, Knock(seat=0, card="Kd", melds=melds))
+    assert type(error) is IllegalMove
+    assert str(error).startswith(sentence)
+
+
+def test_a_command_that_is_not_json_or_not_a_command_is_refused_saying_which() -> None:
+    with pytest.raises(InvalidCommand) as not_json:
+        decode_command(b"{")
+    assert str(not_json.value) == "the command is not valid JSON: Input data was truncated"
+    with pytest.raises(InvalidCommand) as unknown:
+        decode_command(b'{"type":"dance","seat":0}')
+    assert str(unknown.value) == "the command is malformed: Invalid value 'dance' - at `$.type`"
+
+
+def test_the_system_actions_are_the_start_the_cut_and_the_deal_with_the_seed_left_blank() -> None:
+    table = created()
+    assert legal_actions(table.state, None) == [Cut(seed="")]
+    table = new_table(dealer=1)
+    assert legal_actions(table.state, None) == [Deal(seed="")]
+    assert legal_actions(new_match(), None) == [StartMatch()]
+    assert legal_actions(drawing().state, None) == []

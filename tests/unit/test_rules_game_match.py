@@ -150,3 +150,55 @@ def test_the_match_goes_on_below_the_match_target() -> None:
     knock_hand(table, knocker=0, dead="Ac")
     assert table.state.phase is Phase.DEAL
     assert table.state.score.match_scores == (229, 0)
+
+
+def line_heavy_game(options: RuleOptions) -> Table:
+    """Seat 1 wins two hands (4 + 4), then seat 0 gins for 30 and the game: totals
+    30 + 25 + game bonus against 8 + 50."""
+    table = new_table(options, dealer=1)
+    knock_hand(table, knocker=1, dead="Ac")
+    knock_hand(table, knocker=1, dead="Ac")
+    knock_hand(table, knocker=0, dead="5d")
+    return table
+
+
+@pytest.mark.parametrize(("game_bonus", "scored_by"), [(4, 0), (2, 1)])
+def test_a_game_total_higher_by_a_single_point_scores_that_point(
+    game_bonus: int, scored_by: int
+) -> None:
+    table = line_heavy_game(RuleOptions(game_target=30, game_bonus=game_bonus))
+    won = game_won(table)
+    assert won.totals == [55 + game_bonus, 58]
+    assert (won.winner, won.scored_by, won.points) == (0, scored_by, 1)
+    expected = [0, 0]
+    expected[scored_by] = 1
+    assert table.state.score.match_scores == tuple(expected)
+
+
+def test_seat_1_wins_the_match_on_reaching_the_target() -> None:
+    table = new_table(RuleOptions(game_target=4, match_target=229), dealer=1)
+    knock_hand(table, knocker=1, dead="Ac")  # seat 1: 4, the game, 229 with the bonuses
+    assert table.events[-1] == MatchWon(winner=1, match_scores=[0, 229], games_won=[0, 1])
+    assert (table.state.phase, table.state.winner) == (Phase.MATCH_OVER, 1)
+
+
+def test_the_match_goes_to_the_higher_match_score_not_the_winner_of_the_last_game() -> None:
+    # Seat 0 wins the game, but seat 1's line bonuses make its total 3 higher: seat 1
+    # scores the game's 3 points, which reach the match target.
+    table = line_heavy_game(RuleOptions(game_target=30, game_bonus=0, match_target=3))
+    assert game_won(table).winner == 0
+    assert table.events[-1] == MatchWon(winner=1, match_scores=[0, 3], games_won=[1, 0])
+
+
+def test_a_single_game_match_goes_to_the_higher_match_score() -> None:
+    table = line_heavy_game(RuleOptions(game_target=30, game_bonus=0, match_target=0))
+    assert table.events[-1] == MatchWon(winner=1, match_scores=[0, 3], games_won=[1, 0])
+
+
+def test_equal_match_scores_below_the_target_play_on() -> None:
+    table = new_table(RuleOptions(game_target=4, match_target=230), dealer=1)
+    knock_hand(table, knocker=0, dead="Ac")  # game 1: seat 0, 229
+    knock_hand(table, knocker=1, dead="Ac")  # game 2: seat 1, 229
+    assert table.state.score.match_scores == (229, 229)
+    assert not [event for event in table.events if isinstance(event, MatchWon)]
+    assert (table.state.game, table.state.phase) == (3, Phase.DEAL)

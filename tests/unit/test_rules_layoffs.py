@@ -15,6 +15,7 @@ from tests.unit.helpers import (
     KNOCKER_MELDS,
     Table,
     cards,
+    deal,
     knock_hand,
     new_table,
     scored_in,
@@ -137,3 +138,26 @@ def test_knocker_melds_hold_the_scripted_cards() -> None:
     assert table.state.knock is not None
     shown = sorted(c for meld in table.state.knock.melds for c in names(cards_of(meld)))
     assert shown == sorted(KNOCKER_MELDS.split())
+
+
+def test_runs_never_wrap_around_an_ace_lays_off_below_the_two_not_above_the_king() -> None:
+    # Ad fits 2d 3d 4d; Ad comes right after Kc in card order, and a wrap-around reading
+    # would file it onto Jc Qc Kc.
+    table = deal(
+        seat0="Jc Qc Kc 2d 3d 4d 5s 6s 7s Ac",
+        seat1="Ad 9h 9c Th 6h 8c 2h 4c Qh Kh",
+        upcard="2c",
+        stock="Ks",
+        dealer=1,
+    )
+    table.pass_upcard(0)
+    table.pass_upcard(1)
+    table.draw_stock(0)
+    table.knock(0, "Ks")
+    low_run = meld_index(table, "2d 3d 4d")
+    assert legal_actions(table.state, 1) == [
+        LayOff(seat=1, card="Ad", meld=low_run),
+        FinishLayoff(seat=1),
+    ]
+    scored = scored_in(table.finish_layoff(1))
+    assert scored.layoffs == [("Ad", low_run)]

@@ -193,3 +193,12 @@ def test_option_next_dealer(next_dealer: str, dealer: int) -> None:
     table = new_table(RuleOptions(next_dealer=next_dealer), dealer=1)  # type: ignore[arg-type]
     knock_hand(table, knocker=0, dead="9c")  # the dealer, seat 1, undercuts
     assert table.state.dealer == dealer
+
+
+def test_an_option_of_the_wrong_type_is_refused_naming_it_and_what_was_expected() -> None:
+    with pytest.raises(InvalidOptions) as caught:
+        parse_options({"knock_limit": "ten"})
+    assert str(caught.value) == "knock_limit is not valid: expected `int`, got `str`"
+    with pytest.raises(InvalidOptions) as caught:
+        parse_options({"next_dealer": "loser"})
+    assert str(caught.value) == "next_dealer is not valid: invalid enum value 'loser'"

@@ -10,11 +10,21 @@ import pytest
 
 from domain.commands import Knock
 from domain.errors import IllegalMove
-from domain.events import GameWon
+from domain.events import GameWon, Scored
 from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import Phase
-from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, knock_hand, new_table, scored_in
+from tests.unit.helpers import (
+    DEFENDER_5,
+    DEFENDER_92,
+    KNOCK_CARD,
+    KNOCKER_MELDS,
+    cards,
+    deal,
+    knock_hand,
+    new_table,
+    scored_in,
+)
 
 
 def score(
@@ -134,3 +144,55 @@ def test_a_scored_hand_adds_to_the_winners_hand_points() -> None:
     assert table.state.score.hand_points == (8, 0)
     assert table.state.score.hands_won == (2, 0)
     assert table.state.phase is Phase.DEAL
+
+
+def test_oklahoma_spade_upcard_doubles_big_gin() -> None:
+    # Seat 0 (not dealing) melds all eleven cards after drawing 5h; the defender has 79.
+    table = deal(
+        seat0="7c 7d 7h 7s 8s 9s Ah 2h 3h 4h",
+        seat1="2c 4c Qc Kc 6d 8d Td Qh Kh 9h",
+        upcard="Ts",
+        stock="5h",
+        dealer=1,
+        options=RuleOptions(oklahoma=True),
+    )
+    table.pass_upcard(0)
+    table.pass_upcard(1)
+    table.draw_stock(0)
+    scored = scored_in(table.big_gin(0))
+    assert (scored.outcome, scored.winner, scored.multiplier) == ("big_gin", 0, 2)
+    assert scored.points == (79 + 31) * 2
+    assert type(scored.points) is int
+
+
+def test_the_score_shows_each_meld_in_card_order_and_the_cards_that_count() -> None:
+    table = new_table(dealer=1)
+    scored = scored_in(knock_hand(table, knocker=0, dead="Ac"))
+    assert scored == Scored(
+        knocker=0,
+        outcome="knock",
+        winner=0,
+        points=5 - 1,
+        multiplier=1,
+        knocker_deadwood=1,
+        defender_deadwood=5,
+        knock_card=KNOCK_CARD,
+        # Melds are listed by their lowest card, clubs before diamonds, hearts and spades.
+        knocker_melds=[cards("Jc Jd Jh"), cards("2d 3d 4d"), cards("5s 6s 7s")],
+        defender_melds=[cards("6c 7c 8c"), cards("Qc Qd Qs"), cards("8h 9h Th")],
+        defender_deadwood_cards=["5h"],
+        layoffs=[],
+        hands=[cards(f"{KNOCKER_MELDS} Ac"), cards(DEFENDER_5)],
+        hand_points=[4, 0],
+    )
+
+
+def test_of_equal_defender_arrangements_the_one_whose_melds_sort_first_is_shown() -> None:
+    # 9c 9d 9h with 8c Tc dead, or 8c 9c Tc with 9d 9h dead: 18 either way. The run's
+    # lowest card, 8c, comes before the set's, 9c.
+    table = new_table(dealer=1)
+    defender = "8c 9c Tc 9d 9h 2h 4h 6h Kh Qd"
+    scored = scored_in(knock_hand(table, knocker=0, dead="Ac", defender=defender))
+    assert scored.defender_melds == [cards("8c 9c Tc")]
+    assert scored.defender_deadwood_cards == cards("9d 9h 2h 4h 6h Kh Qd")
+    assert (scored.defender_deadwood, scored.points) == (50, 49)

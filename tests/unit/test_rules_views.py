@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.cards import CARD_NAMES
+from domain.cards import CARD_NAMES, cards_of, names
 from domain.commands import DrawFromDiscard, DrawFromStock
 from domain.events import Dealt, Drew, Knocked, Scored
 from domain.legal import legal_actions
@@ -167,3 +167,27 @@ def test_views_are_plain_json() -> None:
     for shown in (view(table.state, 0), public_view(table.state)):
         decoded = msgspec.json.decode(msgspec.json.encode(shown))
         assert decoded["phase"] == "offer"
+
+
+def test_a_card_taken_from_the_pile_and_laid_off_is_no_longer_shown_as_held() -> None:
+    # Seat 1 (dealing) takes the upcard 8s, then lays it off onto the knocker's 5s 6s 7s;
+    # its 9s fits next, so the hand is still being laid off.
+    table = deal(
+        seat0="5s 6s 7s Jc Jd Jh 2d 3d 4d Ac",
+        seat1="9s 2h 4c 6h 8c Tc Kh Qc 9h Qh",
+        upcard="8s",
+        stock="Ks",
+        dealer=1,
+    )
+    table.pass_upcard(0)
+    table.take_upcard(1)
+    table.discard(1, "Kh")
+    assert view(table.state, 0).opponent_took == ["8s"]
+    table.draw_stock(0)
+    table.knock(0, "Ks")
+    assert table.state.knock is not None
+    run = [names(cards_of(meld)) for meld in table.state.knock.melds].index(["5s", "6s", "7s"])
+    table.lay_off(1, "8s", run)
+    assert table.state.phase is Phase.LAYOFF
+    assert view(table.state, 0).opponent_took == []
+    assert public_view(table.state).took_from_pile == [[], []]
