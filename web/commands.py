@@ -19,6 +19,7 @@ from litestar.status_codes import HTTP_200_OK
 from domain.commands import SeatCommand
 from service.errors import InvalidParameter
 from service.matches.use_cases import CommandRequest
+from web.checkpoints import provide_notary
 from web.command_parsing import parse_seat_command
 from web.dependencies import provide_bots, provide_matches, seated
 from web.docs import BEARER, problems
@@ -28,6 +29,7 @@ from web.schemas import MatchView
 from web.views import match_view
 
 MAX_IDEMPOTENCY_KEY = 200
+RECEIPT_HEADER = "Gin-Receipt"  # a signed receipt of the append (service.audit.checkpoints)
 
 
 COMMAND_BODY = RequestBody(
@@ -87,8 +89,11 @@ class CommandsController(Controller):
             idempotency_key=_checked_key(idempotency_key),
             if_match=version_of(if_match),
         )
-        after = await bots.answer(by.match, await matches.handle(by.match, by.seat, request))
-        return match_view(by.match, by.seat, after)
+        played = await matches.handle(by.match, by.seat, request)
+        receipt = await provide_notary(state).receipt(by.match, played)
+        response = match_view(by.match, by.seat, await bots.answer(by.match, played))
+        response.headers[RECEIPT_HEADER] = receipt
+        return response
 
 
 def _checked_key(key: str | None) -> str | None:
