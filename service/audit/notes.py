@@ -60,7 +60,7 @@ def verifier_key(signer: Signer) -> VerifierKey:
 
 
 def parse_verifier_key(text: str) -> VerifierKey:
-    parts = text.strip().split("+")
+    parts = text.strip().split("+", 2)  # the base64 key may hold a "+" itself
     if len(parts) != 3 or not parts[0]:
         raise NoteError("a verifier key is <name>+<key hash>+<base64 key>")
     name, hash_hex, encoded = parts
