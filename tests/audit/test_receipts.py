@@ -9,6 +9,9 @@ the stream's head: ``gin audit`` alone still answers VERIFIED, with a receipt it
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import json
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,12 +22,13 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from adapters.memory.signer import memory_signer
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from cli.audit import Notes, audit_match
 from cli.main import main
 from service.audit.checkpoints import parse_attestation
-from service.audit.notes import expand, parse_note, parse_verifier_key
+from service.audit.notes import expand, parse_note, parse_verifier_key, verifier_key
 from service.audit.verify import Verdict
 from service.store.hash_chain import link_hash
 from tests.api.conftest import settings_for
@@ -109,7 +113,7 @@ async def rewrite_a_discard(url: str, match_id: str, after_version: int) -> int:
             (stream,),
         )
         rows = await cursor.fetchall()
-        edited = next(r[0] for r in rows if r[1] == "discarded" and r[0] > after_version)
+        edited: int = next(r[0] for r in rows if r[1] == "discarded" and r[0] > after_version)
         await owner.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
         previous = bytes(rows[edited - 2][4])
         for version, type, schema_version, data, _ in rows[edited - 1 :]:
@@ -161,11 +165,13 @@ async def test_a_rewrite_with_recomputed_hashes_is_found_only_with_a_later_recei
     found = await audit(database_url, table.match_id, notes_of([last], public_key))
 
     assert not found.ok
-    assert found.problem == (
+    assert found.problem is not None
+    assert found.problem.startswith(
         f"receipt {last.version}: the receipt for match-{table.match_id} version "
-        f"{last.version} was signed over another head than the stream's hash there "
-        f"({found.problem.split('(')[1].split(')')[0]}): history up to version "
-        f"{last.version} was rewritten after it was issued"
+        f"{last.version} was signed over another head than the stream's hash there ("
+    )
+    assert found.problem.endswith(
+        f"): history up to version {last.version} was rewritten after it was issued"
     )
 
     # The same from the command line, with the header value kept in a file.
@@ -178,3 +184,73 @@ async def test_a_rewrite_with_recomputed_hashes_is_found_only_with_a_later_recei
     assert await asyncio.to_thread(main, given) == 1
     out = capsys.readouterr().out
     assert out.endswith(f"DISCREPANCY: receipt {receipt_file}: {found.problem.split(': ', 1)[1]}\n")
+
+
+async def test_a_record_is_checked_offline_against_receipts_and_checkpoints(
+    client: Client, public_key: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = await create_fair_table(client, game_target=500, match_target=0)
+    receipts = await play(client, table, random.Random(5), until_hand=3, then=2)
+    record = (await client.get(f"{table.path}/record")).json()
+    checkpoint = (await client.get(f"{table.path}/checkpoint")).text
+    record_file, key_file = tmp_path / "record.json", tmp_path / "key"
+    record_file.write_text(json.dumps(record))
+    key_file.write_text(public_key)
+    files = {}
+    for receipt in (next(r for r in receipts if r.deal == 1), receipts[-1]):
+        files[receipt.deal] = tmp_path / f"receipt-{receipt.version}"
+        files[receipt.deal].write_text(receipt.header)
+    (tmp_path / "checkpoint").write_text(checkpoint)
+    end = record["match_stream"]["events"][-1]
+
+    keys = ["--public-key", str(key_file)]
+    notes = ["--receipt", str(files[1]), "--receipt", str(files[3])]
+    verified = main(
+        ["verify", str(record_file), *keys, *notes, "--checkpoint", str(tmp_path / "checkpoint")]
+    )
+
+    out = capsys.readouterr().out
+    assert verified == 0, out
+    assert record["checkpoints"][0] == checkpoint
+    assert checkpoint.startswith(
+        f"gin-rummy/match-{table.match_id}\n{end['version']}\n"
+        f"{base64.b64encode(bytes.fromhex(end['hash'])).decode()}\n\n\u2014 gin-rummy "
+    )
+    assert (
+        f"record checkpoint 1 (signed by gin-rummy): checkpoint for match-{table.match_id} "
+        f"version {end['version']}: the head hash matches\n"
+    ) in out
+    assert f"receipt {files[1]} (signed by gin-rummy): " in out
+    assert "the blinded head matches" in out
+    assert f"receipt {files[3]} (signed by gin-rummy): " in out
+    assert "past the record's end, not checkable yet" in out
+
+    # Someone else's key does not vouch for them; no key at all is refused.
+    other = tmp_path / "other-key"
+    other.write_text(verifier_key(memory_signer()).text())
+    assert main(["verify", str(record_file), "--public-key", str(other)]) == 1
+    assert "record checkpoint 1: no valid signature by any of the public keys given" in (
+        capsys.readouterr().out
+    )
+    assert main(["verify", str(record_file), "--receipt", str(files[1])]) == 1
+    assert "checked with --public-key" in capsys.readouterr().out
+
+
+async def test_a_receipt_shows_no_head_hash_a_seat_could_search_for_cards_with(
+    client: Client,
+) -> None:
+    """Mid-hand, a bare head would let a seat try each card the opponent may have drawn; the
+    receipt signs the head blinded with the hand's server seed, revealed when it ends."""
+    table = await create_fair_table(client, game_target=500, match_target=0)
+    receipts = await play(client, table, random.Random(7), until_hand=2, then=1)
+    record = (await client.get(f"{table.path}/record")).json()
+    hashes = {e["version"]: bytes.fromhex(e["hash"]) for e in record["match_stream"]["events"]}
+    seed = next(s for s in record["fairness"]["revealed"] if s["step"] == "deal 1")["seed"]
+    receipt = next(r for r in receipts if r.deal == 1 and r.version in hashes)
+    text = parse_note(expand(receipt.header)).text
+    head = hashes[receipt.version]
+
+    assert head.hex() not in text
+    assert base64.b64encode(head).decode() not in text
+    blinded = hashlib.sha256(b"gin-receipt-1" + head + bytes.fromhex(seed)).digest()
+    assert text.endswith(f"deal 1\nhead {base64.b64encode(blinded).decode()}\n")
