@@ -2,7 +2,8 @@
 
 ``verify`` needs nothing but the record file. ``audit`` reads the match from the database and
 checks what a record cannot show on its own: that every stored hash still chains to the
-stream's head (so a row edited in place, even with its hash recomputed, is found), and that
+stream's head (so a row edited in place, even with its own hash recomputed, is found; one
+whose every later hash and the head were recomputed too is not), and that
 the match's stored secret gives the commitment the match published; then it verifies the
 record built from those rows exactly as ``verify`` would.
 """
