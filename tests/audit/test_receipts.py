@@ -254,3 +254,21 @@ async def test_a_receipt_shows_no_head_hash_a_seat_could_search_for_cards_with(
     assert base64.b64encode(head).decode() not in text
     blinded = hashlib.sha256(b"gin-receipt-1" + head + bytes.fromhex(seed)).digest()
     assert text.endswith(f"deal 1\nhead {base64.b64encode(blinded).decode()}\n")
+
+
+async def test_a_retried_command_gets_the_receipt_of_its_first_append(client: Client) -> None:
+    table = await create_fair_table(client, game_target=500, match_target=0)
+    view = await view_of(client, table, 0)
+    if view["turn"] != view["seat"]:
+        view = await view_of(client, table, view["turn"])
+    headers = {**table.headers(view["seat"]), "Idempotency-Key": "once"}
+    command = without_going_out(view)
+
+    first = await client.post(f"{table.path}/commands", json=command, headers=headers)
+    again = await client.post(f"{table.path}/commands", json=command, headers=headers)
+
+    assert first.status_code == again.status_code == 200, again.text
+    found = parse_attestation(parse_note(expand(first.headers["Gin-Receipt"])).text)
+    assert found.version == first.json()["version"]
+    # Ed25519 signatures are deterministic: the same append gives the very same receipt.
+    assert again.headers["Gin-Receipt"] == first.headers["Gin-Receipt"]
