@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from litestar import Controller, Response, post
-from litestar.datastructures import State
+from litestar.datastructures import ResponseHeader, State
 from litestar.openapi.spec import (
     OpenAPIMediaType,
     Operation,
@@ -29,7 +29,14 @@ from web.schemas import MatchView
 from web.views import match_view
 
 MAX_IDEMPOTENCY_KEY = 200
-RECEIPT_HEADER = "Gin-Receipt"  # a signed receipt of the append (service.audit.checkpoints)
+RECEIPT_HEADER = "Gin-Receipt"
+RECEIPT = ResponseHeader(
+    name=RECEIPT_HEADER,
+    description="A signed receipt of the command's append: the version it reached and the "
+    "match stream's head, blinded until the hand ends (base64 of a signed note; "
+    "see docs/audit.md). Keep it: `gin audit --receipt` finds any later rewrite.",
+    documentation_only=True,
+)
 
 
 COMMAND_BODY = RequestBody(
@@ -69,6 +76,7 @@ class CommandsController(Controller):
         summary="Play a command",
         operation_class=CommandOperation,
         responses=problems(400, 401, 403, 404, 409, 412, 422),
+        response_headers=[RECEIPT],
     )
     async def play(
         self,
