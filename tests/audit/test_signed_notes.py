@@ -20,6 +20,7 @@ from service.audit.notes import (
     signed_by,
     verifier_key,
 )
+from web.settings import SettingError, Settings
 
 # From the Go note package's documentation: a verifier key and a note it signed.
 GO_KEY = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"
@@ -73,3 +74,14 @@ def test_the_key_file_is_made_once_and_then_kept(tmp_path: Path) -> None:
     assert path.stat().st_mode & 0o777 == 0o600
     with pytest.raises(FileNotFoundError):
         key_from_file(tmp_path / "missing.pem", create=False)
+
+
+def test_the_key_file_is_a_setting_and_defaults_to_the_data_folder() -> None:
+    chosen = Settings.from_env({"GIN_SIGNING_KEY_FILE": "/keys/gin.pem"})
+    default = Settings.from_env({"GIN_DATA_DIR": "/var/gin"})
+
+    assert chosen.signing_key_path() == Path("/keys/gin.pem")
+    assert Settings.from_env(chosen.to_env()) == chosen
+    assert default.signing_key_path() == Path("/var/gin/signing-key.pem")
+    with pytest.raises(SettingError, match=r"^GIN_SIGNING_KEY_FILE must be a file path"):
+        Settings.from_env({"GIN_SIGNING_KEY_FILE": " "})
