@@ -15,7 +15,11 @@ COPY service ./service
 COPY web ./web
 COPY cli ./cli
 COPY migrations ./migrations
-RUN pip install . && useradd --create-home --uid 10001 gin
+RUN pip install . && useradd --create-home --uid 10001 gin \
+    && install -d -o gin -m 700 /home/gin/keys
+# The key that signs checkpoints and receipts: made on first start, kept off the database
+# (mount a volume here, or a key of your own at this path).
+ENV GIN_SIGNING_KEY_FILE=/home/gin/keys/signing-key.pem
 
 USER gin
 EXPOSE 8000

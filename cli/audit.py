@@ -2,7 +2,8 @@
 
 ``verify`` needs nothing but the record file. ``audit`` reads the match from the database and
 checks what a record cannot show on its own: that every stored hash still chains to the
-stream's head (so a row edited in place, even with its hash recomputed, is found), and that
+stream's head (so a row edited in place, even with its own hash recomputed, is found; one
+whose every later hash and the head were recomputed too is not), and that
 the match's stored secret gives the commitment the match published; then it verifies the
 record built from those rows exactly as ``verify`` would.
 """
@@ -14,11 +15,20 @@ import asyncio
 import uuid
 from pathlib import Path
 
+from adapters.ed25519_signer import verify_ed25519
 from adapters.postgres.database import open_database
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
-from service.audit.game_record import FairnessBehind, build_record
+from service.audit.game_record import FairnessBehind, build_record, decode_record
+from service.audit.notes import NoteError, VerifierKey, expand, parse_verifier_key
 from service.audit.verify import Verdict, verify_file, verify_record
+from service.audit.verify_notes import (
+    check_notes,
+    joined,
+    record_facts,
+    record_notes,
+    stored_facts,
+)
 from service.fairness.events import SeedsCommitted, decode_fairness
 from service.fairness.log import fairness_stream
 from service.fairness.seeds import commitment
@@ -27,7 +37,19 @@ from service.ports.match_registry import MatchRegistry
 from service.store.match_streams import stream_id
 
 
-async def audit_match(store: EventStore, registry: MatchRegistry, match_id: str) -> Verdict:
+class Notes:
+    """The receipts and checkpoints given on the command line, and the keys to check them."""
+
+    def __init__(
+        self, notes: list[tuple[str, str]] | None = None, keys: list[VerifierKey] | None = None
+    ) -> None:
+        self.notes = notes or []
+        self.keys = keys or []
+
+
+async def audit_match(
+    store: EventStore, registry: MatchRegistry, match_id: str, notes: Notes | None = None
+) -> Verdict:
     try:
         match_id = str(uuid.UUID(match_id))
     except ValueError:
@@ -55,36 +77,102 @@ async def audit_match(store: EventStore, registry: MatchRegistry, match_id: str)
     except FairnessBehind as error:
         return Verdict(False, lines, str(error))
     verdict = verify_record(record)
-    return Verdict(verdict.ok, lines + verdict.lines, verdict.problem)
+    verdict = Verdict(verdict.ok, lines + verdict.lines, verdict.problem)
+    if not verdict.ok or notes is None or not notes.notes:
+        return verdict
+    streams, blind_of = stored_facts(
+        [match_events, fairness_events], match.server_secret, first.links
+    )
+    return joined(verdict, check_notes(notes.notes, notes.keys, verify_ed25519, streams, blind_of))
 
 
 def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = commands.add_parser("verify", help="check a game record file, offline")
     verify.add_argument("record", type=Path, help="a record from GET /matches/{id}/record")
+    _note_options(verify)
     verify.set_defaults(run=run_verify)
     audit = commands.add_parser("audit", help="check a match against the database")
     audit.add_argument("match_id")
     audit.add_argument("--database-url", help="PostgreSQL to read (default: $GIN_DATABASE_URL)")
     audit.add_argument("--data-dir", help="the embedded server's data folder")
+    _note_options(audit)
     audit.set_defaults(run=run_audit)
 
 
+def _note_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--receipt",
+        type=Path,
+        action="append",
+        default=[],
+        help="a Gin-Receipt header value (or the note it encodes) kept from a command",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        action="append",
+        default=[],
+        help="a signed checkpoint, from GET /matches/{id}/checkpoint",
+    )
+    parser.add_argument(
+        "--public-key",
+        type=Path,
+        action="append",
+        default=[],
+        help="a verifier key from GET /checkpoints/key (repeat for keys rotated out)",
+    )
+
+
+def _read_notes(args: argparse.Namespace) -> Notes | str:
+    """The notes and keys named on the command line, or why they cannot be read."""
+    try:
+        keys = [parse_verifier_key(path.read_text()) for path in args.public_key]
+        notes = [
+            (f"{kind} {path}", expand(path.read_text()))
+            for kind, paths in (("receipt", args.receipt), ("checkpoint", args.checkpoint))
+            for path in paths
+        ]
+    except OSError as error:
+        return f"cannot read {error.filename}: {error.strerror}"
+    except NoteError as error:
+        return str(error)
+    if notes and not keys:
+        return "receipts and checkpoints are checked with --public-key (GET /checkpoints/key)"
+    return Notes(notes, keys)
+
+
 def run_verify(args: argparse.Namespace) -> int:
-    return _print(verify_file(args.record))
+    notes = _read_notes(args)
+    if isinstance(notes, str):
+        return _print(Verdict(False, [], notes))
+    verdict = verify_file(args.record)
+    if not verdict.ok or not notes.keys:
+        return _print(verdict)
+    record = decode_record(args.record.read_bytes())
+    streams, blind_of = record_facts(record)
+    given = record_notes(record) + notes.notes
+    return _print(
+        joined(verdict, check_notes(given, notes.keys, verify_ed25519, streams, blind_of))
+    )
 
 
 def run_audit(args: argparse.Namespace) -> int:
+    notes = _read_notes(args)
+    if isinstance(notes, str):
+        return _print(Verdict(False, [], notes))
     database = open_database(args.database_url, data_dir=args.data_dir, migrate=False)
     try:
-        verdict = asyncio.run(_audit(database.url, args.match_id))
+        verdict = asyncio.run(_audit(database.url, args.match_id, notes))
     finally:
         database.close()
     return _print(verdict)
 
 
-async def _audit(url: str, match_id: str) -> Verdict:
+async def _audit(url: str, match_id: str, notes: Notes) -> Verdict:
     async with open_pool(url, min_size=1, max_size=2) as pool:
-        return await audit_match(PostgresEventStore(pool), PostgresMatchRegistry(pool), match_id)
+        return await audit_match(
+            PostgresEventStore(pool), PostgresMatchRegistry(pool), match_id, notes
+        )
 
 
 def _print(verdict: Verdict) -> int:

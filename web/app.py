@@ -14,6 +14,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
+from adapters.ed25519_signer import key_from_file
 from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import PostgresEventStore, open_pool
@@ -24,6 +25,7 @@ from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
 from adapters.webhook_sender import UrllibSender
+from service.audit.notary import Notary
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
@@ -33,6 +35,7 @@ from service.tournament.feed import GlobalFeed
 from service.tournament.operators import OperatorKeys
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
+from web.checkpoints import CheckpointsController
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
 from web.dependencies import provide_bots, provide_matches, provide_wakeups
@@ -73,6 +76,8 @@ def create_app(settings: Settings) -> Litestar:
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
             app.state.matches = MatchService(streams, registry, commitments)
             app.state.bots = BotRunner(app.state.matches)
+            signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
+            app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store)
             app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
@@ -105,6 +110,7 @@ def create_app(settings: Settings) -> Litestar:
             StreamController,
             ResultController,
             RecordsController,
+            CheckpointsController,
             CommitmentsController,
             FeedController,
             WebhooksController,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from litestar import Controller, Response, post
-from litestar.datastructures import State
+from litestar.datastructures import ResponseHeader, State
 from litestar.openapi.spec import (
     OpenAPIMediaType,
     Operation,
@@ -19,6 +19,7 @@ from litestar.status_codes import HTTP_200_OK
 from domain.commands import SeatCommand
 from service.errors import InvalidParameter
 from service.matches.use_cases import CommandRequest
+from web.checkpoints import provide_notary
 from web.command_parsing import parse_seat_command
 from web.dependencies import provide_bots, provide_matches, seated
 from web.docs import BEARER, problems
@@ -28,6 +29,14 @@ from web.schemas import MatchView
 from web.views import match_view
 
 MAX_IDEMPOTENCY_KEY = 200
+RECEIPT_HEADER = "Gin-Receipt"
+RECEIPT = ResponseHeader(
+    name=RECEIPT_HEADER,
+    description="A signed receipt of the command's append: the version it reached and the "
+    "match stream's head, blinded until the hand ends (base64 of a signed note; "
+    "see docs/audit.md). Keep it: `gin audit --receipt` finds any later rewrite.",
+    documentation_only=True,
+)
 
 
 COMMAND_BODY = RequestBody(
@@ -67,6 +76,7 @@ class CommandsController(Controller):
         summary="Play a command",
         operation_class=CommandOperation,
         responses=problems(400, 401, 403, 404, 409, 412, 422),
+        response_headers=[RECEIPT],
     )
     async def play(
         self,
@@ -87,8 +97,11 @@ class CommandsController(Controller):
             idempotency_key=_checked_key(idempotency_key),
             if_match=version_of(if_match),
         )
-        after = await bots.answer(by.match, await matches.handle(by.match, by.seat, request))
-        return match_view(by.match, by.seat, after)
+        played = await matches.handle(by.match, by.seat, request)
+        receipt = await provide_notary(state).receipt(by.match, played)
+        response = match_view(by.match, by.seat, await bots.answer(by.match, played))
+        response.headers[RECEIPT_HEADER] = receipt
+        return response
 
 
 def _checked_key(key: str | None) -> str | None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import msgspec
 from litestar import Controller, MediaType, get
+from litestar.datastructures import State
 from litestar.params import PathParameter, QueryParameter
 
 from service.audit.game_record import GameRecord, match_events
 from service.audit.hand_history import hand_history
 from service.audit.replay import ReplayState, replay_state
 from service.audit.served_record import served_record
+from web.checkpoints import provide_notary
 from web.docs import problems
 from web.params import Matches, MatchId
 from web.schemas import MAX_VERSION
@@ -29,12 +32,13 @@ class RecordsController(Controller):
     tags = ("audit",)
 
     @get("/record", summary="The match's game record", responses=problems(400, 404))
-    async def record(self, match_id: MatchId, matches: Matches) -> GameRecord:
+    async def record(self, match_id: MatchId, matches: Matches, state: State) -> GameRecord:
         """Options, seats, seed commitments and revealed seeds, and every event of the setup
         and of each finished hand with its hash chain: ``gin verify`` checks it offline. The
-        hand being played is left out."""
+        hand being played is left out. ``checkpoints``: both streams' ends, signed."""
         record, _ = await served_record(matches, str(match_id))
-        return record
+        signed = provide_notary(state).record_checkpoints(record)
+        return msgspec.structs.replace(record, checkpoints=signed)
 
     @get(
         "/hands/{hand:int}/history",

@@ -112,6 +112,7 @@ SWITCH = Accepts("true or false (or 1/0, yes/no)", switch)
 LOG_LEVEL = Accepts(f"one of {', '.join(LOG_LEVELS)}", one_of(LOG_LEVELS))
 HOST = Accepts("a host name or IP address", some_text)
 FOLDER = Accepts("a folder path", folder)
+FILE = Accepts("a file path", folder)
 DATABASE_URL = Accepts("a postgresql:// URL", postgres_url)
 
 # Every variable the service reads, and what it accepts.
@@ -119,6 +120,7 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_DATABASE_URL": DATABASE_URL,
     "DATABASE_URL": DATABASE_URL,
     "GIN_DATA_DIR": FOLDER,
+    "GIN_SIGNING_KEY_FILE": FILE,
     "GIN_HOST": HOST,
     "GIN_PORT": PORT,
     "GIN_LOG_LEVEL": LOG_LEVEL,
@@ -148,6 +150,9 @@ def check_environment(env: Mapping[str, str], names: Iterable[str] = ENVIRONMENT
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database_url: str | None = None
     data_dir: str = ".data"
+    # The Ed25519 key (PEM) that signs checkpoints and receipts, kept outside the database;
+    # None: ``<data_dir>/signing-key.pem``, made on first start.
+    signing_key_file: str | None = None
     host: str = "127.0.0.1"
     port: int = 8000
     log_level: str = "INFO"
@@ -171,6 +176,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         settings = cls(
             database_url=database_url,
             data_dir=str(read("GIN_DATA_DIR", defaults.data_dir)),
+            signing_key_file=_text_or_none(read("GIN_SIGNING_KEY_FILE", None)),
             host=read("GIN_HOST", defaults.host),
             port=read("GIN_PORT", defaults.port),
             log_level=read("GIN_LOG_LEVEL", defaults.log_level),
@@ -200,7 +206,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         }
         if self.database_url:
             env["GIN_DATABASE_URL"] = self.database_url
+        if self.signing_key_file:
+            env["GIN_SIGNING_KEY_FILE"] = self.signing_key_file
         return env
+
+    def signing_key_path(self) -> Path:
+        if self.signing_key_file:
+            return Path(self.signing_key_file)
+        return Path(self.data_dir) / "signing-key.pem"
+
+
+def _text_or_none(value: Path | None) -> str | None:
+    return None if value is None else str(value)
 
 
 def _webhooks(env: Mapping[str, str]) -> WebhookSettings:

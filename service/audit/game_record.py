@@ -74,6 +74,8 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True):
     fairness: FairnessView
     match_stream: StreamRecord
     fairness_stream: StreamRecord
+    # Signed checkpoints of both streams at the record's end (``service.audit.checkpoints``).
+    checkpoints: list[str] = msgspec.field(default_factory=list)
 
 
 class FairnessBehind(Exception):  # noqa: N818

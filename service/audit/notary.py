@@ -1,0 +1,54 @@
+"""Issuing checkpoints and receipts (formats in ``service.audit.checkpoints``).
+
+A receipt reads back the hash of the event its command's append reached: the head that
+committed, as stored, is what the service signs. The blind is the hand's server seed, which
+the service can always compute from the match's secret.
+"""
+
+from __future__ import annotations
+
+from service.audit.checkpoints import NO_BLIND, checkpoint_text, receipt_text
+from service.audit.game_record import GameRecord, StreamRecord
+from service.audit.notes import compact, sign_note, verifier_key
+from service.fairness.seeds import CHAIN_LINKS, deal_link, server_seed
+from service.ports.event_store import EventStore
+from service.ports.match_registry import RegisteredMatch
+from service.ports.signer import Signer
+from service.store.match_streams import Loaded, stream_id
+
+
+class Notary:
+    def __init__(self, signer: Signer, store: EventStore, *, links: int = CHAIN_LINKS) -> None:
+        self.signer = signer
+        self.store = store
+        self.links = links
+
+    def verifier_key(self) -> str:
+        return verifier_key(self.signer).text()
+
+    async def receipt(self, match: RegisteredMatch, after: Loaded) -> str:
+        """The compact signed receipt of the match stream at ``after.version``."""
+        stream = stream_id(match.match_id)
+        stored = await self.store.read_stream(stream, after_version=after.version - 1)
+        event = stored[0]
+        deals = after.state.deals
+        blind = (
+            server_seed(match.server_secret, deal_link(deals), self.links) if deals else NO_BLIND
+        )
+        text = receipt_text(stream, event.version, event.position, deals, event.hash, blind)
+        return compact(sign_note(self.signer, text))
+
+    def record_checkpoints(self, record: GameRecord) -> list[str]:
+        """Signed checkpoints of both streams at the record's end (hashes the record shows)."""
+        return [
+            sign_note(self.signer, text)
+            for text in (_checkpoint(record.match_stream), _checkpoint(record.fairness_stream))
+            if text is not None
+        ]
+
+
+def _checkpoint(stream: StreamRecord) -> str | None:
+    if not stream.events:
+        return None
+    last = stream.events[-1]
+    return checkpoint_text(stream.stream_id, last.version, bytes.fromhex(last.hash))
