@@ -4,6 +4,7 @@ and the controllers. Nothing connects at import time; the lifespan opens and clo
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,8 +17,9 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
-from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
+from adapters.postgres.roles import privilege_warning
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
 from adapters.postgres.wakeups import PostgresWakeups
@@ -68,6 +70,7 @@ def create_app(settings: Settings) -> Litestar:
             store = PostgresEventStore(pool)
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
+            await _warn_if_too_powerful(pool)
             app.state.wakeups = wakeups
             registry = PostgresMatchRegistry(pool)
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
@@ -153,6 +156,14 @@ def create_app_from_env() -> Litestar:
     return create_app(Settings.from_env())
 
 
+async def _warn_if_too_powerful(pool: Pool) -> None:
+    # Once per process, at WARNING: the service runs, but it could undo its own protections.
+    async with pool.connection() as connection:
+        warning = await privilege_warning(connection)
+    if warning is not None:
+        logging.getLogger("gin.database").warning(warning)
+
+
 @asynccontextmanager
 async def _database_url(settings: Settings) -> AsyncIterator[str]:
     if settings.database_url:
@@ -161,6 +172,6 @@ async def _database_url(settings: Settings) -> AsyncIterator[str]:
     # No URL: the embedded server (started, or reused if another worker already did).
     database = await asyncio.to_thread(open_database, None, data_dir=Path(settings.data_dir))
     try:
-        yield database.url
+        yield database.service_url
     finally:
         await asyncio.to_thread(database.close)
