@@ -19,20 +19,23 @@ from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
-from adapters.postgres.roles import privilege_warning
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
 from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
+from adapters.prometheus import PrometheusMetrics
 from adapters.webhook_sender import UrllibSender
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
-from service.matches.use_cases import MatchService
+from service.matches.metered import MeteredMatchService
 from service.store.match_streams import MatchStreams
+from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
 from service.tournament.operators import OperatorKeys
+from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.commands import CommandsController
@@ -43,6 +46,7 @@ from web.events import EventsController
 from web.feed import FeedController, provide_feed
 from web.health import health
 from web.matches import MatchesController
+from web.metrics import MetricsMiddleware, counting_problems, metrics_endpoint
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.problems import handle_exception
 from web.records import RecordsController
@@ -57,6 +61,8 @@ DOCS_PATH = "/docs"
 
 
 def create_app(settings: Settings) -> Litestar:
+    metrics = PrometheusMetrics()
+
     @asynccontextmanager
     async def resources(app: Litestar) -> AsyncIterator[None]:
         async with (
@@ -67,20 +73,25 @@ def create_app(settings: Settings) -> Litestar:
         ):
             wakeups = PostgresWakeups(url)
             await wakeups.start()
-            store = PostgresEventStore(pool)
+            store = MeteredEventStore(PostgresEventStore(pool), metrics)
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
+            app.state.metrics = metrics
+            metrics.watch(pool=pool.get_stats, waiting=wakeups.waiting)
             await _warn_if_too_powerful(pool)
             app.state.wakeups = wakeups
             registry = PostgresMatchRegistry(pool)
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
-            app.state.matches = MatchService(streams, registry, commitments)
+            app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store)
             app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
-            sender = UrllibSender(
-                threads=settings.webhooks.batch_size, timeout=settings.webhooks.timeout_seconds
+            sender = MeteredSender(
+                UrllibSender(
+                    threads=settings.webhooks.batch_size, timeout=settings.webhooks.timeout_seconds
+                ),
+                metrics,
             )
             try:
                 async with (
@@ -112,6 +123,7 @@ def create_app(settings: Settings) -> Litestar:
             FeedController,
             WebhooksController,
             health,
+            metrics_endpoint,
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
@@ -122,8 +134,8 @@ def create_app(settings: Settings) -> Litestar:
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
         },
         lifespan=[resources],
-        exception_handlers={Exception: handle_exception},
-        middleware=[RequestLogMiddleware()],
+        exception_handlers={Exception: counting_problems(handle_exception, metrics)},
+        middleware=[RequestLogMiddleware(), MetricsMiddleware(metrics)],
         openapi_config=OpenAPIConfig(
             title="Gin Rummy service",
             version="1",
