@@ -3,13 +3,16 @@ store's protections, and it is warned when it connects with more power than that
 
 from __future__ import annotations
 
+import itertools
 import logging
+import os
 from collections.abc import Iterator
 
 import psycopg
 import pytest
 from litestar.testing import AsyncTestClient
 
+from adapters.postgres.database import create_database, open_database, with_database
 from adapters.postgres.roles import APP_ROLE, OWNER_ROLE, with_login
 from tests.app_login import as_app
 from web.app import create_app
@@ -202,3 +205,35 @@ async def test_serving_as_a_member_of_the_owner_role_is_warned_about(
         assert (await client.get("/health")).status_code == 200
     assert len(database_warnings) == 1
     assert "the owner of the events table" in database_warnings[0]
+
+
+_names = itertools.count(1)
+
+
+@pytest.fixture
+def empty_database_url(postgres_server_url: str) -> str:
+    name = f"gin_test_{os.getpid()}_roles_{next(_names)}"
+    create_database(postgres_server_url, name)
+    return with_database(postgres_server_url, name)
+
+
+def test_an_application_login_cannot_migrate_a_database(empty_database_url: str) -> None:
+    with pytest.raises(Exception, match="permission denied"):
+        open_database(as_app(empty_database_url))
+
+
+def test_a_migration_url_migrates_as_the_owner_and_the_service_url_serves(
+    empty_database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIN_MIGRATION_DATABASE_URL", empty_database_url)
+    database = open_database(as_app(empty_database_url))
+
+    assert database.service_url == as_app(empty_database_url)
+    with psycopg.connect(database.service_url) as app:
+        assert app.execute("SELECT count(*) FROM events").fetchone() == (0,)
+
+
+def test_an_application_login_starts_on_a_database_already_migrated(database_url: str) -> None:
+    # gin serve migrates on start: with nothing to do it only reads the schema's version.
+    database = open_database(as_app(database_url))
+    assert database.service_url == as_app(database_url)
