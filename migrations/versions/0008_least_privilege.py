@@ -64,7 +64,9 @@ BEGIN
             END;
         END IF;
     END LOOP;
-    IF NOT pg_has_role(current_user, 'gin_owner', 'MEMBER') THEN
+    -- USAGE, not MEMBER: on PostgreSQL 16 the creator of a role is a member that may neither
+    -- inherit it nor SET ROLE to it, and ALTER ... OWNER TO needs the latter.
+    IF NOT pg_has_role(current_user, 'gin_owner', 'USAGE') THEN
         EXECUTE format('GRANT gin_owner TO %I', current_user);
     END IF;
 END

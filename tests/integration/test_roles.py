@@ -237,3 +237,34 @@ def test_an_application_login_starts_on_a_database_already_migrated(database_url
     # gin serve migrates on start: with nothing to do it only reads the schema's version.
     database = open_database(as_app(database_url))
     assert database.service_url == as_app(database_url)
+
+
+def test_a_migrating_login_that_is_no_superuser_migrates_as_the_docs_say(
+    postgres_server_url: str,
+) -> None:
+    # docs/operations.md: a CREATEROLE login owning the database, granted gin_owner when
+    # another database of the cluster already made it (as the tests' template did).
+    name = f"gin_test_{os.getpid()}_migrator_{next(_names)}"
+    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
+        admin.execute(
+            "DO $$ BEGIN CREATE ROLE gin_test_migrator LOGIN CREATEROLE "
+            "PASSWORD 'gin-test-migrator'; EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+        )
+        admin.execute(f"GRANT {OWNER_ROLE} TO gin_test_migrator")
+        admin.execute(f"CREATE DATABASE {name} OWNER gin_test_migrator")
+    url = with_database(postgres_server_url, name)
+    migrator = with_login(url, "gin_test_migrator", "gin-test-migrator")
+
+    open_database(migrator)
+
+    with psycopg.connect(url) as owner:
+        owners = owner.execute(
+            "SELECT DISTINCT pg_get_userbyid(relowner) FROM pg_class "
+            "WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'"
+        ).fetchall()
+    assert owners == [(OWNER_ROLE,)]
+    with (
+        psycopg.connect(as_app(url), autocommit=True) as app,
+        pytest.raises(psycopg.errors.InsufficientPrivilege),
+    ):
+        app.execute("TRUNCATE events")
