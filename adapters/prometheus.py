@@ -68,12 +68,19 @@ class PrometheusMetrics:
         # Made ahead so a family is exposed, at zero, before its first event.
         for outcome in ("delivered", "refused", "unreachable"):
             self._deliveries.labels(outcome)
+        # Children by label values: labels() takes a lock and builds a key on every call.
+        self._request_children: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
+        self._command_children: dict[tuple[str, str], Counter] = {}
         self._pool_stats: Callable[[], Mapping[str, int]] = dict
         self._waiting: Callable[[], int] = int
         r.register(_StateCollector(self))
 
     def command(self, command_type: str, outcome: CommandOutcome) -> None:
-        self._commands.labels(command_type, outcome).inc()
+        child = self._command_children.get((command_type, outcome))
+        if child is None:
+            child = self._commands.labels(command_type, outcome)
+            self._command_children[command_type, outcome] = child
+        child.inc()
 
     def appended(self, events: int) -> None:
         self._appends.inc()
@@ -86,8 +93,15 @@ class PrometheusMetrics:
         self._deliveries.labels(outcome).inc()
 
     def request(self, method: str, route: str, status: int, seconds: float) -> None:
-        self._requests.labels(method, route, str(status)).inc()
-        self._latency.labels(method, route).observe(seconds)
+        children = self._request_children.get((method, route, status))
+        if children is None:
+            children = (
+                self._requests.labels(method, route, str(status)),
+                self._latency.labels(method, route),
+            )
+            self._request_children[method, route, status] = children
+        children[0].inc()
+        children[1].observe(seconds)
 
     def problem(self, kind: str, status: int) -> None:
         self._problems.labels(kind, str(status)).inc()
