@@ -60,7 +60,7 @@ def run_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     database = open_database(settings.database_url, data_dir=Path(settings.data_dir))
     try:
-        settings = msgspec.structs.replace(settings, database_url=database.url)
+        settings = msgspec.structs.replace(settings, database_url=database.service_url)
         base = f"http://{settings.host}:{settings.port}"
         print(f"gin: serving on {base} ({args.workers} {args.server} worker(s))", flush=True)
         print(f"gin: API docs at {base}/docs", flush=True)

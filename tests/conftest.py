@@ -5,6 +5,10 @@ create databases); else testcontainers' PostgreSQL if a Docker engine answers; e
 embedded server in a temporary folder. The migrations run once, into a template database;
 each module (``database_url``) or test (``fresh_database_url``, ``pg_store``) gets a copy of
 it, which takes a few tens of milliseconds.
+
+Those URLs are the owner's (the server's superuser), for setting up and tampering. An app under
+test connects as ``as_app(url)``: the login ``gin_test_app``, granted only the application
+role ``gin_app``, as the service runs in production.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from adapters.postgres.database import create_database, drop_database, with_data
 from adapters.postgres.embedded import EmbeddedPostgres
 from adapters.postgres.event_store import PostgresEventStore
 from adapters.postgres.migrate import upgrade
+from adapters.postgres.roles import ensure_login
+from tests.app_login import TEST_APP_LOGIN, TEST_APP_PASSWORD
 
 MakeDatabase = Callable[[], str]
 
@@ -94,6 +100,7 @@ def make_database(postgres_server_url: str) -> Iterator[MakeDatabase]:
     template = f"{prefix}_template"
     create_database(postgres_server_url, template)
     upgrade(with_database(postgres_server_url, template))
+    ensure_login(postgres_server_url, TEST_APP_LOGIN, password=TEST_APP_PASSWORD)
     created: list[str] = []
     counter = itertools.count(1)
 

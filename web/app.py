@@ -4,6 +4,7 @@ and the controllers. Nothing connects at import time; the lifespan opens and clo
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,22 +18,26 @@ from litestar.openapi.spec import Components, SecurityScheme
 from adapters.ed25519_signer import key_from_file
 from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
-from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
 from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
+from adapters.prometheus import PrometheusMetrics
 from adapters.webhook_sender import UrllibSender
 from service.audit.notary import Notary
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
-from service.matches.use_cases import MatchService
+from service.matches.metered import MeteredMatchService
 from service.store.match_streams import MatchStreams
+from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
 from service.tournament.operators import OperatorKeys
+from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.checkpoints import CheckpointsController
@@ -44,6 +49,7 @@ from web.events import EventsController
 from web.feed import FeedController, provide_feed
 from web.health import health
 from web.matches import MatchesController
+from web.metrics import MetricsMiddleware, counting_problems, metrics_endpoint
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.problems import handle_exception
 from web.records import RecordsController
@@ -58,6 +64,8 @@ DOCS_PATH = "/docs"
 
 
 def create_app(settings: Settings) -> Litestar:
+    metrics = PrometheusMetrics()
+
     @asynccontextmanager
     async def resources(app: Litestar) -> AsyncIterator[None]:
         async with (
@@ -68,21 +76,27 @@ def create_app(settings: Settings) -> Litestar:
         ):
             wakeups = PostgresWakeups(url)
             await wakeups.start()
-            store = PostgresEventStore(pool)
+            store = MeteredEventStore(PostgresEventStore(pool), metrics)
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
+            app.state.metrics = metrics
+            metrics.watch(pool=pool.get_stats, waiting=wakeups.waiting)
+            await _warn_if_too_powerful(pool)
             app.state.wakeups = wakeups
             registry = PostgresMatchRegistry(pool)
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
-            app.state.matches = MatchService(streams, registry, commitments)
+            app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store)
             app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
-            sender = UrllibSender(
-                threads=settings.webhooks.batch_size, timeout=settings.webhooks.timeout_seconds
+            sender = MeteredSender(
+                UrllibSender(
+                    threads=settings.webhooks.batch_size, timeout=settings.webhooks.timeout_seconds
+                ),
+                metrics,
             )
             try:
                 async with (
@@ -115,6 +129,7 @@ def create_app(settings: Settings) -> Litestar:
             FeedController,
             WebhooksController,
             health,
+            metrics_endpoint,
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
@@ -125,8 +140,8 @@ def create_app(settings: Settings) -> Litestar:
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
         },
         lifespan=[resources],
-        exception_handlers={Exception: handle_exception},
-        middleware=[RequestLogMiddleware()],
+        exception_handlers={Exception: counting_problems(handle_exception, metrics)},
+        middleware=[RequestLogMiddleware(), MetricsMiddleware(metrics)],
         openapi_config=OpenAPIConfig(
             title="Gin Rummy service",
             version="1",
@@ -159,6 +174,14 @@ def create_app_from_env() -> Litestar:
     return create_app(Settings.from_env())
 
 
+async def _warn_if_too_powerful(pool: Pool) -> None:
+    # Once per process, at WARNING: the service runs, but it could undo its own protections.
+    async with pool.connection() as connection:
+        warning = await privilege_warning(connection)
+    if warning is not None:
+        logging.getLogger("gin.database").warning(warning)
+
+
 @asynccontextmanager
 async def _database_url(settings: Settings) -> AsyncIterator[str]:
     if settings.database_url:
@@ -167,6 +190,6 @@ async def _database_url(settings: Settings) -> AsyncIterator[str]:
     # No URL: the embedded server (started, or reused if another worker already did).
     database = await asyncio.to_thread(open_database, None, data_dir=Path(settings.data_dir))
     try:
-        yield database.url
+        yield database.service_url
     finally:
         await asyncio.to_thread(database.close)

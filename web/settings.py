@@ -119,6 +119,8 @@ DATABASE_URL = Accepts("a postgresql:// URL", postgres_url)
 ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_DATABASE_URL": DATABASE_URL,
     "DATABASE_URL": DATABASE_URL,
+    # The owner's URL to migrate with, when the service's URL is an application login.
+    "GIN_MIGRATION_DATABASE_URL": DATABASE_URL,
     "GIN_DATA_DIR": FOLDER,
     "GIN_SIGNING_KEY_FILE": FILE,
     "GIN_HOST": HOST,
@@ -137,7 +139,12 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_WEBHOOK_MAX_ATTEMPTS": AT_LEAST_ONE,
 }
 # What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
-DATABASE_ENVIRONMENT = ("GIN_DATABASE_URL", "DATABASE_URL", "GIN_DATA_DIR")
+DATABASE_ENVIRONMENT = (
+    "GIN_DATABASE_URL",
+    "DATABASE_URL",
+    "GIN_MIGRATION_DATABASE_URL",
+    "GIN_DATA_DIR",
+)
 
 
 def check_environment(env: Mapping[str, str], names: Iterable[str] = ENVIRONMENT) -> None:

@@ -2,6 +2,12 @@
 
 With a URL the service uses that server and starts nothing. Without one it starts (or
 reuses) the embedded server in ``<data_dir>/postgres`` and creates the database on first start.
+
+Two URLs: ``url`` migrates and administers (the owner: ``gin db upgrade``, ``gin operator``),
+``service_url`` is what the service serves through. On the embedded server the first is its
+superuser and the second the login ``gin_service``, granted only ``gin_app`` (trusted on the
+server's unix socket, so it has no password). With a URL of your own both are that URL, unless
+``GIN_MIGRATION_DATABASE_URL`` names an owner's URL to migrate with (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from psycopg import sql
 
 from adapters.postgres.embedded import EmbeddedPostgres
 from adapters.postgres.migrate import upgrade
+from adapters.postgres.roles import SERVICE_LOGIN, ensure_login, with_login
 
 DEFAULT_DATA_DIR = Path(".data")
 DEFAULT_DATABASE = "gin"
@@ -25,6 +32,12 @@ DEFAULT_DATABASE = "gin"
 class Database:
     url: str
     embedded: EmbeddedPostgres | None = None
+    # The login the service serves through, when it is not ``url``'s.
+    service_login_url: str | None = None
+
+    @property
+    def service_url(self) -> str:
+        return self.service_login_url or self.url
 
     def close(self) -> None:
         if self.embedded is not None:
@@ -45,15 +58,18 @@ def open_database(
     """
     url = url or os.environ.get("GIN_DATABASE_URL") or os.environ.get("DATABASE_URL") or None
     if url is not None:
-        database = Database(url)
-    else:
-        folder = data_dir or Path(os.environ.get("GIN_DATA_DIR") or DEFAULT_DATA_DIR)
-        server = EmbeddedPostgres(folder / "postgres")
-        create_database(server.url(), name, exist_ok=True)
-        database = Database(with_database(server.url(), name), server)
+        migration_url = os.environ.get("GIN_MIGRATION_DATABASE_URL") or None
+        if migrate:
+            upgrade(migration_url or url)
+        return Database(url)
+    folder = data_dir or Path(os.environ.get("GIN_DATA_DIR") or DEFAULT_DATA_DIR)
+    server = EmbeddedPostgres(folder / "postgres")
+    create_database(server.url(), name, exist_ok=True)
+    owner_url = with_database(server.url(), name)
     if migrate:
-        upgrade(database.url)
-    return database
+        upgrade(owner_url)
+        ensure_login(owner_url, SERVICE_LOGIN)
+    return Database(owner_url, server, with_login(owner_url, SERVICE_LOGIN))
 
 
 def create_database(

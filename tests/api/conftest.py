@@ -17,6 +17,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from tests.app_login import as_app
 from web.app import create_app
 from web.settings import Settings
 
@@ -27,7 +28,8 @@ class Asgi(NamedTuple):
 
 
 def settings_for(database_url: str) -> Settings:
-    return Settings(database_url=database_url, pool_max_size=20, log_level="WARNING")
+    """Settings for an app on ``database_url``'s database, connected as the application role."""
+    return Settings(database_url=as_app(database_url), pool_max_size=20, log_level="WARNING")
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,13 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from tests.app_login import as_app
 from web.app import create_app
 from web.settings import Settings
 
 
 @pytest.fixture(scope="module")
 async def client(database_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
-    app = create_app(Settings(database_url=database_url, pool_max_size=10))
+    app = create_app(Settings(database_url=as_app(database_url), pool_max_size=10))
     async with AsyncTestClient(app=app) as test_client:
         yield test_client

@@ -21,6 +21,7 @@ from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
 from service.ports.operator_keys import OperatorKeyStore
 from service.ports.seed_commitments import SeedCommitmentStore
+from tests.app_login import as_app
 
 ADAPTERS = ["memory", "postgres"]
 
@@ -31,7 +32,8 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[EventStore]:
         yield InMemoryEventStore()
     else:
         url: str = request.getfixturevalue("fresh_database_url")
-        async with PostgresEventStore.connect(url, max_size=20) as postgres:
+        # As the service connects: the contract holds within the application role's rights.
+        async with PostgresEventStore.connect(as_app(url), max_size=20) as postgres:
             yield postgres
 
 
@@ -41,7 +43,7 @@ async def registry(request: pytest.FixtureRequest) -> AsyncIterator[MatchRegistr
         yield InMemoryMatchRegistry()
     else:
         url: str = request.getfixturevalue("fresh_database_url")
-        async with open_pool(url, max_size=5) as pool:
+        async with open_pool(as_app(url), max_size=5) as pool:
             yield PostgresMatchRegistry(pool)
 
 
@@ -82,11 +84,12 @@ async def commitments(request: pytest.FixtureRequest) -> AsyncIterator[Commitmen
         yield Commitments(InMemorySeedCommitmentStore(clock), later)
     else:
         url: str = request.getfixturevalue("fresh_database_url")
-        async with open_pool(url, max_size=5) as pool:
+        async with open_pool(as_app(url), max_size=5) as pool, open_pool(url, max_size=1) as owner:
 
             async def backdate(by: timedelta) -> None:
-                # The database's clock cannot be moved on; its rows can be made older.
-                async with pool.connection() as conn:
+                # The database's clock cannot be moved on; its rows can be made older (by the
+                # owner: the service may not rewrite when a commitment was made).
+                async with owner.connection() as conn:
                     await conn.execute(
                         "UPDATE seed_commitments SET created_at = created_at - %s", (by,)
                     )

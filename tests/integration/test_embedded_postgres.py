@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from adapters.postgres.database import open_database
 from adapters.postgres.event_store import PostgresEventStore
+from adapters.postgres.roles import SERVICE_LOGIN, privilege_warning
 from service.ports.event_store import NewEvent
 
 
@@ -24,14 +26,19 @@ async def test_the_embedded_server_keeps_events_across_restarts(tmp_path: Path) 
     try:
         assert first_run.embedded is not None
         assert (tmp_path / "postgres" / "PG_VERSION").exists()
-        async with PostgresEventStore.connect(first_run.url) as store:
+        # The service's login is not the superuser that migrated.
+        async with await psycopg.AsyncConnection.connect(first_run.service_url) as connection:
+            who = await (await connection.execute("SELECT current_user")).fetchone()
+            assert who == (SERVICE_LOGIN,)
+            assert await privilege_warning(connection) is None
+        async with PostgresEventStore.connect(first_run.service_url) as store:
             await store.append("match-1", [NewEvent("E", 1, b'{"n":1}')], expected_version=0)
     finally:
         first_run.close()
 
     second_run = open_database(data_dir=tmp_path)
     try:
-        async with PostgresEventStore.connect(second_run.url) as store:
+        async with PostgresEventStore.connect(second_run.service_url) as store:
             (kept,) = await store.read_stream("match-1")
             assert kept.data == b'{"n":1}'
             assert (await store.verify_stream("match-1")).ok
@@ -46,5 +53,6 @@ def test_a_database_url_is_used_as_given_and_nothing_is_started(
 
     assert database.embedded is None
     assert database.url == database_url
+    assert database.service_url == database_url
     assert not (tmp_path / "postgres").exists()
     database.close()

@@ -15,6 +15,7 @@ from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from service.tournament.operators import OperatorKeys
 from service.tournament.webhooks.settings import WebhookSettings
+from tests.app_login import as_app
 from tests.tournament.play import Client
 from web.app import create_app
 from web.settings import Settings
@@ -33,7 +34,8 @@ FAST_WEBHOOKS = WebhookSettings(
 async def running_app(
     database_url: str, webhooks: WebhookSettings = FAST_WEBHOOKS
 ) -> AsyncIterator[Client]:
-    app = create_app(Settings(database_url=database_url, pool_max_size=20, webhooks=webhooks))
+    settings = Settings(database_url=as_app(database_url), pool_max_size=20, webhooks=webhooks)
+    app = create_app(settings)
     async with AsyncTestClient(app=app) as client:
         yield client
 
