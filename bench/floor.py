@@ -1,7 +1,7 @@
 """The floor benchmark: a command over HTTP against the least a request could do, interleaved.
 
     python3 dev.py bench floor [--database-url URL] [--seconds S] [--repeats R]
-                               [--clients 1 8 32] [--variants A B C D]
+                               [--clients 1 8 32] [--variants A B C D] [--baseline DIR]
 
     A  bare Litestar, one INSERT + COMMIT                    (bench/floor_apps.py)
     B  bare Litestar, a SELECT by key, then INSERT + COMMIT  (a command's read and append)
@@ -19,6 +19,10 @@ Per variant: commands per second, p50 and p99 latency (sent to answer read), and
 command of the server's processes and of every PostgreSQL process, median and range over the
 repetitions. C's client also creates matches and reads the other seat's view: those requests
 cost the server too, and are counted into its CPU per command (``req/cmd`` says how many).
+
+``--baseline DIR`` adds C0: C served from another checkout (say, ``git archive`` of an earlier
+commit unpacked in DIR), measured in turn with the others: before and after in one run, with
+the ratio C/C0.
 """
 
 from __future__ import annotations
@@ -45,7 +49,9 @@ from bench.raw_http import Connection, bearer
 from bench.servers import Server, gin_serve, served
 
 VARIANTS = ("A", "B", "C", "D")
+BASELINE = "C0"  # C as served from another checkout, with --baseline
 DESCRIBED = {
+    BASELINE: "C, served from the --baseline checkout",
     "A": "bare Litestar, INSERT + COMMIT",
     "B": "bare Litestar, SELECT then INSERT + COMMIT",
     "C": "POST /matches/{id}/commands, random legal play",
@@ -187,14 +193,15 @@ async def measure(target: Target, clients: int, seconds: float, postgres: int) -
 
 
 @contextmanager
-def targets(url: str, variants: list[str]) -> Iterator[dict[str, Target]]:
+def targets(url: str, variants: list[str], baseline: str | None) -> Iterator[dict[str, Target]]:
     seeds = count(1)
     with ExitStack() as stack:
         found: dict[str, Target] = {}
         for variant in variants:
-            if variant == "C":
+            if variant in ("C", BASELINE):
                 env = {"GIN_POOL_MAX_SIZE": str(POOL_MAX_SIZE)}
-                server = stack.enter_context(gin_serve(url, env=env, log_level=None))
+                cwd = baseline if variant == BASELINE else None
+                server = stack.enter_context(gin_serve(url, env=env, log_level=None, cwd=cwd))
                 found[variant] = Target(server, play_matches(seeds))
                 continue
             server = stack.enter_context(served(_floor_app(variant.lower(), url)))
@@ -248,7 +255,7 @@ def print_table(args: argparse.Namespace, results: Results) -> None:
     for variant in args.variants:
         print(f"  {variant}: {DESCRIBED[variant]}")
     header = (
-        f"{'clients':>7} {'':1} {'cmd/s':>17} {'p50 ms':>17} {'p99 ms':>17} "
+        f"{'clients':>7} {'':2} {'cmd/s':>17} {'p50 ms':>17} {'p99 ms':>17} "
         f"{'server CPU ms/cmd':>19} {'PostgreSQL CPU ms/cmd':>21} {'req/cmd':>7} {'errors':>6}"
     )
     print(header)
@@ -257,7 +264,7 @@ def print_table(args: argparse.Namespace, results: Results) -> None:
         for variant in args.variants:
             runs = results[(variant, clients)]
             print(
-                f"{clients:>7} {variant:1} {spread([r.rate for r in runs], 0):>17} "
+                f"{clients:>7} {variant:2} {spread([r.rate for r in runs], 0):>17} "
                 f"{spread([r.percentile(50) for r in runs], 1):>17} "
                 f"{spread([r.percentile(99) for r in runs], 1):>17} "
                 f"{spread([r.per_command_ms(r.server_cpu) for r in runs], 2):>19} "
@@ -277,7 +284,7 @@ def print_ratios(args: argparse.Namespace, results: Results, clients: int) -> No
         return
     service = [r.rate for r in results[("C", clients)]]
     parts = []
-    for reference in ("A", "B", "D"):
+    for reference in ("A", "B", "D", BASELINE):
         if reference in args.variants:
             floor = [r.rate for r in results[(reference, clients)]]
             ratios = [c / f for c, f in zip(service, floor, strict=True) if f]
@@ -292,11 +299,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="repetitions (3)")
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
+    parser.add_argument("--baseline", help="a checkout whose C to measure too, as C0")
     args = parser.parse_args()
+    if args.baseline:
+        args.variants.insert(args.variants.index("C") if "C" in args.variants else 0, BASELINE)
     with bench_database(args.database_url, "gin_floor") as url:
         prepare(url)
         try:
-            with targets(url, args.variants) as found:
+            with targets(url, args.variants, args.baseline) as found:
                 results = asyncio.run(run_all(args, found, postmaster_pid(url)))
         finally:
             with psycopg.connect(url, autocommit=True) as connection:

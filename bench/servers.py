@@ -67,10 +67,12 @@ def gin_serve(
     *extra: str,
     env: Mapping[str, str] | None = None,
     log_level: str | None = "warning",
+    cwd: str | None = None,
 ) -> Iterator[Server]:
     """``gin serve`` over ``database_url`` with ``extra`` options (which win over the defaults
     given here), and ``env`` added to this process's environment. ``log_level`` None leaves
-    gin serve's own default (what a deployment pays for its request log)."""
+    gin serve's own default (what a deployment pays for its request log). ``cwd``: the
+    checkout to run it from (this one by default)."""
     level = ("--log-level", log_level) if log_level is not None else ()
 
     def command(port: int) -> list[str]:
@@ -79,25 +81,30 @@ def gin_serve(
             *("--host", "127.0.0.1", "--port", str(port), *level, *extra),
         ]
 
-    with served(command, env) as server:
+    with served(command, env, cwd=cwd) as server:
         yield server
 
 
 @contextmanager
 def served(
-    command: Callable[[int], list[str]], env: Mapping[str, str] | None = None
+    command: Callable[[int], list[str]],
+    env: Mapping[str, str] | None = None,
+    *,
+    cwd: str | None = None,
 ) -> Iterator[Server]:
     """The server ``command(port)`` starts, on 127.0.0.1 at a free port, once it answers on
     /health; ``env`` is added to this process's environment, less any database URL."""
     with tempfile.TemporaryFile() as log:
-        server = _start(command, env or {}, log)
+        server = _start(command, env or {}, log, cwd)
         try:
             yield server
         finally:
             _stop(server.process)
 
 
-def _start(command: Callable[[int], list[str]], env: Mapping[str, str], log: IO[bytes]) -> Server:
+def _start(
+    command: Callable[[int], list[str]], env: Mapping[str, str], log: IO[bytes], cwd: str | None
+) -> Server:
     # The server's database is the one given, whatever this process's environment names.
     environment = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
     environment.update(env)
@@ -113,6 +120,7 @@ def _start(command: Callable[[int], list[str]], env: Mapping[str, str], log: IO[
             stderr=subprocess.STDOUT,
             env=environment,
             start_new_session=True,
+            cwd=cwd,
         )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:
