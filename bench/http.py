@@ -11,7 +11,8 @@ one row and committing, for the same time, on the same PostgreSQL. Targets: at 8
 least 0.5x the raw commits per second, and p99 under 50 ms.
 
 Without a URL it runs an embedded PostgreSQL in a temporary folder (fsync on, as deployed).
-The clients run in this process, on the same machine as the server and the database.
+The clients run in this process, on the same machine as the server and the database. The
+service runs at its default log level (INFO: a JSON line per request), as deployed.
 """
 
 from __future__ import annotations
@@ -147,7 +148,8 @@ async def measure(args: argparse.Namespace, url: str) -> list[tuple[str, int, Ru
     raw = {n: await raw_reference(url, n, args.seconds) for n in args.clients}
     for server in args.servers:
         options = ("--server", server, "--workers", str(args.workers))
-        with gin_serve(url, *options, env=SERVER_ENV) as served:
+        # gin serve's default log level: a deployment pays for its request log, so this does too.
+        with gin_serve(url, *options, env=SERVER_ENV, log_level=None) as served:
             base_url, pid = served.url, served.pid
             await for_seconds(2, 1.0, http_client(base_url, seeds))  # warm up
             for clients in args.clients:

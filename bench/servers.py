@@ -1,6 +1,6 @@
-"""``gin serve`` as a real process on a free port, answering on /health before it is handed
-over, and stopped (workers included) after: for the load test, the HTTP benchmark and the
-end-to-end tests.
+"""``gin serve`` (or any other server command) as a real process on a free port, answering on
+/health before it is handed over, and stopped (workers included) after: for the load test, the
+HTTP benchmarks and the end-to-end tests.
 
 It lives in ``bench/`` because the load test and the benchmarks need it and must not import
 the test suite, while the tests may import ``bench`` (the repository root is on their path).
@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO
@@ -63,12 +63,39 @@ def free_port() -> int:
 
 @contextmanager
 def gin_serve(
-    database_url: str, *extra: str, env: Mapping[str, str] | None = None
+    database_url: str,
+    *extra: str,
+    env: Mapping[str, str] | None = None,
+    log_level: str | None = "warning",
+    cwd: str | None = None,
 ) -> Iterator[Server]:
     """``gin serve`` over ``database_url`` with ``extra`` options (which win over the defaults
-    given here), and ``env`` added to this process's environment."""
+    given here), and ``env`` added to this process's environment. ``log_level`` None leaves
+    gin serve's own default (what a deployment pays for its request log). ``cwd``: the
+    checkout to run it from (this one by default)."""
+    level = ("--log-level", log_level) if log_level is not None else ()
+
+    def command(port: int) -> list[str]:
+        return [
+            *(sys.executable, "-m", "cli.main", "serve", "--database-url", database_url),
+            *("--host", "127.0.0.1", "--port", str(port), *level, *extra),
+        ]
+
+    with served(command, env, cwd=cwd) as server:
+        yield server
+
+
+@contextmanager
+def served(
+    command: Callable[[int], list[str]],
+    env: Mapping[str, str] | None = None,
+    *,
+    cwd: str | None = None,
+) -> Iterator[Server]:
+    """The server ``command(port)`` starts, on 127.0.0.1 at a free port, once it answers on
+    /health; ``env`` is added to this process's environment, less any database URL."""
     with tempfile.TemporaryFile() as log:
-        server = _start(database_url, extra, env or {}, log)
+        server = _start(command, env or {}, log, cwd)
         try:
             yield server
         finally:
@@ -76,7 +103,7 @@ def gin_serve(
 
 
 def _start(
-    database_url: str, extra: tuple[str, ...], env: Mapping[str, str], log: IO[bytes]
+    command: Callable[[int], list[str]], env: Mapping[str, str], log: IO[bytes], cwd: str | None
 ) -> Server:
     # The server's database is the one given, whatever this process's environment names.
     environment = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
@@ -86,13 +113,14 @@ def _start(
         log.seek(0)
         log.truncate()
         port = free_port()
-        command = [
-            *(sys.executable, "-m", "cli.main", "serve", "--database-url", database_url),
-            *("--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", *extra),
-        ]
         # A session of its own, so the server and every worker it spawns stop together.
         process = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env=environment, start_new_session=True
+            command(port),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=environment,
+            start_new_session=True,
+            cwd=cwd,
         )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:

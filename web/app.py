@@ -4,6 +4,7 @@ and the controllers. Nothing connects at import time; the lifespan opens and clo
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -171,7 +172,12 @@ def create_app(settings: Settings) -> Litestar:
 
 def create_app_from_env() -> Litestar:
     """The app for a server started with ``--factory`` (each worker reads the environment)."""
-    return create_app(Settings.from_env())
+    app = create_app(Settings.from_env())
+    # What is made by now (modules, the app, its routes and schemas) lives as long as the
+    # process: frozen, the garbage collector stops walking it again. Over 15 s of commands at
+    # 8 clients (bench/floor.py's C), collections took 7.6% of the server's CPU, and 0.7% frozen.
+    gc.freeze()
+    return app
 
 
 async def _warn_if_too_powerful(pool: Pool) -> None:

@@ -18,6 +18,7 @@ from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
+from adapters.postgres.arrays import bytea_array, int_array, text_array
 from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
@@ -227,9 +228,9 @@ def append_params(
     return (
         stream_id,
         expected_version,
-        [event.type for event in events],
-        [event.schema_version for event in events],
-        [event.data for event in events],
+        text_array([event.type for event in events]),
+        int_array([event.schema_version for event in events]),
+        bytea_array([event.data for event in events]),
         idempotency_key,
         fingerprint if idempotency_key is not None else None,
     )

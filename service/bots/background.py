@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from service.bots.runner import BotRunner
@@ -28,9 +28,14 @@ _log = logging.getLogger("gin.bots")
 
 
 class DueMatches:
-    """What the background task has to look at: matches woken, and whether to sweep."""
+    """What the background task has to look at: matches woken, and whether to sweep.
 
-    def __init__(self) -> None:
+    ``ignored`` names matches no bot plays (a person's, once looked at): waking for each of
+    their appends would cost every command a task switch and a look for nothing.
+    """
+
+    def __init__(self, ignored: Callable[[str], bool] = lambda match_id: False) -> None:
+        self._ignored = ignored
         self._due: set[str] = set()
         self._sweep = True
         self._changed = asyncio.Event()
@@ -38,7 +43,7 @@ class DueMatches:
     def notice(self, stream: str | None) -> None:
         if stream is None:
             self._sweep = True
-        elif (match_id := match_id_of(stream)) is not None:
+        elif (match_id := match_id_of(stream)) is not None and not self._ignored(match_id):
             self._due.add(match_id)
         else:
             return
@@ -65,7 +70,7 @@ async def unfinished_bot_matches(registry: MatchRegistry, store: EventStore) -> 
 async def running_bots(
     runner: BotRunner, wakeups: Wakeups, registry: MatchRegistry, store: EventStore
 ) -> AsyncIterator[None]:
-    due = DueMatches()
+    due = DueMatches(ignored=runner.known_without_bots)
     wakeups.subscribe(due.notice)
     task = asyncio.create_task(_play_due(runner, due, registry, store), name="gin-bots")
     try:

@@ -26,6 +26,7 @@ from service.store.match_streams import Loaded
 BotFactory = Callable[[str], Bot]
 
 _log = logging.getLogger("gin.bots")
+WITHOUT_BOTS_KEPT = 100_000  # match ids, then forgotten all at once (and learnt again)
 
 
 def bot_seats(match: RegisteredMatch) -> dict[int, str]:
@@ -43,19 +44,36 @@ class BotRunner:
         self._bots = bots
         self._move_limit = move_limit
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        # Matches seen to have no bot seat. A match's bot seats are chosen when it is created
+        # and never change, so once seen, always true.
+        self._without_bots: set[str] = set()
+
+    def known_without_bots(self, match_id: str) -> bool:
+        """Whether ``match_id`` is known to have no bot seat (False: it has, or not known)."""
+        return match_id in self._without_bots
+
+    def _seats(self, match: RegisteredMatch) -> dict[int, str]:
+        seats = bot_seats(match)
+        if not seats:
+            if len(self._without_bots) >= WITHOUT_BOTS_KEPT:
+                self._without_bots.clear()
+            self._without_bots.add(match.match_id)
+        return seats
 
     async def answer(self, match: RegisteredMatch, after: Loaded) -> Loaded:
         """The bots' answer to a state just committed (by a person's command): every bot move
         due from there, and the state they lead to; ``after`` itself when no bot is to act."""
-        seats = bot_seats(match)
+        seats = self._seats(match)
         if after.state.turn not in seats:
             return after
         return await self._play_while_due(match, seats)
 
     async def resume(self, match_id: str) -> None:
         """Play whatever bot moves the match is waiting on, if any."""
+        if self.known_without_bots(match_id):
+            return
         match = await self._matches.match(match_id)
-        seats = bot_seats(match)
+        seats = self._seats(match)
         if seats:
             await self._play_while_due(match, seats)
 

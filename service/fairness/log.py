@@ -9,9 +9,11 @@ again before reading, so a process that stopped between the two appends leaves n
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from domain import CardsCut, Dealt, Event, HandDrawn, MatchState, MatchWon, Scored
+from domain import CardsCut, Dealt, Event, HandDrawn, MatchState, MatchWon, Phase, Scored
 from service.fairness.events import (
     EntropyFixed,
     FairnessEvent,
@@ -24,6 +26,7 @@ from service.fairness.events import (
     encode_fairness,
     fairness_slots,
     fairness_type,
+    slots_for,
 )
 from service.fairness.seeds import (
     CHAIN_LINKS,
@@ -41,6 +44,9 @@ from service.ports.match_registry import RegisteredMatch
 
 FAIRNESS_STREAM_PREFIX = "fairness-"
 _SYNC_ATTEMPTS = 3
+# Fairness summaries kept for answering views: one per match and step of the game, of a few
+# hundred bytes each.
+VIEWS_KEPT = 4096
 
 
 def fairness_stream(match_id: str) -> str:
@@ -77,9 +83,35 @@ def fill(slot: Slot, match: RegisteredMatch, links: int = CHAIN_LINKS) -> Fairne
 def fairness_view(
     match: RegisteredMatch, state: MatchState, links: int = CHAIN_LINKS
 ) -> FairnessView:
-    """The same summary a record of the match holds, made from the state alone."""
-    slots = fairness_slots(state, links)
-    secret = match.server_secret
+    """The same summary a record of the match holds, made from the state alone.
+
+    Every answer to a seat carries one, and it changes only with a cut, a deal, a hand's end
+    or the match's: so it is made once per step from what it depends on, and kept.
+    """
+    return _fairness_view(
+        match.server_secret,
+        tuple(match.entropy),
+        _Progress(
+            state.cut is not None, state.deals, state.hand_over, state.phase is Phase.MATCH_OVER
+        ),
+        links,
+    )
+
+
+class _Progress(NamedTuple):
+    """What of a match's state its fairness records depend on."""
+
+    cut: bool
+    deals: int
+    last_hand_over: bool
+    match_over: bool
+
+
+@functools.lru_cache(maxsize=VIEWS_KEPT)
+def _fairness_view(
+    secret: bytes, entropy: tuple[str, ...], progress: _Progress, links: int
+) -> FairnessView:
+    slots = slots_for(**progress._asdict(), links=links)
     revealed = [slot.number for slot in slots if slot.kind == "reveal"]
     seeds = server_seeds(secret, max(revealed, default=0), links)
     return FairnessView(
@@ -88,7 +120,7 @@ def fairness_view(
         commitments=[
             commitment(secret, slot.number, links).hex() for slot in slots if slot.kind == "commit"
         ],
-        entropy=match.entropy if Slot("entropy") in slots else None,
+        entropy=list(entropy) if Slot("entropy") in slots else None,
         revealed=[
             RevealedSeed(link, step_of_link(link), seeds[link - 1].hex()) for link in revealed
         ],
