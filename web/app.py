@@ -19,6 +19,7 @@ from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.readiness import readiness_probe
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
 from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
@@ -39,7 +40,8 @@ from web.dependencies import provide_bots, provide_matches, provide_wakeups
 from web.docs import BEARER
 from web.events import EventsController
 from web.feed import FeedController, provide_feed
-from web.health import health
+from web.health import health, live, ready
+from web.limits import LimitsMiddleware
 from web.matches import MatchesController
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.problems import handle_exception
@@ -60,7 +62,10 @@ def create_app(settings: Settings) -> Litestar:
         async with (
             _database_url(settings) as url,
             open_pool(
-                url, min_size=settings.pool_min_size, max_size=settings.pool_max_size
+                url,
+                min_size=settings.pool_min_size,
+                max_size=settings.pool_max_size,
+                timeout=settings.database_timeout_seconds,
             ) as pool,
         ):
             wakeups = PostgresWakeups(url)
@@ -68,6 +73,7 @@ def create_app(settings: Settings) -> Litestar:
             store = PostgresEventStore(pool)
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
+            app.state.readiness = await asyncio.to_thread(readiness_probe, pool)
             app.state.wakeups = wakeups
             registry = PostgresMatchRegistry(pool)
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
@@ -109,6 +115,8 @@ def create_app(settings: Settings) -> Litestar:
             FeedController,
             WebhooksController,
             health,
+            live,
+            ready,
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
@@ -120,7 +128,8 @@ def create_app(settings: Settings) -> Litestar:
         },
         lifespan=[resources],
         exception_handlers={Exception: handle_exception},
-        middleware=[RequestLogMiddleware()],
+        middleware=[RequestLogMiddleware(), LimitsMiddleware(settings.read_timeout_seconds)],
+        request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Gin Rummy service",
             version="1",
