@@ -96,7 +96,9 @@ async def test_readiness_fails_while_migrations_are_pending(database_url: str) -
     async with served(database_url) as running:
         assert (await running.client.get("/health/ready")).status_code == 200
         with psycopg.connect(database_url, autocommit=True) as connection:
-            (version,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+            row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+            assert row is not None
+            version = row[0]
             connection.execute("UPDATE alembic_version SET version_num = '0001'")
         try:
             ready = await running.client.get("/health/ready")
