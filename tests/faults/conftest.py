@@ -49,7 +49,7 @@ class Outage:
         self.server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def outage() -> Iterator[Outage]:
     folder = Path(tempfile.mkdtemp(prefix="gin-fault-pg-")) / "postgres"
     server = Outage(folder)
