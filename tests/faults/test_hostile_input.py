@@ -12,6 +12,7 @@ from litestar.routes import HTTPRoute
 
 from tests.api.conftest import Asgi, served
 from tests.api.players import create_table
+from web.command_parsing import MAX_COMMAND_BYTES
 from web.limits import MAX_JSON_DEPTH, json_depth
 from web.settings import Settings
 
@@ -152,3 +153,15 @@ async def test_long_fields_are_refused(app: Asgi) -> None:
     assert response.status_code == 422
     response = await app.client.post("/matches", json={"external_ref": "r" * 10_000})
     assert response.status_code == 422
+
+
+async def test_a_command_is_small(app: Asgi) -> None:
+    table = await create_table(app.client)
+    response = await app.client.post(
+        f"{table.path}/commands",
+        json={"type": "discard", "card": "x" * (MAX_COMMAND_BYTES + 1)},
+        headers=table.headers(0),
+    )
+    assert response.status_code == 422
+    assert response.json()["type"] == "/problems/invalid-request"
+    assert len(response.content) < 1000  # the card is not echoed back
