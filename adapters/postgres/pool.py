@@ -77,9 +77,9 @@ async def open_guarded_pool(
     """A pool of autocommit connections that waits at most ``timeout`` seconds for one."""
 
     async def check(conn: AsyncConnection[TupleRow]) -> None:
-        if conn.closed or not has_input(conn):
-            if conn.closed:
-                raise psycopg.OperationalError("the connection is closed")
+        if conn.closed:
+            raise psycopg.OperationalError("the connection is closed")
+        if not has_input(conn):
             return
         try:
             await AsyncConnectionPool.check_connection(conn)
