@@ -12,6 +12,7 @@ import psycopg
 import pytest
 
 from adapters.postgres.event_store import PostgresEventStore, open_pool
+from domain import RuleOptions
 from service.errors import DatabaseUnavailable
 from tests.api.conftest import served
 from tests.api.players import choose, create_table
@@ -122,3 +123,23 @@ async def test_the_use_cases_see_the_port_error_not_psycopgs(database_back: Outa
             await store.stream_version("nothing")  # no connection at all now: the timeout
         outage.start()
         assert await store.stream_version("nothing") == 0
+
+
+async def test_the_bot_runner_carries_on_after_an_outage(database_back: Outage) -> None:
+    """The background runner (not a request) plays a bot's move due after the database is
+    back: its loop outlived the failures of the outage."""
+    outage = database_back
+    async with served(outage.url) as running:
+        matches = running.app.state.matches
+        outage.stop()
+        await asyncio.sleep(TIMEOUT + 1.5)  # the sweep and the wake-ups fail meanwhile
+        outage.start()
+        # Created without the request's inline answer: only the background runner moves it.
+        created = await matches.create_match(options=RuleOptions(), bots=["simple", None])
+        created_version = (await matches.load(created.match_id)).version
+        deadline = time.monotonic() + 10 + MARGIN
+        version = created_version
+        while version == created_version and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+            version = (await matches.load(created.match_id)).version
+        assert version > created_version
