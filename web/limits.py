@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from urllib.parse import parse_qsl
 
 from litestar.enums import ScopeType
@@ -75,6 +74,8 @@ class BodyReader:
     """``receive`` for one request with a body: a deadline for all of it, a client that leaves
     told apart, and the JSON nesting depth checked once it is complete."""
 
+    __slots__ = ("_chunks", "_complete", "_deadline", "_openings", "_read_timeout", "_receive")
+
     def __init__(self, receive: Receive, read_timeout: float) -> None:
         self._receive = receive
         self._read_timeout = read_timeout
@@ -86,13 +87,7 @@ class BodyReader:
     async def receive(self) -> ReceiveMessage:
         if self._complete:  # a server's later message (a disconnect) is none of our business
             return await self._receive()
-        if self._deadline is None:
-            self._deadline = time.monotonic() + self._read_timeout
-        try:
-            async with asyncio.timeout(max(0.0, self._deadline - time.monotonic())):
-                message = await self._receive()
-        except TimeoutError:
-            raise SlowBody() from None
+        message = await self._receive_in_time()
         if message["type"] == "http.disconnect":
             raise ClientLeft()
         if message["type"] == "http.request":
@@ -105,6 +100,30 @@ class BodyReader:
                     check_depth(b"".join(self._chunks))
                 self._chunks = []
         return message
+
+    async def _receive_in_time(self) -> ReceiveMessage:
+        # A bare timer rather than ``asyncio.timeout``: this runs for every command, and the
+        # timer is about half the cost.
+        loop = asyncio.get_running_loop()
+        if self._deadline is None:
+            self._deadline = loop.time() + self._read_timeout
+        task = asyncio.current_task()
+        assert task is not None
+        expired: list[bool] = []
+
+        def expire() -> None:
+            expired.append(True)
+            task.cancel()
+
+        timer = loop.call_at(self._deadline, expire)
+        try:
+            return await self._receive()
+        except asyncio.CancelledError:
+            if expired and task.uncancel() == 0:
+                raise SlowBody() from None
+            raise
+        finally:
+            timer.cancel()
 
 
 def json_depth(body: bytes) -> int:
