@@ -102,3 +102,7 @@ async def _play_due(
                 matches.notice(None)
             except Exception:
                 _log.exception("a bot match could not be resumed", extra={"match_id": match_id})
+        if stalled := runner.take_stalled():
+            await asyncio.sleep(1.0)  # the outage may last: no busy loop meanwhile
+            for match_id in stalled:
+                matches.notice(stream_id(match_id))

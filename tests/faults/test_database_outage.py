@@ -135,11 +135,17 @@ async def test_the_bot_runner_carries_on_after_an_outage(database_back: Outage) 
         await asyncio.sleep(TIMEOUT + 1.5)  # the sweep and the wake-ups fail meanwhile
         outage.start()
         # Created without the request's inline answer: only the background runner moves it.
-        created = await matches.create_match(options=RuleOptions(), bots=["simple", None])
-        created_version = (await matches.load(created.match_id)).version
+        # Who acts first is drawn for each match; a match where the bot is to move is needed.
+        for _ in range(30):
+            created = await matches.create_match(options=RuleOptions(), bots=["simple", None])
+            loaded = await matches.load(created.match_id)
+            if loaded.state.turn == 0:
+                break
+        else:
+            raise AssertionError("no match with the bot to move first in 30 tries")
         deadline = time.monotonic() + 10 + MARGIN
-        version = created_version
-        while version == created_version and time.monotonic() < deadline:
+        version = loaded.version
+        while version == loaded.version and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
             version = (await matches.load(created.match_id)).version
-        assert version > created_version
+        assert version > loaded.version
