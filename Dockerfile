@@ -24,5 +24,5 @@ ENV GIN_SIGNING_KEY_FILE=/home/gin/keys/signing-key.pem
 USER gin
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=2)"]
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health/live', timeout=2)"]
 CMD ["gin", "serve", "--host", "0.0.0.0"]

@@ -8,7 +8,10 @@ number of them, on any number of machines, serve the same matches.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import socket
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -58,6 +61,11 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve until interrupted; ``args`` as ``cli.main.check_options`` left them."""
     # Settings first: a bad one stops here, before a database is started or migrated.
     settings = _settings(args)
+    if (taken := port_taken(settings.host, settings.port)) is not None:
+        # The servers bind with SO_REUSEPORT: without this check a second ``gin serve`` (another
+        # version, say) would share the port and silently take half the traffic.
+        print(f"gin: cannot serve on {settings.host}:{settings.port}: {taken}", file=sys.stderr)
+        return 1
     database = open_database(settings.database_url, data_dir=Path(settings.data_dir))
     try:
         settings = msgspec.structs.replace(settings, database_url=database.service_url)
@@ -77,6 +85,7 @@ def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER)
     if server == "granian":
         from granian import Granian
         from granian.constants import Interfaces
+        from granian.http import HTTP1Settings
         from granian.log import LogLevels
 
         Granian(
@@ -88,6 +97,10 @@ def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER)
             factory=True,
             log_level=LogLevels(settings.log_level.lower()),
             log_access=False,  # the app logs each request itself, as JSON
+            # A client gets this long for its headers; the body's own limit is the app's.
+            http1_settings=HTTP1Settings(
+                header_read_timeout=round(settings.read_timeout_seconds * 1000)
+            ),
         ).serve()
         return
     import uvicorn
@@ -101,7 +114,30 @@ def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER)
         log_level=settings.log_level.lower(),
         access_log=False,  # the app logs each request itself, as JSON
         lifespan="on",
+        # uvicorn has no timeout for headers; an idle kept-alive connection is closed after this.
+        timeout_keep_alive=max(1, round(settings.read_timeout_seconds)),
     )
+
+
+def port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on by this server alone, or None if it can.
+
+    Binding without SO_REUSEPORT fails while any socket listens there, with or without it;
+    SO_REUSEADDR lets a port whose last connections linger in TIME_WAIT count as free."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as error:
+        return f"cannot resolve {host!r}: {error.strerror or error}"
+    for family, kind, proto, _, address in infos[:1]:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    return "address already in use (is another gin serve running?)"
+                return error.strerror or str(error)
+    return None
 
 
 def _settings(args: argparse.Namespace) -> Settings:

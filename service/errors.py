@@ -144,3 +144,14 @@ class EntropyBeforeCommitment(ServiceError):  # noqa: N818
 class UnknownCommitment(ServiceError):  # noqa: N818
     kind = "unknown-commitment"
     title = "There is no unused commitment with this value"
+
+
+class DatabaseUnavailable(ServiceError):  # noqa: N818
+    """Raised by the adapters (any port) when the store cannot be reached in time: nothing was
+    done, and the same request may be sent again once it is back."""
+
+    kind = "database-unavailable"
+    title = "The database is unreachable for now; try again shortly"
+
+    def __init__(self, detail: str = "the database did not answer in time; nothing was done"):
+        super().__init__(detail)

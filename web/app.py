@@ -22,6 +22,7 @@ from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.readiness import readiness_probe
 from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
 from adapters.postgres.wakeups import PostgresWakeups
@@ -48,7 +49,8 @@ from web.dependencies import provide_bots, provide_matches, provide_wakeups
 from web.docs import BEARER
 from web.events import EventsController
 from web.feed import FeedController, provide_feed
-from web.health import health
+from web.health import health, live, ready
+from web.limits import LimitsMiddleware
 from web.matches import MatchesController
 from web.metrics import MetricsMiddleware, counting_problems, metrics_endpoint
 from web.operators import OPERATOR_KEY, provide_operator_keys
@@ -72,7 +74,10 @@ def create_app(settings: Settings) -> Litestar:
         async with (
             _database_url(settings) as url,
             open_pool(
-                url, min_size=settings.pool_min_size, max_size=settings.pool_max_size
+                url,
+                min_size=settings.pool_min_size,
+                max_size=settings.pool_max_size,
+                timeout=settings.database_timeout_seconds,
             ) as pool,
         ):
             wakeups = PostgresWakeups(url)
@@ -83,6 +88,7 @@ def create_app(settings: Settings) -> Litestar:
             app.state.metrics = metrics
             metrics.watch(pool=pool.get_stats, waiting=wakeups.waiting)
             await _warn_if_too_powerful(pool)
+            app.state.readiness = await asyncio.to_thread(readiness_probe, pool)
             app.state.wakeups = wakeups
             registry = PostgresMatchRegistry(pool)
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
@@ -131,6 +137,8 @@ def create_app(settings: Settings) -> Litestar:
             WebhooksController,
             health,
             metrics_endpoint,
+            live,
+            ready,
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
@@ -142,7 +150,12 @@ def create_app(settings: Settings) -> Litestar:
         },
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},
-        middleware=[RequestLogMiddleware(), MetricsMiddleware(metrics)],
+        middleware=[
+            RequestLogMiddleware(),
+            MetricsMiddleware(metrics),
+            LimitsMiddleware(settings.read_timeout_seconds),
+        ],
+        request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Gin Rummy service",
             version="1",

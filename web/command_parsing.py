@@ -19,12 +19,18 @@ def _tags(union: Any) -> tuple[str, ...]:
     return tuple(cls.__struct_config__.tag for cls in union.__args__)
 
 
+# The longest command (a knock laying off every card in melds) is a few hundred bytes; the cap
+# keeps a card "name" of 60 KB from being decoded, checked and echoed in a refusal.
+MAX_COMMAND_BYTES = 4096
+
 SEAT_COMMAND_TAGS = _tags(SeatCommand)
 SYSTEM_COMMAND_TAGS = _tags(SystemCommand)
 
 
 def parse_seat_command(body: bytes, seat: int) -> SeatCommand:
     """The command in ``body``; a missing ``seat`` means the token's own seat."""
+    if len(body) > MAX_COMMAND_BYTES:
+        raise InvalidRequest(f"a command is at most {MAX_COMMAND_BYTES} bytes")
     try:
         raw = msgspec.json.decode(body)
     except msgspec.DecodeError as error:

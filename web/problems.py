@@ -13,14 +13,20 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response
-from litestar.exceptions import HTTPException, ValidationException
+from litestar.exceptions import HTTPException, InternalServerException, ValidationException
 
 from domain.errors import DomainError
 from service.errors import InvalidParameter, InvalidRequest, MalformedJson, ServiceError
+from web.limits import ClientLeft
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+DISCONNECTED = "client disconnected prematurely"
 
 _log = logging.getLogger("gin.errors")
+# Reconnecting takes under a second once the database is back (adapters/postgres/pool.py).
+RETRY_AFTER_SECONDS = 1
+# Not an HTTP status: nginx's "client closed request", only ever seen in our request log.
+CLIENT_LEFT = 499
 
 # The one table from refusals to HTTP statuses: every domain and service error kind.
 STATUS_OF_KIND: dict[str, int] = {
@@ -63,6 +69,12 @@ STATUS_OF_KIND: dict[str, int] = {
     "invalid-bot-seats": 422,
     "unknown-commitment": 422,
     "entropy-before-commitment": 422,
+    # whether it can be done now
+    "database-unavailable": 503,
+}
+# Headers that go with a kind: when to ask again.
+HEADERS_OF_KIND: dict[str, dict[str, str]] = {
+    "database-unavailable": {"Retry-After": str(RETRY_AFTER_SECONDS)},
 }
 
 # Litestar's own refusals (routing, parameters), by status.
@@ -73,6 +85,7 @@ HTTP_KINDS: dict[int, str] = {
     404: "not-found",
     405: "method-not-allowed",
     406: "not-acceptable",
+    408: "request-timeout",
     413: "request-too-large",
     415: "unsupported-media-type",
     429: "too-many-requests",
@@ -117,12 +130,26 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     if isinstance(exc, ServiceError):
         status = STATUS_OF_KIND[exc.kind]
         return problem_response(
-            request, kind=exc.kind, status=status, title=exc.title, detail=str(exc)
+            request,
+            kind=exc.kind,
+            status=status,
+            title=exc.title,
+            detail=str(exc),
+            headers=HEADERS_OF_KIND.get(exc.kind),
         )
     if isinstance(exc, DomainError):
         status = STATUS_OF_KIND[exc.kind]
         title = "The rules do not allow this" if status != 409 else "The match is over"
         return problem_response(request, kind=exc.kind, status=status, title=title, detail=str(exc))
+    if isinstance(exc, ClientLeft) or _client_left(exc):
+        _log.info("the client left before its request was read: %s", request.url.path)
+        return problem_response(
+            request,
+            kind="client-left",
+            status=CLIENT_LEFT,
+            title="Client Closed Request",
+            detail="the client disconnected before sending its whole request",
+        )
     if isinstance(exc, ValidationException):
         if _about_body(exc):
             error: ServiceError = InvalidRequest(_validation_detail(exc))
@@ -149,6 +176,11 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         title="Internal Server Error",
         detail="The server failed to handle this request; nothing was acknowledged.",
     )
+
+
+def _client_left(exc: Exception) -> bool:
+    # Litestar's own words when the body stops with a disconnect (if no LimitsMiddleware ran).
+    return isinstance(exc, InternalServerException) and exc.detail == DISCONNECTED
 
 
 def _about_body(exc: ValidationException) -> bool:

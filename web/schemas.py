@@ -118,5 +118,15 @@ class Health(msgspec.Struct, frozen=True):
     database: Literal["ok", "unreachable"]
 
 
+class Liveness(msgspec.Struct, frozen=True):
+    status: Literal["ok"] = "ok"
+
+
+class Readiness(msgspec.Struct, frozen=True):
+    status: Literal["ok", "unavailable"]
+    database: Literal["ok", "unreachable"]
+    migrations: Literal["done", "pending"] | None  # null: the database could not be asked
+
+
 # Versions fit PostgreSQL's bigint with room to spare; larger numbers are refused as input.
 MAX_VERSION = 10**18 - 1

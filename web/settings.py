@@ -114,6 +114,8 @@ HOST = Accepts("a host name or IP address", some_text)
 FOLDER = Accepts("a folder path", folder)
 FILE = Accepts("a file path", folder)
 DATABASE_URL = Accepts("a postgresql:// URL", postgres_url)
+# Room for the largest body the API takes (a match's options, entropy) many times over.
+BODY_BYTES = Accepts("a number of bytes from 1024 to 1048576", whole_number(1024, 1024 * 1024))
 
 # Every variable the service reads, and what it accepts.
 ENVIRONMENT: dict[str, Accepts[Any]] = {
@@ -129,6 +131,9 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_POOL_MIN_SIZE": AT_LEAST_ONE,
     "GIN_POOL_MAX_SIZE": AT_LEAST_ONE,
     "GIN_SNAPSHOT_EVERY": AT_LEAST_ONE,
+    "GIN_DATABASE_TIMEOUT_SECONDS": SECONDS,
+    "GIN_READ_TIMEOUT_SECONDS": SECONDS,
+    "GIN_MAX_BODY_BYTES": BODY_BYTES,
     "GIN_WEBHOOK_ENABLED": SWITCH,
     "GIN_WEBHOOK_POLL_SECONDS": SECONDS,
     "GIN_WEBHOOK_BATCH_SIZE": AT_LEAST_ONE,
@@ -167,6 +172,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     pool_max_size: int = 10
     # A snapshot every N events keeps loading a long match as cheap as loading a short one.
     snapshot_every: int = 50
+    # How long a request waits for the database before it is answered 503 (see pool.py).
+    database_timeout_seconds: float = 2.0
+    # How long a client may take to send its request's headers, and then its body.
+    read_timeout_seconds: float = 10.0
+    max_body_bytes: int = 64 * 1024
     webhooks: WebhookSettings = WebhookSettings()
 
     @classmethod
@@ -190,6 +200,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             pool_min_size=read("GIN_POOL_MIN_SIZE", defaults.pool_min_size),
             pool_max_size=read("GIN_POOL_MAX_SIZE", defaults.pool_max_size),
             snapshot_every=read("GIN_SNAPSHOT_EVERY", defaults.snapshot_every),
+            database_timeout_seconds=read(
+                "GIN_DATABASE_TIMEOUT_SECONDS", defaults.database_timeout_seconds
+            ),
+            read_timeout_seconds=read("GIN_READ_TIMEOUT_SECONDS", defaults.read_timeout_seconds),
+            max_body_bytes=read("GIN_MAX_BODY_BYTES", defaults.max_body_bytes),
             webhooks=_webhooks(env),
         )
         if settings.pool_min_size > settings.pool_max_size:
@@ -209,6 +224,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_POOL_MIN_SIZE": str(self.pool_min_size),
             "GIN_POOL_MAX_SIZE": str(self.pool_max_size),
             "GIN_SNAPSHOT_EVERY": str(self.snapshot_every),
+            "GIN_DATABASE_TIMEOUT_SECONDS": str(self.database_timeout_seconds),
+            "GIN_READ_TIMEOUT_SECONDS": str(self.read_timeout_seconds),
+            "GIN_MAX_BODY_BYTES": str(self.max_body_bytes),
             **self.webhooks.to_env(),
         }
         if self.database_url:

@@ -14,7 +14,7 @@ from litestar import Controller, get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain import MatchWon, Phase, event_type
-from service.errors import InvalidParameter
+from service.errors import DatabaseUnavailable, InvalidParameter
 from service.matches.use_cases import MatchService
 from service.ports.wakeups import Wakeups
 from service.store.match_streams import stream_id
@@ -24,6 +24,7 @@ from web.params import After, Authorization, LastEventId, Matches, MatchId, Wake
 from web.schemas import MAX_VERSION, EventEnvelope
 
 KEEPALIVE_SECONDS = 15.0
+OUTAGE_RETRY_SECONDS = 1.0
 
 
 class StreamController(Controller):
@@ -67,7 +68,14 @@ async def _messages(
         # Taken before reading, so a commit between the read and the wait still wakes us.
         waiter = wakeups.waiter(stream_id(match_id))
         try:
-            events = await matches.events(match_id, seat, after_version=version)
+            try:
+                events = await matches.events(match_id, seat, after_version=version)
+            except DatabaseUnavailable:
+                # The stream outlives an outage: it says so, and reads again shortly (or when
+                # woken), from the last version it sent.
+                yield ServerSentEventMessage(data=None, comment="database unavailable")
+                await waiter.wait(OUTAGE_RETRY_SECONDS)
+                continue
             for event_version, event in events:
                 data = msgspec.json.encode(EventEnvelope(event_version, event)).decode()
                 yield ServerSentEventMessage(data=data, event=event_type(event), id=event_version)

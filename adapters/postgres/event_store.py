@@ -19,6 +19,7 @@ from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
 from adapters.postgres.arrays import bytea_array, int_array, text_array
+from adapters.postgres.pool import open_guarded_pool
 from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
@@ -77,6 +78,8 @@ WHERE s.version <= excluded.version
 
 
 Pool = AsyncConnectionPool[AsyncConnection[TupleRow]]
+# Seconds a request waits for a connection before the database counts as unavailable.
+DEFAULT_TIMEOUT = 2.0
 
 
 class PostgresEventStore:
@@ -252,15 +255,15 @@ def latest_versions_query(types: Sequence[str]) -> sql.Composed:
 
 
 @asynccontextmanager
-async def open_pool(url: str, *, min_size: int = 1, max_size: int = 10) -> AsyncIterator[Pool]:
-    pool: Pool = AsyncConnectionPool(
-        url, min_size=min_size, max_size=max_size, kwargs={"autocommit": True}, open=False
-    )
-    await pool.open(wait=True)
-    try:
+async def open_pool(
+    url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = DEFAULT_TIMEOUT
+) -> AsyncIterator[Pool]:
+    """Autocommit connections; ``DatabaseUnavailable`` after ``timeout`` seconds without one
+    (see ``adapters.postgres.pool``)."""
+    async with open_guarded_pool(
+        url, min_size=min_size, max_size=max_size, timeout=timeout
+    ) as pool:
         yield pool
-    finally:
-        await pool.close()
 
 
 def _append_outcome(stream_id: str, expected_version: int, row: tuple[Any, ...]) -> AppendResult:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 
 import migrations
 
@@ -41,3 +42,8 @@ def upgrade(url: str, revision: str = "head") -> None:
 
 def downgrade(url: str, revision: str) -> None:
     command.downgrade(alembic_config(url), revision)
+
+
+def heads() -> frozenset[str]:
+    """The newest revisions the migrations know: a database at these has nothing pending."""
+    return frozenset(ScriptDirectory.from_config(alembic_config("")).get_heads())

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from service.bots.runner import BotRunner
+from service.errors import DatabaseUnavailable
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
 from service.ports.wakeups import Wakeups
@@ -89,6 +90,10 @@ async def _play_due(
         if sweep:
             try:
                 due |= await unfinished_bot_matches(registry, store)
+            except DatabaseUnavailable:
+                _log.warning("the sweep for matches waiting on a bot waits for the database")
+                matches.notice(None)
+                await asyncio.sleep(1.0)
             except Exception:
                 _log.exception("the sweep for matches waiting on a bot failed")
                 matches.notice(None)
@@ -96,5 +101,13 @@ async def _play_due(
         for match_id in due:
             try:
                 await runner.resume(match_id)
+            except DatabaseUnavailable:
+                # Swept again once the database is back (a reconnect wakes everyone).
+                _log.warning("a bot match waits for the database", extra={"match_id": match_id})
+                matches.notice(None)
             except Exception:
                 _log.exception("a bot match could not be resumed", extra={"match_id": match_id})
+        if stalled := runner.take_stalled():
+            await asyncio.sleep(1.0)  # the outage may last: no busy loop meanwhile
+            for match_id in stalled:
+                matches.notice(stream_id(match_id))

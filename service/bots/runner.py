@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from domain import view
 from domain.commands import SeatCommand
 from service.bots.policy import Bot, bot_for
-from service.errors import StaleVersion, VersionConflict
+from service.errors import DatabaseUnavailable, StaleVersion, VersionConflict
 from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
@@ -59,6 +59,8 @@ class BotRunner:
                 self._without_bots.clear()
             self._without_bots.add(match.match_id)
         return seats
+        # Matches whose bot could not move for a database outage: nothing woke them since.
+        self._stalled: set[str] = set()
 
     async def answer(self, match: RegisteredMatch, after: Loaded) -> Loaded:
         """The bots' answer to a state just committed (by a person's command): every bot move
@@ -89,9 +91,19 @@ class BotRunner:
                     if seat is None or seat not in seats:
                         break
                     loaded = await self._play(match, seat, seats[seat], loaded)
+            except DatabaseUnavailable:
+                # Nothing was played, and no append will wake this match: the background
+                # runner takes it up again (``take_stalled``).
+                _log.warning("a bot waits for the database", extra={"match_id": match_id})
+                self._stalled.add(match_id)
             except Exception:
                 _log.exception("a bot failed to move", extra={"match_id": match_id})
             return loaded
+
+    def take_stalled(self) -> set[str]:
+        """The matches whose bot an outage stopped since the last call."""
+        stalled, self._stalled = self._stalled, set()
+        return stalled
 
     async def _play(self, match: RegisteredMatch, seat: int, level: str, loaded: Loaded) -> Loaded:
         command = self._bots(level).choose(view(loaded.state, seat))

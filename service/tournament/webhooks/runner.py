@@ -13,6 +13,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+from service.errors import DatabaseUnavailable
 from service.ports.delivery_queue import DeliveryQueue
 from service.ports.delivery_sender import DeliverySender
 from service.ports.event_store import EventStore
@@ -61,6 +62,10 @@ async def _repeat(step: Callable[[], Awaitable[int]], full: int, pause: float) -
     while True:
         try:
             done = await step()
+        except DatabaseUnavailable:
+            # An outage, not a bug: no traceback every poll; the step is tried again.
+            _log.warning("webhook step waits for the database")
+            done = 0
         except Exception:
             _log.exception("webhook step failed; trying again shortly")
             done = 0
