@@ -47,6 +47,8 @@ class BotRunner:
         # Matches seen to have no bot seat. A match's bot seats are chosen when it is created
         # and never change, so once seen, always true.
         self._without_bots: set[str] = set()
+        # Matches whose bot could not move for a database outage: nothing woke them since.
+        self._stalled: set[str] = set()
 
     def known_without_bots(self, match_id: str) -> bool:
         """Whether ``match_id`` is known to have no bot seat (False: it has, or not known)."""
@@ -59,8 +61,6 @@ class BotRunner:
                 self._without_bots.clear()
             self._without_bots.add(match.match_id)
         return seats
-        # Matches whose bot could not move for a database outage: nothing woke them since.
-        self._stalled: set[str] = set()
 
     async def answer(self, match: RegisteredMatch, after: Loaded) -> Loaded:
         """The bots' answer to a state just committed (by a person's command): every bot move

@@ -18,6 +18,8 @@ import pytest
 from adapters.postgres.database import create_database, with_database
 from adapters.postgres.embedded import EmbeddedPostgres
 from adapters.postgres.migrate import upgrade
+from adapters.postgres.roles import ensure_login
+from tests.app_login import TEST_APP_LOGIN, TEST_APP_PASSWORD
 
 
 class Outage:
@@ -30,6 +32,8 @@ class Outage:
         create_database(self.admin_url, "gin", exist_ok=True)
         self.url = with_database(self.admin_url, "gin")
         upgrade(self.url)
+        # The apps under test serve as the application login, as in production.
+        ensure_login(self.admin_url, TEST_APP_LOGIN, password=TEST_APP_PASSWORD)
 
     def stop(self) -> None:
         assert self.server is not None, "already stopped"
