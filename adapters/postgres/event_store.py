@@ -5,6 +5,9 @@ The schema and the ``append_events`` function come from the migrations (see
 ``(transaction_id, position)`` and read only below the oldest running transaction). Every
 append is one statement in its own transaction, so one round trip; pool connections run in
 autocommit.
+
+An append to a match stream also wakes whoever waits on it, in any process: after it commits,
+never inside its transaction (``adapters/postgres/wakeup_sender.py`` says why and how).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
+from adapters.postgres.wakeup_sender import WakeupSender
 from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
@@ -34,6 +38,7 @@ from service.ports.event_store import (
     check_snapshot,
 )
 from service.store.hash_chain import GENESIS, request_fingerprint, verify_chain
+from service.store.match_streams import MATCH_STREAM_PREFIX
 
 APPEND = """
 SELECT outcome, current_version, first_version, last_version, positions
@@ -79,9 +84,11 @@ Pool = AsyncConnectionPool[AsyncConnection[TupleRow]]
 
 
 class PostgresEventStore:
-    def __init__(self, pool: Pool) -> None:
-        """``pool`` must hand out connections in autocommit mode (see ``open_pool``)."""
+    def __init__(self, pool: Pool, *, wake_match_streams: bool = True) -> None:
+        """``pool`` must hand out connections in autocommit mode (see ``open_pool``).
+        ``wake_match_streams=False`` sends no wake-ups (for benchmarks: live streams off)."""
         self._pool = pool
+        self._wakeups = WakeupSender(pool) if wake_match_streams else None
 
     @classmethod
     @asynccontextmanager
@@ -89,7 +96,11 @@ class PostgresEventStore:
         cls, url: str, *, min_size: int = 1, max_size: int = 10
     ) -> AsyncIterator[PostgresEventStore]:
         async with open_pool(url, min_size=min_size, max_size=max_size) as pool:
-            yield cls(pool)
+            store = cls(pool)
+            try:
+                yield store
+            finally:
+                await store.wakeups_sent()
 
     async def append(
         self,
@@ -109,6 +120,9 @@ class PostgresEventStore:
                 raise
             # Another stream's append took this key while we ran; now the key is visible.
             row = await self._call_append(params)
+        woken = row[0] == "appended" and stream_id.startswith(MATCH_STREAM_PREFIX)
+        if self._wakeups is not None and woken:
+            self._wakeups.appended(stream_id)
         return _append_outcome(stream_id, expected_version, row)
 
     async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
@@ -130,6 +144,11 @@ class PostgresEventStore:
             raise MalformedEvent(f"the events cannot be stored: {error}") from error
         assert row is not None, "append_events returns one row"
         return row
+
+    async def wakeups_sent(self) -> None:
+        """Return once the wake-ups of every append so far are sent: before closing the pool."""
+        if self._wakeups is not None:
+            await self._wakeups.sent()
 
     async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
         async with self._pool.connection() as connection:

@@ -1,0 +1,74 @@
+"""The sending half of the PostgreSQL wake-ups: a ``NOTIFY`` for match streams appended to,
+after their appends commit and never inside them.
+
+PostgreSQL serialises notifying transactions across the whole cluster (``PreCommit_Notify``
+takes a lock held through the commit's WAL flush), so a ``NOTIFY`` inside each append would
+make the appends commit one at a time (migration 0007). Here each process sends its wake-ups
+from one task, in transactions of their own: the streams appended to while one is on its way
+go together in the next, as one notification, so a busy process sends a few a millisecond at
+most and a listener has one to read for many appends. The transaction does not wait for its
+WAL flush: a wake-up is a hint, and a lost one costs a reader its timer, never an event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from psycopg_pool import AsyncConnectionPool
+
+from adapters.postgres.wakeups import CHANNEL, SEPARATOR
+
+NOTIFY = """
+SELECT set_config('synchronous_commit', 'off', true), pg_notify(%s, payload)
+FROM unnest(%s::text[]) AS payload
+"""
+# PostgreSQL refuses a payload of 8000 bytes or more.
+MAX_PAYLOAD = 7_900
+
+_log = logging.getLogger("gin.notifications")
+
+
+def payloads(streams: Iterable[str]) -> Iterator[str]:
+    """The stream ids, separated, in as few notifications' payloads as fit."""
+    batch: list[str] = []
+    size = 0
+    for stream in streams:
+        if batch and size + len(SEPARATOR) + len(stream.encode()) > MAX_PAYLOAD:
+            yield SEPARATOR.join(batch)
+            batch, size = [], 0
+        size += len(stream.encode()) + (len(SEPARATOR) if batch else 0)
+        batch.append(stream)
+    if batch:
+        yield SEPARATOR.join(batch)
+
+
+class WakeupSender:
+    def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
+        self._pool = pool
+        # Insertion-ordered, so the streams are woken in the order they were appended to.
+        self._pending: dict[str, None] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def appended(self, stream_id: str) -> None:
+        """``stream_id`` has new committed events: wake its readers, soon."""
+        self._pending[stream_id] = None
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._send(), name="gin-wake")
+
+    async def sent(self) -> None:
+        """Return once every wake-up asked for so far has been sent (or given up on)."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+
+    async def _send(self) -> None:
+        while self._pending:
+            streams, self._pending = list(self._pending), {}
+            try:
+                async with self._pool.connection() as connection:
+                    await connection.execute(NOTIFY, (CHANNEL, list(payloads(streams))))
+            except Exception as error:
+                # The pool closing, the server restarting: readers look again on their timers.
+                _log.warning("wake-ups not sent", extra={"error": str(error)})

@@ -1,0 +1,171 @@
+"""What waking live streams costs the event store: appends per second to match streams with
+wake-ups on (as deployed: sent by the store, a listener running) vs off, in one run.
+
+    python3 dev.py bench notify [--database-url URL] [--appends N] [--rounds N]
+
+Each writer appends one event at a time to its own ``match-`` stream, with 8 and then 32
+writers. Per round, every way of waking is measured once, one after another, and each rate is
+divided by the rate without wake-ups in that round (a busy machine moves both together); the
+table shows the medians. Ways:
+
+- off: no wake-up sent, nobody listening (live streams disabled).
+- 0006 trigger: migration 0002's per-row ``NOTIFY`` inside the append's transaction (put back
+  for the measurement), a listener running.
+- one NOTIFY per append: its own transaction right after each append commits, awaited before
+  the append returns (not waiting for its WAL flush), a listener running.
+- batched, nobody listening: the store's ``WakeupSender`` (the streams appended to while one
+  notification is on its way go in the next), with no listener.
+- batched (deployed): the same, a listener running. Target: at least 0.9x of off at 8 and 32
+  writers.
+
+Every way with a listener also counts the wake-ups it hears, so a way that sends none fails.
+Without a URL it runs an embedded PostgreSQL in a temporary folder (fsync on, as deployed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import os
+import statistics
+import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+
+import psycopg
+
+from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.wakeups import CHANNEL, PostgresWakeups
+from bench.database import bench_database
+from bench.store import concurrently, sample_event
+
+MIGRATION_0007 = importlib.import_module("migrations.versions.0007_notify_after_commit")
+ONE_NOTIFY = "SELECT set_config('synchronous_commit', 'off', true), pg_notify(%s, %s)"
+WARM_UP_PER_WRITER = 10
+
+
+@asynccontextmanager
+async def listening(url: str, heard: list[str | None]) -> AsyncIterator[None]:
+    wakeups = PostgresWakeups(url)
+    wakeups.subscribe(heard.append)
+    await wakeups.start()
+    try:
+        yield
+    finally:
+        await wakeups.stop()
+
+
+@asynccontextmanager
+async def trigger(url: str) -> AsyncIterator[None]:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
+        await connection.execute(MIGRATION_0007.TRIGGER)
+        try:
+            yield
+        finally:
+            await connection.execute(MIGRATION_0007.DROP_TRIGGER)
+
+
+@dataclass(frozen=True)
+class Way:
+    label: str
+    store_sends: bool
+    listens: bool
+    old_trigger: bool = False
+    one_per_append: bool = False
+
+
+OFF = Way("off", store_sends=False, listens=False)
+WAYS = (
+    OFF,
+    Way("0006 trigger", store_sends=False, listens=True, old_trigger=True),
+    Way("one NOTIFY per append", store_sends=False, listens=True, one_per_append=True),
+    Way("batched, nobody listening", store_sends=True, listens=False),
+    Way("batched (deployed)", store_sends=True, listens=True),
+)
+DEPLOYED = WAYS[-1]
+
+
+async def appends_per_second(url: str, way: Way, writers: int, per_writer: int) -> float:
+    heard: list[str | None] = []
+    async with AsyncExitStack() as stack:
+        if way.old_trigger:
+            await stack.enter_async_context(trigger(url))
+        if way.listens:
+            await stack.enter_async_context(listening(url, heard))
+        pool = await stack.enter_async_context(open_pool(url, min_size=writers, max_size=writers))
+        store = PostgresEventStore(pool, wake_match_streams=way.store_sends)
+        run = f"match-bench-{time.monotonic_ns()}"
+        versions = [0] * writers
+
+        async def append(writer: int, i: int) -> None:
+            stream = f"{run}-{writer}"
+            await store.append(stream, [sample_event(i)], expected_version=versions[writer])
+            versions[writer] += 1
+            if way.one_per_append:
+                async with pool.connection() as connection:
+                    await connection.execute(ONE_NOTIFY, (CHANNEL, stream))
+
+        await concurrently(writers, WARM_UP_PER_WRITER, append)
+        rate = await concurrently(writers, per_writer, append)
+        await store.wakeups_sent()
+        await asyncio.sleep(0.2)  # the last wake-ups on their way
+    if way.listens and not any(stream and stream.startswith(run) for stream in heard):
+        raise SystemExit(f"{way.label}: the listener heard no wake-up")
+    return rate
+
+
+async def run(url: str, appends: int, rounds: int) -> list[tuple[str, ...]]:
+    rows: list[tuple[str, ...]] = []
+    for writers in (8, 32):
+        per_writer = max(appends // writers, 1)
+        rates: dict[Way, list[float]] = {w: [] for w in WAYS}
+        ratios: dict[Way, list[float]] = {w: [] for w in WAYS}
+        for round_number in range(rounds):
+            # Alternate the order, so no way always runs on a warmer (or busier) server.
+            ordered = WAYS if round_number % 2 == 0 else tuple(reversed(WAYS))
+            found = {w: await appends_per_second(url, w, writers, per_writer) for w in ordered}
+            for w, rate in found.items():
+                rates[w].append(rate)
+                ratios[w].append(rate / found[OFF])
+        for w in WAYS:
+            spread = f"{min(ratios[w]):.2f}-{max(ratios[w]):.2f}"
+            target = ">= 0.90" if w is DEPLOYED else ""
+            rows.append(
+                (
+                    f"{writers} writers: {w.label}",
+                    f"{statistics.median(rates[w]):,.0f}",
+                    f"{statistics.median(ratios[w]):.2f}",
+                    spread,
+                    target,
+                )
+            )
+    return rows
+
+
+def print_table(rows: list[tuple[str, ...]]) -> None:
+    header = ("appends/s to match streams", "rate", "x off", "range", "target")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, tuple("-" * w for w in widths), *rows]:
+        print(
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL"))
+    parser.add_argument("--appends", type=int, default=2000, help="appends per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="measurements of each way")
+    args = parser.parse_args()
+
+    with bench_database(args.database_url, "gin_bench_notify") as url:
+        print_table(asyncio.run(run(url, args.appends, args.rounds)))
+
+
+if __name__ == "__main__":
+    main()
