@@ -4,10 +4,13 @@ after their appends commit and never inside them.
 PostgreSQL serialises notifying transactions across the whole cluster (``PreCommit_Notify``
 takes a lock held through the commit's WAL flush), so a ``NOTIFY`` inside each append would
 make the appends commit one at a time (migration 0007). Here each process sends its wake-ups
-from one task, in transactions of their own: the streams appended to while one is on its way
-go together in the next, as one notification, so a busy process sends a few a millisecond at
-most and a listener has one to read for many appends. The transaction does not wait for its
-WAL flush: a wake-up is a hint, and a lost one costs a reader its timer, never an event.
+from one task, in transactions of their own. The first append after a quiet spell is sent at
+once; after that at most one notification goes every ``interval`` seconds, naming every stream
+appended to meanwhile. So a busy process adds a hundred small transactions a second, not one
+per append, and every listening process has one notification to read for many appends; a
+reader hears of an append at most ``interval`` plus a round trip after it commits. The
+transaction does not wait for its WAL flush: a wake-up is a hint, and a lost one costs a
+reader its timer, never an event.
 """
 
 from __future__ import annotations
@@ -45,9 +48,14 @@ def payloads(streams: Iterable[str]) -> Iterator[str]:
         yield SEPARATOR.join(batch)
 
 
+# Well inside the 50 ms a live stream may take to hear of an append in another process.
+INTERVAL = 0.01
+
+
 class WakeupSender:
-    def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
+    def __init__(self, pool: AsyncConnectionPool[Any], *, interval: float = INTERVAL) -> None:
         self._pool = pool
+        self._interval = interval
         # Insertion-ordered, so the streams are woken in the order they were appended to.
         self._pending: dict[str, None] = {}
         self._task: asyncio.Task[None] | None = None
@@ -72,3 +80,4 @@ class WakeupSender:
             except Exception as error:
                 # The pool closing, the server restarting: readers look again on their timers.
                 _log.warning("wake-ups not sent", extra={"error": str(error)})
+            await asyncio.sleep(self._interval)
