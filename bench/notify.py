@@ -20,8 +20,8 @@ of the ratios. Ways (the first and last by default, all with ``--all-ways``):
   writers.
 
 With a listener, it also notes how long after each append returned its stream was heard of
-(p50, p99; an append never heard of fails the run). A wake-up sent inside the append (the
-trigger) can be heard before the append returns; that one counts the next.
+(p50, p99; an append never heard of fails the run; one heard before it returned, as the
+trigger's can be, counts 0).
 Without a URL it runs an embedded PostgreSQL in a temporary folder (fsync on, as deployed).
 """
 
@@ -71,14 +71,18 @@ async def listening(url: str, heard: Heard) -> AsyncIterator[None]:
         await wakeups.stop()
 
 
-def delays(committed: Heard, heard: Heard) -> list[float]:
-    """For each append, how long after it returned its stream was next heard of."""
+Appends = dict[str, list[tuple[float, float]]]
+
+
+def delays(appended: Appends, heard: Heard) -> list[float]:
+    """For each append, how long after it returned its stream was first heard of since it was
+    sent (a wake-up sent inside the append may come before the append's answer: 0)."""
     found = []
-    for stream, times in committed.items():
+    for stream, times in appended.items():
         woken = heard.get(stream, [])
-        for at in times:
-            index = bisect.bisect_left(woken, at)
-            found.append(woken[index] - at if index < len(woken) else float("inf"))
+        for sent, returned in times:
+            index = bisect.bisect_left(woken, sent)
+            found.append(max(woken[index] - returned, 0) if index < len(woken) else float("inf"))
     return found
 
 
@@ -121,7 +125,7 @@ class Measured:
 
 async def measure(url: str, way: Way, writers: int, per_writer: int) -> Measured:
     heard: Heard = {}
-    committed: Heard = {}
+    appended: Appends = {}
     loop = asyncio.get_running_loop()
     async with AsyncExitStack() as stack:
         if way.old_trigger:
@@ -135,19 +139,20 @@ async def measure(url: str, way: Way, writers: int, per_writer: int) -> Measured
 
         async def append(writer: int, i: int) -> None:
             stream = f"{run}-{writer}"
+            sent = loop.time()
             await store.append(stream, [sample_event(i)], expected_version=versions[writer])
-            committed.setdefault(stream, []).append(loop.time())
+            appended.setdefault(stream, []).append((sent, loop.time()))
             versions[writer] += 1
             if way.one_per_append:
                 async with pool.connection() as connection:
                     await connection.execute(ONE_NOTIFY, (CHANNEL, stream))
 
         await concurrently(writers, WARM_UP_PER_WRITER, append)
-        committed.clear()
+        appended.clear()
         rate = await concurrently(writers, per_writer, append)
         await store.wakeups_sent()
         await asyncio.sleep(0.5)  # the last wake-ups on their way
-    found = delays(committed, heard) if way.listens else []
+    found = delays(appended, heard) if way.listens else []
     if found and max(found) == float("inf"):
         raise SystemExit(f"{way.label}: an append was never heard of")
     return Measured(rate, found)

@@ -106,3 +106,24 @@ async def test_a_conflicting_append_wakes_nobody(fresh_database_url: str) -> Non
             assert await waiter.wait(STAYS_AWAY) is False
     finally:
         await wakeups.stop()
+
+
+async def test_appends_to_many_streams_at_once_wake_each_one(fresh_database_url: str) -> None:
+    wakeups = PostgresWakeups(fresh_database_url)
+    await wakeups.start()
+    try:
+        async with PostgresEventStore.connect(fresh_database_url, max_size=4) as store:
+            # More stream ids than one notification's payload holds.
+            streams = [stream_id(str(uuid.uuid4())) for _ in range(400)]
+            waiters = [wakeups.waiter(stream) for stream in streams]
+
+            await asyncio.gather(
+                *(
+                    store.append(stream, [NewEvent("drew", 1, b"{}")], expected_version=0)
+                    for stream in streams
+                )
+            )
+
+            assert await asyncio.gather(*(w.wait(ARRIVES) for w in waiters)) == [True] * 400
+    finally:
+        await wakeups.stop()
