@@ -20,8 +20,8 @@ of the ratios. Ways (the first and last by default, all with ``--all-ways``):
   writers.
 
 With a listener, it also notes how long after each append returned its stream was heard of
-(p50, p99; an append never heard of fails the run; one heard before it returned, as the
-trigger's can be, counts 0).
+(p50, p99; an append never heard of fails the run; the trigger's, which can be heard before
+the append returns, count 0 then).
 Without a URL it runs an embedded PostgreSQL in a temporary folder (fsync on, as deployed).
 """
 
@@ -74,14 +74,15 @@ async def listening(url: str, heard: Heard) -> AsyncIterator[None]:
 Appends = dict[str, list[tuple[float, float]]]
 
 
-def delays(appended: Appends, heard: Heard) -> list[float]:
-    """For each append, how long after it returned its stream was first heard of since it was
-    sent (a wake-up sent inside the append may come before the append's answer: 0)."""
+def delays(appended: Appends, heard: Heard, *, inside: bool) -> list[float]:
+    """For each append, how long after it returned its stream was next heard of. A wake-up sent
+    ``inside`` the append may come before the append's answer: then from when it was sent,
+    and one heard before the answer counts 0."""
     found = []
     for stream, times in appended.items():
         woken = heard.get(stream, [])
         for sent, returned in times:
-            index = bisect.bisect_left(woken, sent)
+            index = bisect.bisect_left(woken, sent if inside else returned)
             found.append(max(woken[index] - returned, 0) if index < len(woken) else float("inf"))
     return found
 
@@ -150,9 +151,9 @@ async def measure(url: str, way: Way, writers: int, per_writer: int) -> Measured
         await concurrently(writers, WARM_UP_PER_WRITER, append)
         appended.clear()
         rate = await concurrently(writers, per_writer, append)
-        await store.wakeups_sent()
+        await store.close_wakeups()
         await asyncio.sleep(0.5)  # the last wake-ups on their way
-    found = delays(appended, heard) if way.listens else []
+    found = delays(appended, heard, inside=way.old_trigger) if way.listens else []
     if found and max(found) == float("inf"):
         raise SystemExit(f"{way.label}: an append was never heard of")
     return Measured(rate, found)

@@ -93,7 +93,7 @@ def create_app(settings: Settings) -> Litestar:
                     yield
             finally:
                 sender.close()
-                await store.wakeups_sent()  # while the pool they go through is open
+                await store.close_wakeups()
                 await wakeups.stop()
 
     configure_logging(settings.log_level)

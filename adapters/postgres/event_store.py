@@ -88,7 +88,12 @@ class PostgresEventStore:
         """``pool`` must hand out connections in autocommit mode (see ``open_pool``).
         ``wake_match_streams=False`` sends no wake-ups (for benchmarks: live streams off)."""
         self._pool = pool
-        self._wakeups = WakeupSender(pool) if wake_match_streams else None
+        self._wakeups: WakeupSender | None = None
+        if wake_match_streams:
+            # Wake-ups go through a connection of their own, to the pool's database.
+            if not isinstance(pool.conninfo, str):
+                raise TypeError("the pool's conninfo must be a string to send wake-ups")
+            self._wakeups = WakeupSender(pool.conninfo)
 
     @classmethod
     @asynccontextmanager
@@ -100,7 +105,7 @@ class PostgresEventStore:
             try:
                 yield store
             finally:
-                await store.wakeups_sent()
+                await store.close_wakeups()
 
     async def append(
         self,
@@ -145,10 +150,11 @@ class PostgresEventStore:
         assert row is not None, "append_events returns one row"
         return row
 
-    async def wakeups_sent(self) -> None:
-        """Return once the wake-ups of every append so far are sent: before closing the pool."""
+    async def close_wakeups(self) -> None:
+        """Send the wake-ups of every append so far and close the connection they go through
+        (an append after this opens it again)."""
         if self._wakeups is not None:
-            await self._wakeups.sent()
+            await self._wakeups.close()
 
     async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
         async with self._pool.connection() as connection:

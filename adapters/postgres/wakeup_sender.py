@@ -4,13 +4,14 @@ after their appends commit and never inside them.
 PostgreSQL serialises notifying transactions across the whole cluster (``PreCommit_Notify``
 takes a lock held through the commit's WAL flush), so a ``NOTIFY`` inside each append would
 make the appends commit one at a time (migration 0007). Here each process sends its wake-ups
-from one task, in transactions of their own. The first append after a quiet spell is sent at
-once; after that at most one notification goes every ``interval`` seconds, naming every stream
-appended to meanwhile. So a busy process adds a hundred small transactions a second, not one
-per append, and every listening process has one notification to read for many appends; a
-reader hears of an append at most ``interval`` plus a round trip after it commits. The
-transaction does not wait for its WAL flush: a wake-up is a hint, and a lost one costs a
-reader its timer, never an event.
+from one task, in transactions of their own, on a connection of its own (from the pool, a
+wake-up would queue behind the appends waiting for a connection). The first append after a
+quiet spell is sent at once; after that at most one notification goes every ``interval``
+seconds, naming every stream appended to meanwhile. So a busy process adds a hundred small
+transactions a second, not one per append, and every listening process has one notification
+to read for many appends; a reader hears of an append at most ``interval`` plus a round trip
+after it commits. The transaction does not wait for its WAL flush: a wake-up is a hint, and a
+lost one costs a reader its timer, never an event.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import logging
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from psycopg_pool import AsyncConnectionPool
+import psycopg
 
 from adapters.postgres.wakeups import CHANNEL, SEPARATOR
 
@@ -53,9 +54,10 @@ INTERVAL = 0.01
 
 
 class WakeupSender:
-    def __init__(self, pool: AsyncConnectionPool[Any], *, interval: float = INTERVAL) -> None:
-        self._pool = pool
+    def __init__(self, conninfo: str, *, interval: float = INTERVAL) -> None:
+        self._conninfo = conninfo
         self._interval = interval
+        self._connection: psycopg.AsyncConnection[Any] | None = None
         # Insertion-ordered, so the streams are woken in the order they were appended to.
         self._pending: dict[str, None] = {}
         self._task: asyncio.Task[None] | None = None
@@ -66,18 +68,34 @@ class WakeupSender:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._send(), name="gin-wake")
 
-    async def sent(self) -> None:
-        """Return once every wake-up asked for so far has been sent (or given up on)."""
+    async def close(self) -> None:
+        """Send every wake-up asked for so far, then close the connection (another wake-up
+        asked for opens it again)."""
         if self._task is not None:
             await asyncio.shield(self._task)
+        await self._disconnect()
 
     async def _send(self) -> None:
         while self._pending:
             streams, self._pending = list(self._pending), {}
             try:
-                async with self._pool.connection() as connection:
-                    await connection.execute(NOTIFY, (CHANNEL, list(payloads(streams))))
-            except Exception as error:
-                # The pool closing, the server restarting: readers look again on their timers.
+                connection = await self._connected()
+                await connection.execute(NOTIFY, (CHANNEL, list(payloads(streams))))
+            except (psycopg.Error, OSError) as error:
+                # The server restarting, the connection dropped: readers look again on their
+                # timers, and the next wake-up connects afresh.
                 _log.warning("wake-ups not sent", extra={"error": str(error)})
+                await self._disconnect()
             await asyncio.sleep(self._interval)
+
+    async def _connected(self) -> psycopg.AsyncConnection[Any]:
+        if self._connection is None or self._connection.closed:
+            self._connection = await psycopg.AsyncConnection.connect(
+                self._conninfo, autocommit=True
+            )
+        return self._connection
+
+    async def _disconnect(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            await connection.close()
