@@ -17,7 +17,7 @@ import psycopg
 
 from adapters.wakeup_hub import WakeupHub
 
-# Sent to by ``PostgresEventStore``; the payload is the stream id.
+# Sent to by ``PostgresEventStore``; the payload names the match streams appended to.
 CHANNEL = "gin_match_events"
 # Between the stream ids of one notification (match stream ids have no spaces).
 SEPARATOR = " "
