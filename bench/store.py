@@ -127,7 +127,7 @@ async def replay(url: str, streams: int, events_each: int) -> tuple[float, float
 APPEND_KINDS = {
     "append": ("bench-", False),
     "append + idempotency key": ("bench-", True),
-    "append to match-* (notify trigger)": ("match-bench-", False),
+    "append to match-* (wakes live streams)": ("match-bench-", False),
 }
 
 

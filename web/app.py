@@ -82,7 +82,8 @@ def create_app(settings: Settings) -> Litestar:
         ):
             wakeups = PostgresWakeups(url)
             await wakeups.start()
-            store = MeteredEventStore(PostgresEventStore(pool), metrics)
+            postgres_store = PostgresEventStore(pool)
+            store = MeteredEventStore(postgres_store, metrics)
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
             app.state.metrics = metrics
@@ -119,6 +120,7 @@ def create_app(settings: Settings) -> Litestar:
                     yield
             finally:
                 sender.close()
+                await postgres_store.close_wakeups()
                 await wakeups.stop()
 
     configure_logging(settings.log_level)

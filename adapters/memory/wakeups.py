@@ -1,5 +1,6 @@
 """Wake-ups in one process: the in-memory event store tells of each append, and the waiters of
-a match stream are woken at once (what the database trigger and LISTEN do across processes)."""
+a match stream are woken at once (what the PostgreSQL store's NOTIFY and LISTEN do across
+processes)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,6 @@ class InMemoryWakeups(WakeupHub):
         self.wake_all()
 
     def _appended(self, stream_id: str) -> None:
-        # As the trigger: only match streams wake anyone.
+        # As the PostgreSQL store: only match streams wake anyone.
         if stream_id.startswith(MATCH_STREAM_PREFIX):
             self.wake(stream_id)

@@ -5,6 +5,9 @@ The schema and the ``append_events`` function come from the migrations (see
 ``(transaction_id, position)`` and read only below the oldest running transaction). Every
 append is one statement in its own transaction, so one round trip; pool connections run in
 autocommit.
+
+An append to a match stream also wakes whoever waits on it, in any process: after it commits,
+never inside its transaction (``adapters/postgres/wakeup_sender.py`` says why and how).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from adapters.postgres.arrays import bytea_array, int_array, text_array
 from adapters.postgres.pool import open_guarded_pool
+from adapters.postgres.wakeup_sender import WakeupSender
 from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
@@ -36,6 +40,7 @@ from service.ports.event_store import (
     check_snapshot,
 )
 from service.store.hash_chain import GENESIS, request_fingerprint, verify_chain
+from service.store.match_streams import MATCH_STREAM_PREFIX
 
 APPEND = """
 SELECT outcome, current_version, first_version, last_version, positions
@@ -83,9 +88,16 @@ DEFAULT_TIMEOUT = 2.0
 
 
 class PostgresEventStore:
-    def __init__(self, pool: Pool) -> None:
-        """``pool`` must hand out connections in autocommit mode (see ``open_pool``)."""
+    def __init__(self, pool: Pool, *, wake_match_streams: bool = True) -> None:
+        """``pool`` must hand out connections in autocommit mode (see ``open_pool``).
+        ``wake_match_streams=False`` sends no wake-ups (for benchmarks: live streams off)."""
         self._pool = pool
+        self._wakeups: WakeupSender | None = None
+        if wake_match_streams:
+            # Wake-ups go through a connection of their own, to the pool's database.
+            if not isinstance(pool.conninfo, str):
+                raise TypeError("the pool's conninfo must be a string to send wake-ups")
+            self._wakeups = WakeupSender(pool.conninfo)
 
     @classmethod
     @asynccontextmanager
@@ -93,7 +105,11 @@ class PostgresEventStore:
         cls, url: str, *, min_size: int = 1, max_size: int = 10
     ) -> AsyncIterator[PostgresEventStore]:
         async with open_pool(url, min_size=min_size, max_size=max_size) as pool:
-            yield cls(pool)
+            store = cls(pool)
+            try:
+                yield store
+            finally:
+                await store.close_wakeups()
 
     async def append(
         self,
@@ -113,6 +129,9 @@ class PostgresEventStore:
                 raise
             # Another stream's append took this key while we ran; now the key is visible.
             row = await self._call_append(params)
+        woken = row[0] == "appended" and stream_id.startswith(MATCH_STREAM_PREFIX)
+        if self._wakeups is not None and woken:
+            self._wakeups.appended(stream_id)
         return _append_outcome(stream_id, expected_version, row)
 
     async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
@@ -134,6 +153,12 @@ class PostgresEventStore:
             raise MalformedEvent(f"the events cannot be stored: {error}") from error
         assert row is not None, "append_events returns one row"
         return row
+
+    async def close_wakeups(self) -> None:
+        """Send the wake-ups of every append so far and close the connection they go through
+        (an append after this opens it again)."""
+        if self._wakeups is not None:
+            await self._wakeups.close()
 
     async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
         async with self._pool.connection() as connection:

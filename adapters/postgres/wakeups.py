@@ -1,10 +1,10 @@
 """Wake-ups across every server process sharing one database: PostgreSQL LISTEN/NOTIFY.
 
-Every committed append to a match stream sends ``NOTIFY`` on one channel with the stream id
-(a trigger from migration 0002, so it is part of the append's transaction). Each process
-LISTENs on one connection and wakes the streams waiting on that stream id. A lost
-notification (a dropped connection, a restart) is made up for by waking everyone on every new
-connection: they re-read the store.
+The event store sends ``NOTIFY`` on one channel with the ids of the match streams appended to,
+after the appends commit (``adapters/postgres/wakeup_sender.py``). Each process LISTENs on one
+connection and wakes the streams waiting on those stream ids. A lost notification (a dropped
+connection, a restart) is made up for by waking everyone on every new connection: they re-read
+the store.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ import psycopg
 
 from adapters.wakeup_hub import WakeupHub
 
+# Sent to by ``PostgresEventStore``; the payload names the match streams appended to.
 CHANNEL = "gin_match_events"
+# Between the stream ids of one notification (match stream ids have no spaces).
+SEPARATOR = " "
 
 _log = logging.getLogger("gin.notifications")
 
@@ -61,4 +64,5 @@ class PostgresWakeups(WakeupHub):
             self.listening.set()
             self.wake_all()
             async for notification in conn.notifies():
-                self.wake(notification.payload)
+                for stream in notification.payload.split(SEPARATOR):
+                    self.wake(stream)

@@ -37,14 +37,10 @@ databases of the cluster may use them).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from alembic import op
 
 revision = "0008"
-# Written beside migration 0007 (dropping the NOTIFY trigger), on another branch: until both are
-# merged this follows 0006. Once 0007 is in, make this the literal "0007".
-down_revision = "0007" if any(Path(__file__).parent.glob("0007_*.py")) else "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -1,5 +1,5 @@
 """The wake-ups contract, on both adapters: each paired with the event store it hears appends
-from (the in-memory store in process; PostgreSQL's trigger and LISTEN/NOTIFY)."""
+from (the in-memory store in process; PostgreSQL's NOTIFY after each append and LISTEN)."""
 
 from __future__ import annotations
 
