@@ -191,3 +191,27 @@ def test_a_card_taken_from_the_pile_and_laid_off_is_no_longer_shown_as_held() ->
     assert table.state.phase is Phase.LAYOFF
     assert view(table.state, 0).opponent_took == []
     assert public_view(table.state).took_from_pile == [[], []]
+
+
+def test_a_card_the_non_dealer_took_from_the_pile_and_laid_off_is_no_longer_shown_as_held() -> None:
+    # The same as above with the seats swapped: seat 0 (dealing) takes the upcard 8s and lays it
+    # off onto seat 1's 5s 6s 7s, so the layoff is undone from the right seat's cards.
+    table = deal(
+        seat0="9s 2h 4c 6h 8c Tc Kh Qc 9h Qh",
+        seat1="5s 6s 7s Jc Jd Jh 2d 3d 4d Ac",
+        upcard="8s",
+        stock="Ks",
+        dealer=0,
+    )
+    table.pass_upcard(1)
+    table.take_upcard(0)
+    table.discard(0, "Kh")
+    assert view(table.state, 1).opponent_took == ["8s"]
+    table.draw_stock(1)
+    table.knock(1, "Ks")
+    assert table.state.knock is not None
+    run = [names(cards_of(meld)) for meld in table.state.knock.melds].index(["5s", "6s", "7s"])
+    table.lay_off(0, "8s", run)
+    assert table.state.phase is Phase.LAYOFF
+    assert view(table.state, 1).opponent_took == []
+    assert public_view(table.state).took_from_pile == [[], []]
