@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from domain.cards import CARD_NAMES, cards_of, names
 from domain.commands import DrawFromDiscard, DrawFromStock
@@ -169,49 +170,23 @@ def test_views_are_plain_json() -> None:
         assert decoded["phase"] == "offer"
 
 
-def test_a_card_taken_from_the_pile_and_laid_off_is_no_longer_shown_as_held() -> None:
-    # Seat 1 (dealing) takes the upcard 8s, then lays it off onto the knocker's 5s 6s 7s;
-    # its 9s fits next, so the hand is still being laid off.
-    table = deal(
-        seat0="5s 6s 7s Jc Jd Jh 2d 3d 4d Ac",
-        seat1="9s 2h 4c 6h 8c Tc Kh Qc 9h Qh",
-        upcard="8s",
-        stock="Ks",
-        dealer=1,
-    )
-    table.pass_upcard(0)
-    table.take_upcard(1)
-    table.discard(1, "Kh")
-    assert view(table.state, 0).opponent_took == ["8s"]
-    table.draw_stock(0)
-    table.knock(0, "Ks")
+@pytest.mark.parametrize("dealer", [1, 0])
+def test_a_card_taken_from_the_pile_and_laid_off_is_no_longer_shown_as_held(dealer: int) -> None:
+    # The dealer takes the upcard 8s, then lays it off onto the knocker's 5s 6s 7s; its 9s
+    # fits next, so the hand is still being laid off. Both ways round: the layoff must undo
+    # the taken card from the seat that laid it off.
+    knocker = 1 - dealer
+    hands = {dealer: "9s 2h 4c 6h 8c Tc Kh Qc 9h Qh", knocker: "5s 6s 7s Jc Jd Jh 2d 3d 4d Ac"}
+    table = deal(seat0=hands[0], seat1=hands[1], upcard="8s", stock="Ks", dealer=dealer)
+    table.pass_upcard(knocker)
+    table.take_upcard(dealer)
+    table.discard(dealer, "Kh")
+    assert view(table.state, knocker).opponent_took == ["8s"]
+    table.draw_stock(knocker)
+    table.knock(knocker, "Ks")
     assert table.state.knock is not None
     run = [names(cards_of(meld)) for meld in table.state.knock.melds].index(["5s", "6s", "7s"])
-    table.lay_off(1, "8s", run)
+    table.lay_off(dealer, "8s", run)
     assert table.state.phase is Phase.LAYOFF
-    assert view(table.state, 0).opponent_took == []
-    assert public_view(table.state).took_from_pile == [[], []]
-
-
-def test_a_card_the_non_dealer_took_from_the_pile_and_laid_off_is_no_longer_shown_as_held() -> None:
-    # The same as above with the seats swapped: seat 0 (dealing) takes the upcard 8s and lays it
-    # off onto seat 1's 5s 6s 7s, so the layoff is undone from the right seat's cards.
-    table = deal(
-        seat0="9s 2h 4c 6h 8c Tc Kh Qc 9h Qh",
-        seat1="5s 6s 7s Jc Jd Jh 2d 3d 4d Ac",
-        upcard="8s",
-        stock="Ks",
-        dealer=0,
-    )
-    table.pass_upcard(1)
-    table.take_upcard(0)
-    table.discard(0, "Kh")
-    assert view(table.state, 1).opponent_took == ["8s"]
-    table.draw_stock(1)
-    table.knock(1, "Ks")
-    assert table.state.knock is not None
-    run = [names(cards_of(meld)) for meld in table.state.knock.melds].index(["5s", "6s", "7s"])
-    table.lay_off(0, "8s", run)
-    assert table.state.phase is Phase.LAYOFF
-    assert view(table.state, 1).opponent_took == []
+    assert view(table.state, knocker).opponent_took == []
     assert public_view(table.state).took_from_pile == [[], []]
