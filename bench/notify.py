@@ -42,6 +42,7 @@ import psycopg
 
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.wakeups import CHANNEL, PostgresWakeups
+from bench import tables
 from bench.database import bench_database
 from bench.store import concurrently, sample_event
 
@@ -197,23 +198,18 @@ async def run(url: str, appends: int, rounds: int, ways: tuple[Way, ...]) -> lis
 
 
 def print_table(rows: list[Row]) -> None:
-    header: Row = (
-        "appends/s to match streams",
-        "rate",
-        "x off",
-        "range",
-        "heard p50 ms",
-        "p99",
-        "target",
+    tables.print_table(
+        (
+            "appends/s to match streams",
+            "rate",
+            "x off",
+            "range",
+            "heard p50 ms",
+            "p99",
+            "target",
+        ),
+        rows,
     )
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, tuple("-" * w for w in widths), *rows]:
-        print(
-            "  ".join(
-                cell.ljust(w) if i == 0 else cell.rjust(w)
-                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-            )
-        )
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from adapters.postgres.event_store import PostgresEventStore, open_pool
+from bench import tables
 from bench.database import bench_database
 from bench.reference import raw_inserts
 from service.ports.event_store import NewEvent, StoredEvent
@@ -166,15 +167,7 @@ async def run(url: str, appends: int, rounds: int, streams: int, events_each: in
 
 
 def print_table(rows: list[Row]) -> None:
-    header: Row = ("measure", "raw psycopg", "event store", "ratio", "target")
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(5)]
-    for row in [header, tuple("-" * w for w in widths), *rows]:
-        print(
-            "  ".join(
-                cell.ljust(w) if i == 0 else cell.rjust(w)
-                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-            )
-        )
+    tables.print_table(("measure", "raw psycopg", "event store", "ratio", "target"), rows)
 
 
 def main() -> None:

@@ -52,7 +52,7 @@ from web.feed import FeedController, provide_feed
 from web.health import health, live, ready
 from web.limits import LimitsMiddleware
 from web.matches import MatchesController
-from web.metrics import MetricsMiddleware, counting_problems, metrics_endpoint
+from web.metrics import counting_problems, metrics_endpoint
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.problems import handle_exception
 from web.records import RecordsController
@@ -153,8 +153,7 @@ def create_app(settings: Settings) -> Litestar:
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},
         middleware=[
-            RequestLogMiddleware(),
-            MetricsMiddleware(metrics),
+            RequestLogMiddleware(metrics),
             LimitsMiddleware(settings.read_timeout_seconds),
         ],
         request_max_body_size=settings.max_body_bytes,

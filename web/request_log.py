@@ -21,6 +21,8 @@ from litestar.enums import ScopeType
 from litestar.middleware import ASGIMiddleware
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.ports.metrics import Metrics
+
 request_log = logging.getLogger("gin.requests")
 
 _STANDARD_ATTRS = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
@@ -73,12 +75,15 @@ def configure_logging(level: str) -> None:
 
 
 class RequestLogMiddleware(ASGIMiddleware):
+    """Each request's line in the log, and its count and duration in the metrics: one wrapper
+    notes the status for both."""
+
     scopes = (ScopeType.HTTP,)
 
+    def __init__(self, metrics: Metrics) -> None:
+        self._metrics = metrics
+
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
-        if not request_log.isEnabledFor(logging.INFO):
-            await next_app(scope, receive, send)
-            return
         started = time.perf_counter()
         status = 500
 
@@ -91,7 +96,11 @@ class RequestLogMiddleware(ASGIMiddleware):
         try:
             await next_app(scope, receive, send_and_note_status)
         finally:
-            log_request(scope, status, time.perf_counter() - started)
+            seconds = time.perf_counter() - started
+            # A route's template, never the path itself: the path holds match ids.
+            route = scope.get("path_template") or "unmatched"
+            self._metrics.request(str(scope.get("method")), route, status, seconds)
+            log_request(scope, status, seconds)
 
 
 def log_request(scope: Scope, status: int, seconds: float | None) -> None:
