@@ -68,11 +68,13 @@ def gin_serve(
     env: Mapping[str, str] | None = None,
     log_level: str | None = "warning",
     cwd: str | None = None,
+    ready_path: str = "/health",
 ) -> Iterator[Server]:
     """``gin serve`` over ``database_url`` with ``extra`` options (which win over the defaults
     given here), and ``env`` added to this process's environment. ``log_level`` None leaves
     gin serve's own default (what a deployment pays for its request log). ``cwd``: the
-    checkout to run it from (this one by default)."""
+    checkout to run it from (this one by default). ``ready_path``: what must answer 200 before
+    the server is handed over (``/health/live`` for one started while its database is down)."""
     level = ("--log-level", log_level) if log_level is not None else ()
 
     def command(port: int) -> list[str]:
@@ -81,7 +83,7 @@ def gin_serve(
             *("--host", "127.0.0.1", "--port", str(port), *level, *extra),
         ]
 
-    with served(command, env, cwd=cwd) as server:
+    with served(command, env, cwd=cwd, ready_path=ready_path) as server:
         yield server
 
 
@@ -91,11 +93,12 @@ def served(
     env: Mapping[str, str] | None = None,
     *,
     cwd: str | None = None,
+    ready_path: str = "/health",
 ) -> Iterator[Server]:
     """The server ``command(port)`` starts, on 127.0.0.1 at a free port, once it answers on
     /health; ``env`` is added to this process's environment, less any database URL."""
     with tempfile.TemporaryFile() as log:
-        server = _start(command, env or {}, log, cwd)
+        server = _start(command, env or {}, log, cwd, ready_path)
         try:
             yield server
         finally:
@@ -103,7 +106,11 @@ def served(
 
 
 def _start(
-    command: Callable[[int], list[str]], env: Mapping[str, str], log: IO[bytes], cwd: str | None
+    command: Callable[[int], list[str]],
+    env: Mapping[str, str],
+    log: IO[bytes],
+    cwd: str | None,
+    ready_path: str,
 ) -> Server:
     # The server's database is the one given, whatever this process's environment names.
     environment = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
@@ -124,7 +131,7 @@ def _start(
         )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:
-            healthy = _wait_until_healthy(server)
+            healthy = _wait_until_healthy(server, ready_path)
         except BaseException:
             _stop(process)
             raise
@@ -145,7 +152,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait(10)
 
 
-def _wait_until_healthy(server: Server) -> bool:
+def _wait_until_healthy(server: Server, ready_path: str) -> bool:
     """True once the server answers; False if it exited because its port was taken."""
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
@@ -155,7 +162,7 @@ def _wait_until_healthy(server: Server) -> bool:
                 return False
             raise ServerStartError(f"gin serve exited early:\n{output}")
         try:
-            if httpx.get(f"{server.url}/health", timeout=1).status_code == 200:
+            if httpx.get(server.url + ready_path, timeout=1).status_code == 200:
                 return True
         except httpx.TransportError:
             pass

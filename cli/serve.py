@@ -17,7 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 
-from adapters.postgres.database import Database, open_database
+from adapters.postgres.database import Database, migration_url, open_database
+from adapters.postgres.migrate import cannot_reach, upgrade_when_reachable
 from web.settings import LOG_LEVELS, Accepts, Settings, one_of
 
 APP_FACTORY = "web.app:create_app_from_env"
@@ -66,7 +67,7 @@ def run_serve(args: argparse.Namespace) -> int:
         # version, say) would share the port and silently take half the traffic.
         print(f"gin: cannot serve on {settings.host}:{settings.port}: {taken}", file=sys.stderr)
         return 1
-    database = open_database(settings.database_url, data_dir=Path(settings.data_dir))
+    database = _open_database(settings)
     try:
         settings = msgspec.structs.replace(settings, database_url=database.service_url)
         base = f"http://{settings.host}:{settings.port}"
@@ -138,6 +139,28 @@ def port_taken(host: str, port: int) -> str | None:
                     return "address already in use (is another gin serve running?)"
                 return error.strerror or str(error)
     return None
+
+
+def _open_database(settings: Settings) -> Database:
+    """The database, migrated; or, if a database named by URL does not answer, that database
+    as it is, migrated in the background once it answers. The server starts either way, and
+    answers 503 with Retry-After (readiness: unreachable) until the database is back."""
+    try:
+        return open_database(settings.database_url, data_dir=Path(settings.data_dir))
+    except Exception as error:
+        if settings.database_url is None or not cannot_reach(error):
+            raise
+    print(
+        "gin: the database does not answer; serving 503 until it does, migrating then",
+        file=sys.stderr,
+        flush=True,
+    )
+    upgrade_when_reachable(migration_url(settings.database_url), _report)
+    return Database(settings.database_url)
+
+
+def _report(message: str) -> None:
+    print(f"gin: {message}", file=sys.stderr, flush=True)
 
 
 def _settings(args: argparse.Namespace) -> Settings:

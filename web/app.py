@@ -33,6 +33,7 @@ from adapters.webhook_sender import UrllibSender
 from service.audit.notary import Notary
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
+from service.errors import DatabaseUnavailable
 from service.fairness.commitments import SeedCommitments
 from service.matches.metered import MeteredMatchService
 from service.store.match_streams import MatchStreams
@@ -78,6 +79,8 @@ def create_app(settings: Settings) -> Litestar:
                 min_size=settings.pool_min_size,
                 max_size=settings.pool_max_size,
                 timeout=settings.database_timeout_seconds,
+                hold_timeout=settings.database_timeout_seconds,
+                wait=False,  # serve 503s during an outage at startup rather than wait it out
             ) as pool,
         ):
             wakeups = PostgresWakeups(url)
@@ -88,7 +91,7 @@ def create_app(settings: Settings) -> Litestar:
             app.state.pool = pool
             app.state.metrics = metrics
             metrics.watch(pool=pool.get_stats, waiting=wakeups.waiting)
-            await _warn_if_too_powerful(pool)
+            privileges = asyncio.create_task(_warn_if_too_powerful(pool))
             app.state.readiness = await asyncio.to_thread(readiness_probe, pool)
             app.state.wakeups = wakeups
             registry = PostgresMatchRegistry(pool)
@@ -119,6 +122,7 @@ def create_app(settings: Settings) -> Litestar:
                 ):
                     yield
             finally:
+                privileges.cancel()
                 sender.close()
                 await postgres_store.close_wakeups()
                 await wakeups.stop()
@@ -196,8 +200,14 @@ def create_app_from_env() -> Litestar:
 
 async def _warn_if_too_powerful(pool: Pool) -> None:
     # Once per process, at WARNING: the service runs, but it could undo its own protections.
-    async with pool.connection() as connection:
-        warning = await privilege_warning(connection)
+    # In the background, once the database answers: the service starts during an outage too.
+    while True:
+        try:
+            async with pool.connection() as connection:
+                warning = await privilege_warning(connection)
+            break
+        except DatabaseUnavailable:
+            await asyncio.sleep(1.0)
     if warning is not None:
         logging.getLogger("gin.database").warning(warning)
 

@@ -58,9 +58,8 @@ def open_database(
     """
     url = url or os.environ.get("GIN_DATABASE_URL") or os.environ.get("DATABASE_URL") or None
     if url is not None:
-        migration_url = os.environ.get("GIN_MIGRATION_DATABASE_URL") or None
         if migrate:
-            upgrade(migration_url or url)
+            upgrade(migration_url(url))
         return Database(url)
     folder = data_dir or Path(os.environ.get("GIN_DATA_DIR") or DEFAULT_DATA_DIR)
     server = EmbeddedPostgres(folder / "postgres")
@@ -70,6 +69,11 @@ def open_database(
         upgrade(owner_url)
         ensure_login(owner_url, SERVICE_LOGIN)
     return Database(owner_url, server, with_login(owner_url, SERVICE_LOGIN))
+
+
+def migration_url(url: str) -> str:
+    """The URL to migrate a service's database with: the owner's, when one is named."""
+    return os.environ.get("GIN_MIGRATION_DATABASE_URL") or url
 
 
 def create_database(

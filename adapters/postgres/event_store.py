@@ -281,12 +281,23 @@ def latest_versions_query(types: Sequence[str]) -> sql.Composed:
 
 @asynccontextmanager
 async def open_pool(
-    url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = DEFAULT_TIMEOUT
+    url: str,
+    *,
+    min_size: int = 1,
+    max_size: int = 10,
+    timeout: float = DEFAULT_TIMEOUT,
+    hold_timeout: float | None = None,
+    wait: bool = True,
 ) -> AsyncIterator[Pool]:
-    """Autocommit connections; ``DatabaseUnavailable`` after ``timeout`` seconds without one
-    (see ``adapters.postgres.pool``)."""
+    """Autocommit connections; ``DatabaseUnavailable`` after ``timeout`` seconds without one,
+    or ``hold_timeout`` seconds with one (see ``adapters.postgres.pool``)."""
     async with open_guarded_pool(
-        url, min_size=min_size, max_size=max_size, timeout=timeout
+        url,
+        min_size=min_size,
+        max_size=max_size,
+        timeout=timeout,
+        hold_timeout=hold_timeout,
+        wait=wait,
     ) as pool:
         yield pool
 

@@ -7,13 +7,19 @@ starts, or in a worker thread.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+import psycopg
+import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
 import migrations
+from adapters.postgres.pool import unreachable
 
 # An arbitrary constant: the advisory lock that keeps two migrating processes apart.
 MIGRATION_LOCK = 0x67696E5F6D6967
@@ -38,6 +44,37 @@ def alembic_config(url: str) -> Config:
 
 def upgrade(url: str, revision: str = "head") -> None:
     command.upgrade(alembic_config(url), revision)
+
+
+def cannot_reach(error: Exception) -> bool:
+    """Whether a migration failed because the database does not answer (so may be retried)."""
+    cause = error.orig if isinstance(error, sqlalchemy.exc.DBAPIError) else error
+    return isinstance(cause, psycopg.OperationalError) and unreachable(cause)
+
+
+def upgrade_when_reachable(
+    url: str, report: Callable[[str], None], *, retry_seconds: float = 1.0
+) -> threading.Thread:
+    """Upgrade in a daemon thread, trying again while the database does not answer; each
+    outcome told to ``report``. For a server that starts during an outage: it answers 503
+    (readiness: migrations pending) until this is done."""
+
+    def run() -> None:
+        while True:
+            try:
+                upgrade(url)
+            except Exception as error:
+                if cannot_reach(error):
+                    time.sleep(retry_seconds)
+                    continue
+                report(f"migrating failed: {error}")
+                return
+            report("the database answers: migrations applied")
+            return
+
+    thread = threading.Thread(target=run, name="gin-migrate", daemon=True)
+    thread.start()
+    return thread
 
 
 def downgrade(url: str, revision: str) -> None:

@@ -13,11 +13,20 @@ Three things keep an outage short and bounded for callers:
 - Reconnection attempts give up after ``RECONNECT_SECONDS`` rather than backing off for
   minutes; a request that finds no connection starts a fresh attempt at once, so the first
   request after the database returns gets a connection without waiting out a backoff.
+- A connection handed out for longer than ``hold_timeout`` has its socket shut down under it:
+  a database that stopped answering without closing anything (a frozen process, a host gone
+  silent) would otherwise hold the request until the kernel gives up on TCP, minutes later.
+  Shutting the socket makes the waiting query fail at once as a lost connection (so
+  ``DatabaseUnavailable``), where cancelling the task would have psycopg ask the frozen server
+  to cancel the query and wait up to 10 s for it; the pool then discards the connection.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import select
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -39,7 +48,10 @@ UNREACHABLE_STATES = ("08", "57P")
 
 class GuardedPool(AsyncConnectionPool[AsyncConnection[TupleRow]]):
     """A pool whose ``connection()`` raises ``DatabaseUnavailable`` when the database cannot
-    be reached, whether getting the connection or using it."""
+    be reached, whether getting the connection or using it (for at most ``hold_timeout``
+    seconds, if given)."""
+
+    hold_timeout: float | None = None
 
     @asynccontextmanager
     async def connection(
@@ -47,7 +59,14 @@ class GuardedPool(AsyncConnectionPool[AsyncConnection[TupleRow]]):
     ) -> AsyncIterator[AsyncConnection[TupleRow]]:
         try:
             async with super().connection(timeout) as conn:
-                yield conn
+                if self.hold_timeout is None:
+                    yield conn
+                    return
+                timer = asyncio.get_running_loop().call_later(self.hold_timeout, cut_off, conn)
+                try:
+                    yield conn
+                finally:
+                    timer.cancel()
         except (PoolTimeout, TooManyRequests) as error:
             raise DatabaseUnavailable() from error
         except psycopg.OperationalError as error:
@@ -64,6 +83,19 @@ def unreachable(error: psycopg.Error) -> bool:
     return error.sqlstate is None or error.sqlstate.startswith(UNREACHABLE_STATES)
 
 
+def cut_off(conn: AsyncConnection[TupleRow]) -> None:
+    """Shut the connection's socket down, so whatever waits on it fails now."""
+    if conn.closed:
+        return
+    # ``fromfd`` duplicates the descriptor; shutting the duplicate down shuts the socket.
+    # Already disconnected (OSError): the query fails by itself.
+    with (
+        socket.fromfd(conn.fileno(), socket.AF_INET, socket.SOCK_STREAM) as sock,
+        contextlib.suppress(OSError),
+    ):
+        sock.shutdown(socket.SHUT_RDWR)
+
+
 def has_input(conn: AsyncConnection[TupleRow]) -> bool:
     """Whether an idle connection's socket has something to read (or is closed)."""
     readable, _, _ = select.select([conn.fileno()], [], [], 0)
@@ -72,9 +104,17 @@ def has_input(conn: AsyncConnection[TupleRow]) -> bool:
 
 @asynccontextmanager
 async def open_guarded_pool(
-    url: str, *, min_size: int, max_size: int, timeout: float
+    url: str,
+    *,
+    min_size: int,
+    max_size: int,
+    timeout: float,
+    hold_timeout: float | None = None,
+    wait: bool = True,
 ) -> AsyncIterator[GuardedPool]:
-    """A pool of autocommit connections that waits at most ``timeout`` seconds for one."""
+    """A pool of autocommit connections that waits at most ``timeout`` seconds for one, and
+    cuts off one held longer than ``hold_timeout``. Without ``wait`` it opens at once, the
+    database reachable or not (a service starting during an outage)."""
 
     async def check(conn: AsyncConnection[TupleRow]) -> None:
         if conn.closed:
@@ -98,7 +138,8 @@ async def open_guarded_pool(
         kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
         open=False,
     )
-    await pool.open(wait=True)
+    pool.hold_timeout = hold_timeout
+    await pool.open(wait=wait)
     try:
         yield pool
     finally:

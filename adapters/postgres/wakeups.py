@@ -32,12 +32,14 @@ class PostgresWakeups(WakeupHub):
         self._retry_seconds = retry_seconds
         self._task: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
+        self._tried = asyncio.Event()  # the first attempt to listen is over, either way
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen_forever(), name="gin-listen")
-        # Wait briefly for LISTEN, so a stream opened right after startup misses nothing.
+        # Wait briefly for LISTEN, so a stream opened right after startup misses nothing; not
+        # at all if the database does not answer (the service starts during an outage).
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.listening.wait(), 5)
+            await asyncio.wait_for(self._tried.wait(), 5)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -53,6 +55,7 @@ class PostgresWakeups(WakeupHub):
                 await self._listen_once()
             except (psycopg.Error, OSError) as error:
                 _log.warning("listen connection lost, retrying", extra={"error": str(error)})
+            self._tried.set()
             self.listening.clear()
             # Streams re-read after a reconnect: anything notified meanwhile is picked up.
             self.wake_all()
@@ -62,6 +65,7 @@ class PostgresWakeups(WakeupHub):
         async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             self.listening.set()
+            self._tried.set()
             self.wake_all()
             async for notification in conn.notifies():
                 for stream in notification.payload.split(SEPARATOR):

@@ -11,8 +11,10 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import psutil
 import pytest
 
 from adapters.postgres.database import create_database, with_database
@@ -46,6 +48,22 @@ class Outage:
         self.server = EmbeddedPostgres(self.folder)
         assert self.server.url() == self.admin_url, "the server came back elsewhere"
         return time.monotonic()
+
+    @contextmanager
+    def frozen(self) -> Iterator[None]:
+        """Every process of the server stopped (SIGSTOP) while inside: connections stay open
+        and nothing answers, as with a hung host; continued after."""
+        assert self.server is not None, "stopped, not running"
+        pid_file = next(self.folder.rglob("postmaster.pid"))
+        postmaster = psutil.Process(int(pid_file.read_text().split()[0]))
+        processes = [postmaster, *postmaster.children(recursive=True)]
+        for process in processes:
+            process.suspend()
+        try:
+            yield
+        finally:
+            for process in processes:
+                process.resume()
 
     def close(self) -> None:
         if self.server is None:
