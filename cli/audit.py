@@ -20,6 +20,7 @@ from adapters.postgres.database import open_database
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from service.audit.game_record import FairnessBehind, build_record, decode_record
+from service.audit.log_checkpoints import LogTree, check_log_checkpoints
 from service.audit.notes import NoteError, VerifierKey, expand, parse_verifier_key
 from service.audit.verify import Verdict, verify_file, verify_record
 from service.audit.verify_notes import (
@@ -91,8 +92,18 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     verify.add_argument("record", type=Path, help="a record from GET /matches/{id}/record")
     _note_options(verify)
     verify.set_defaults(run=run_verify)
-    audit = commands.add_parser("audit", help="check a match against the database")
-    audit.add_argument("match_id")
+    audit = commands.add_parser(
+        "audit", help="check a match, or the whole log against checkpoints, in the database"
+    )
+    audit.add_argument("match_id", nargs="?", help="the match to check (all of it)")
+    audit.add_argument(
+        "--log-checkpoint",
+        type=Path,
+        action="append",
+        default=[],
+        help="a signed checkpoint of the whole log, from GET /log/checkpoint (repeatable); "
+        "checked with --public-key",
+    )
     audit.add_argument("--database-url", help="PostgreSQL to read (default: $GIN_DATABASE_URL)")
     audit.add_argument("--data-dir", help="the embedded server's data folder")
     _note_options(audit)
@@ -160,19 +171,34 @@ def run_audit(args: argparse.Namespace) -> int:
     notes = _read_notes(args)
     if isinstance(notes, str):
         return _print(Verdict(False, [], notes))
+    if args.match_id is None and not args.log_checkpoint:
+        return _print(Verdict(False, [], "name a match, or give --log-checkpoint, or both"))
+    try:
+        log_notes = [(f"log checkpoint {path}", path.read_text()) for path in args.log_checkpoint]
+    except OSError as error:
+        return _print(Verdict(False, [], f"cannot read {error.filename}: {error.strerror}"))
+    if log_notes and not notes.keys:
+        return _print(Verdict(False, [], "log checkpoints are checked with --public-key"))
     database = open_database(args.database_url, data_dir=args.data_dir, migrate=False)
     try:
-        verdict = asyncio.run(_audit(database.url, args.match_id, notes))
+        verdict = asyncio.run(_audit(database.url, args.match_id, notes, log_notes))
     finally:
         database.close()
     return _print(verdict)
 
 
-async def _audit(url: str, match_id: str, notes: Notes) -> Verdict:
+async def _audit(
+    url: str, match_id: str | None, notes: Notes, log_notes: list[tuple[str, str]]
+) -> Verdict:
     async with open_pool(url, min_size=1, max_size=2) as pool:
-        return await audit_match(
-            PostgresEventStore(pool), PostgresMatchRegistry(pool), match_id, notes
-        )
+        store, registry = PostgresEventStore(pool), PostgresMatchRegistry(pool)
+        verdict = Verdict(True, [])
+        if log_notes:
+            tree = LogTree(store, registry)
+            verdict = await check_log_checkpoints(tree, log_notes, notes.keys, verify_ed25519)
+        if match_id is None or not verdict.ok:
+            return verdict
+        return joined(verdict, await audit_match(store, registry, match_id, notes))
 
 
 def _print(verdict: Verdict) -> int:

@@ -30,6 +30,7 @@ from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
 from adapters.prometheus import PrometheusMetrics
 from adapters.webhook_sender import UrllibSender
+from service.audit.log_checkpoints import LogNotary, LogTree
 from service.audit.notary import Notary
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
@@ -100,6 +101,7 @@ def create_app(settings: Settings) -> Litestar:
             app.state.bots = BotRunner(app.state.matches)
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
+            app.state.log_notary = LogNotary(signer, LogTree(store, registry))
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store)
             app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))

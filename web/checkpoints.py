@@ -2,6 +2,7 @@
 
 ``GET /matches/{id}/checkpoint`` signs the match stream's hash at the end of its game record
 (a hand boundary: the hand being played is not covered, so no hash of it leaks), and
+``GET /log/checkpoint`` signs the tree head of the whole global log, and
 ``GET /checkpoints/key`` gives the verifier key for ``gin verify``/``gin audit --public-key``.
 Formats and reasons: ``service.audit.checkpoints`` and docs/audit.md.
 """
@@ -13,6 +14,7 @@ from typing import cast
 from litestar import Controller, MediaType, get
 from litestar.datastructures import State
 
+from service.audit.log_checkpoints import LogNotary
 from service.audit.notary import Notary
 from service.audit.served_record import served_record
 from web.docs import problems
@@ -38,6 +40,18 @@ class CheckpointsController(Controller):
         rewrite of anything up to that version no longer matches it."""
         record, _ = await served_record(matches, str(match_id))
         return provide_notary(state).record_checkpoints(record)[0]
+
+    @get(
+        "/log/checkpoint",
+        summary="A signed checkpoint of the whole global log",
+        media_type=MediaType.TEXT,
+    )
+    async def log_checkpoint(self, state: State) -> str:
+        """A signed note: ``gin-rummy-log``, the number of events in the global log, and the
+        base64 RFC 9162 tree head over them (match events blinded, so it gives no card away).
+        Fetch it on a schedule and keep it away from the database: ``gin audit
+        --log-checkpoint`` finds any later rewrite of the events it covers."""
+        return await cast(LogNotary, state.log_notary).checkpoint()
 
     @get(
         "/checkpoints/key",

@@ -272,3 +272,48 @@ async def test_a_retried_command_gets_the_receipt_of_its_first_append(client: Cl
     assert found.version == first.json()["version"]
     # Ed25519 signatures are deterministic: the same append gives the very same receipt.
     assert again.headers["Gin-Receipt"] == first.headers["Gin-Receipt"]
+
+
+async def test_a_rewrite_is_found_by_a_log_checkpoint_issued_after_the_event_only(
+    client: Client,
+    database_url: str,
+    public_key: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    files = {"key": tmp_path / "key"}
+    files["key"].write_text(public_key)
+
+    async def keep_log_checkpoint(name: str) -> None:
+        response = await client.get("/log/checkpoint")
+        assert response.status_code == 200, response.text
+        assert response.text.startswith("gin-rummy-log\n")
+        files[name] = tmp_path / name
+        files[name].write_text(response.text)
+
+    def gin_audit(*checkpoints: str) -> list[str]:
+        args = ["audit", "--database-url", database_url, "--public-key", str(files["key"])]
+        return [*args, *(f"--log-checkpoint={files[name]}" for name in checkpoints)]
+
+    table = await create_fair_table(client, game_target=500, match_target=0)
+    await keep_log_checkpoint("early")  # before any discard of this match
+    receipts = await play(client, table, random.Random(21), until_hand=2, then=6)
+    await keep_log_checkpoint("late")
+    other = await create_fair_table(client, game_target=500, match_target=0)
+    await play(client, other, random.Random(22), until_hand=1, then=3)  # the log goes on
+    assert await asyncio.to_thread(main, gin_audit("early", "late")) == 0
+    assert capsys.readouterr().out.endswith("VERIFIED: every check holds\n")
+
+    hand_2 = next(r for r in receipts if r.deal == 2)  # not in the record: only a note sees it
+    await rewrite_a_discard(database_url, table.match_id, hand_2.version)
+
+    # The match's own chain and head agree again; only the later log checkpoint sees it.
+    assert (await audit(database_url, table.match_id)).ok
+    assert await asyncio.to_thread(main, gin_audit("early")) == 0
+    capsys.readouterr()
+    assert await asyncio.to_thread(main, gin_audit("early", "late")) == 1
+    assert capsys.readouterr().out.endswith(
+        f"DISCREPANCY: log checkpoint {files['late']}: the log's first "
+        f"{files['late'].read_text().split()[1]} events give another tree head than the "
+        "signed one: the log was rewritten after the checkpoint was issued\n"
+    )
