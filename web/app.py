@@ -9,6 +9,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litestar import Litestar
 from litestar.di import Provide
@@ -65,10 +66,15 @@ from web.stream import StreamController
 from web.views import ViewController
 from web.webhooks import WebhooksController, provide_webhooks
 
+if TYPE_CHECKING:
+    from litestar.plugins import PluginProtocol
+    from opentelemetry.trace import TracerProvider
+
 DOCS_PATH = "/docs"
 
 
-def create_app(settings: Settings) -> Litestar:
+def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = None) -> Litestar:
+    """The app; ``tracer_provider`` receives its spans when ``settings.tracing`` is on."""
     metrics = PrometheusMetrics()
 
     @asynccontextmanager
@@ -163,6 +169,7 @@ def create_app(settings: Settings) -> Litestar:
             LimitsMiddleware(settings.read_timeout_seconds),
         ],
         request_max_body_size=settings.max_body_bytes,
+        plugins=_plugins(settings, tracer_provider),
         openapi_config=OpenAPIConfig(
             title="Gin Rummy service",
             version="1",
@@ -188,6 +195,15 @@ def create_app(settings: Settings) -> Litestar:
             ),
         ),
     )
+
+
+def _plugins(settings: Settings, tracer_provider: TracerProvider | None) -> list[PluginProtocol]:
+    if not settings.tracing:
+        return []
+    # Imported only when switched on: OpenTelemetry is a good part of a second to import.
+    from web.tracing import tracing_plugins
+
+    return [*tracing_plugins(tracer_provider)]
 
 
 def create_app_from_env() -> Litestar:

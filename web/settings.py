@@ -134,6 +134,7 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_DATABASE_TIMEOUT_SECONDS": SECONDS,
     "GIN_READ_TIMEOUT_SECONDS": SECONDS,
     "GIN_MAX_BODY_BYTES": BODY_BYTES,
+    "GIN_TRACING": SWITCH,
     "GIN_WEBHOOK_ENABLED": SWITCH,
     "GIN_WEBHOOK_POLL_SECONDS": SECONDS,
     "GIN_WEBHOOK_BATCH_SIZE": AT_LEAST_ONE,
@@ -177,6 +178,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # How long a client may take to send its request's headers, and then its body.
     read_timeout_seconds: float = 10.0
     max_body_bytes: int = 64 * 1024
+    # OpenTelemetry spans for every request (web/tracing.py).
+    tracing: bool = False
     webhooks: WebhookSettings = WebhookSettings()
 
     @classmethod
@@ -205,6 +208,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             read_timeout_seconds=read("GIN_READ_TIMEOUT_SECONDS", defaults.read_timeout_seconds),
             max_body_bytes=read("GIN_MAX_BODY_BYTES", defaults.max_body_bytes),
+            tracing=read("GIN_TRACING", defaults.tracing),
             webhooks=_webhooks(env),
         )
         if settings.pool_min_size > settings.pool_max_size:
@@ -227,6 +231,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_DATABASE_TIMEOUT_SECONDS": str(self.database_timeout_seconds),
             "GIN_READ_TIMEOUT_SECONDS": str(self.read_timeout_seconds),
             "GIN_MAX_BODY_BYTES": str(self.max_body_bytes),
+            "GIN_TRACING": str(self.tracing).lower(),
             **self.webhooks.to_env(),
         }
         if self.database_url:
