@@ -18,6 +18,7 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from adapters.ed25519_signer import key_from_file
+from adapters.no_metrics import NoMetrics
 from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
@@ -75,7 +76,7 @@ DOCS_PATH = "/docs"
 
 def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = None) -> Litestar:
     """The app; ``tracer_provider`` receives its spans when ``settings.tracing`` is on."""
-    metrics = PrometheusMetrics()
+    metrics = PrometheusMetrics() if settings.metrics else NoMetrics()
 
     @asynccontextmanager
     async def resources(app: Litestar) -> AsyncIterator[None]:
@@ -106,7 +107,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
-            app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
+            app.state.notary = Notary(
+                signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
+            )
             app.state.log_notary = LogNotary(signer, LogTree(store, registry))
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store)

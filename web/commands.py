@@ -100,7 +100,8 @@ class CommandsController(Controller):
         played = await matches.handle(by.match, by.seat, request)
         receipt = await provide_notary(state).receipt(by.match, played)
         response = match_view(by.match, by.seat, await bots.answer(by.match, played))
-        response.headers[RECEIPT_HEADER] = receipt
+        if receipt is not None:
+            response.headers[RECEIPT_HEADER] = receipt
         return response
 
 

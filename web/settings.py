@@ -135,6 +135,8 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_READ_TIMEOUT_SECONDS": SECONDS,
     "GIN_MAX_BODY_BYTES": BODY_BYTES,
     "GIN_TRACING": SWITCH,
+    "GIN_RECEIPTS": SWITCH,
+    "GIN_METRICS": SWITCH,
     "GIN_WEBHOOK_ENABLED": SWITCH,
     "GIN_WEBHOOK_POLL_SECONDS": SECONDS,
     "GIN_WEBHOOK_BATCH_SIZE": AT_LEAST_ONE,
@@ -180,6 +182,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_body_bytes: int = 64 * 1024
     # OpenTelemetry spans for every request (web/tracing.py).
     tracing: bool = False
+    # Signed receipts on commands and /metrics: on in production; off only to measure their
+    # cost against the same service without them (bench/observability_cost.py).
+    receipts: bool = True
+    metrics: bool = True
     webhooks: WebhookSettings = WebhookSettings()
 
     @classmethod
@@ -209,6 +215,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             read_timeout_seconds=read("GIN_READ_TIMEOUT_SECONDS", defaults.read_timeout_seconds),
             max_body_bytes=read("GIN_MAX_BODY_BYTES", defaults.max_body_bytes),
             tracing=read("GIN_TRACING", defaults.tracing),
+            receipts=read("GIN_RECEIPTS", defaults.receipts),
+            metrics=read("GIN_METRICS", defaults.metrics),
             webhooks=_webhooks(env),
         )
         if settings.pool_min_size > settings.pool_max_size:
@@ -232,6 +240,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_READ_TIMEOUT_SECONDS": str(self.read_timeout_seconds),
             "GIN_MAX_BODY_BYTES": str(self.max_body_bytes),
             "GIN_TRACING": str(self.tracing).lower(),
+            "GIN_RECEIPTS": str(self.receipts).lower(),
+            "GIN_METRICS": str(self.metrics).lower(),
             **self.webhooks.to_env(),
         }
         if self.database_url:
