@@ -91,8 +91,12 @@ class LogTree:
         if match_id is None:
             return NO_BLIND
         if match_id not in self._blinds:
+            # A match is registered (committed) before its first event is appended, so any
+            # event in the log has its match; one without stays unblinded (and uncached).
             match = await self.registry.get(match_id)
-            self._blinds[match_id] = NO_BLIND if match is None else log_blind(match.server_secret)
+            if match is None:
+                return NO_BLIND
+            self._blinds[match_id] = log_blind(match.server_secret)
         return self._blinds[match_id]
 
 
