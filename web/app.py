@@ -100,6 +100,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.metrics = metrics
             metrics.watch(pool=pool.get_stats, waiting=wakeups.waiting)
             privileges = asyncio.create_task(_warn_if_too_powerful(pool))
+            # Done before serving when the database answers; else it goes on in the background.
+            await asyncio.wait({privileges}, timeout=settings.database_timeout_seconds)
             app.state.readiness = await asyncio.to_thread(readiness_probe, pool)
             app.state.wakeups = wakeups
             registry = PostgresMatchRegistry(pool)
