@@ -18,8 +18,8 @@ from tests.faults.load import Record, Target, audit_every_match, check_nothing_l
 CLIENTS = 8
 # Acknowledged commands before the kill, and after the restart: enough that commands are in
 # flight at the kill, and that play carries on after it.
-BEFORE_KILL = 40
-AFTER_RESTART = 40
+BEFORE_KILL = 24
+AFTER_RESTART = 16
 WAIT_SECONDS = 120.0  # a bound for each phase on a loaded machine, not a speed requirement
 
 pytestmark = pytest.mark.slow
