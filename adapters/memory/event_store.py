@@ -74,6 +74,7 @@ class InMemoryEventStore:
             first_version=recorded[0].version,
             last_version=recorded[-1].version,
             positions=tuple(event.position for event in recorded),
+            last_hash=recorded[-1].hash,
         )
         if idempotency_key is not None:
             self._keys[idempotency_key] = IdempotentAppend(fingerprint, result)

@@ -43,7 +43,7 @@ from service.store.hash_chain import GENESIS, request_fingerprint, verify_chain
 from service.store.match_streams import MATCH_STREAM_PREFIX
 
 APPEND = """
-SELECT outcome, current_version, first_version, last_version, positions
+SELECT outcome, current_version, first_version, last_version, positions, last_hash
 FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text, %b)
 """
 
@@ -69,8 +69,10 @@ LIMIT %s
 """
 
 FIND_IDEMPOTENT = """
-SELECT fingerprint, stream_id, first_version, last_version, positions
-FROM idempotency_keys WHERE key = %s
+SELECT k.fingerprint, k.stream_id, k.first_version, k.last_version, k.positions, e.hash
+FROM idempotency_keys k
+LEFT JOIN events e ON e.stream_id = k.stream_id AND e.version = k.last_version
+WHERE k.key = %s
 """
 
 SAVE_SNAPSHOT = """
@@ -140,8 +142,9 @@ class PostgresEventStore:
             row = await cursor.fetchone()
         if row is None:
             return None
-        fingerprint, stream_id, first, last, positions = row
-        return IdempotentAppend(fingerprint, AppendResult(stream_id, first, last, tuple(positions)))
+        fingerprint, stream_id, first, last, positions, last_hash = row
+        result = AppendResult(stream_id, first, last, tuple(positions), last_hash)
+        return IdempotentAppend(fingerprint, result)
 
     async def _call_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
         try:
@@ -303,9 +306,9 @@ async def open_pool(
 
 
 def _append_outcome(stream_id: str, expected_version: int, row: tuple[Any, ...]) -> AppendResult:
-    outcome, current, first, last, positions = row
+    outcome, current, first, last, positions, last_hash = row
     if outcome == "conflict":
         raise ConcurrencyConflict(stream_id, expected_version, current)
     if outcome == "key_reused":
         raise IdempotencyKeyReused()
-    return AppendResult(stream_id, first, last, tuple(positions))
+    return AppendResult(stream_id, first, last, tuple(positions), last_hash)

@@ -1,7 +1,8 @@
 """Issuing checkpoints and receipts (formats in ``service.audit.checkpoints``).
 
-A receipt reads back the hash of the event its command's append reached: the head that
-committed, as stored, is what the service signs. The blind is the hand's server seed, which
+A receipt signs the hash of the event its command's append reached: the head that committed,
+as the store returned it with the append (or, for a retry answered from its first append, as
+read back). The blind is the hand's server seed, which
 the service can always compute from the match's secret.
 """
 
@@ -35,13 +36,17 @@ class Notary:
         if not self.receipts:
             return None
         stream = stream_id(match.match_id)
-        stored = await self.store.read_stream(stream, after_version=after.version - 1)
-        event = stored[0]
+        appended = after.appended
+        if appended is not None and appended.last_hash is not None:
+            position, head_hash = appended.positions[-1], appended.last_hash
+        else:
+            stored = await self.store.read_stream(stream, after_version=after.version - 1)
+            position, head_hash = stored[0].position, stored[0].hash
         deals = after.state.deals
         blind = (
             server_seed(match.server_secret, deal_link(deals), self.links) if deals else NO_BLIND
         )
-        text = receipt_text(stream, event.version, event.position, deals, event.hash, blind)
+        text = receipt_text(stream, after.version, position, deals, head_hash, blind)
         return compact(sign_note(self.signer, text))
 
     def record_checkpoints(self, record: GameRecord) -> list[str]:

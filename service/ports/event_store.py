@@ -42,6 +42,9 @@ class AppendResult(msgspec.Struct, frozen=True):
     first_version: int
     last_version: int
     positions: tuple[int, ...]
+    # The hash of the event at last_version, when the store returns it with the append (not
+    # for a replayed idempotency key): a receipt then signs it without reading it back.
+    last_hash: bytes | None = None
 
 
 class IdempotentAppend(msgspec.Struct, frozen=True):

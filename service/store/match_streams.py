@@ -35,6 +35,9 @@ _state_decoder = msgspec.msgpack.Decoder(MatchState)
 class Loaded(msgspec.Struct, frozen=True):
     state: MatchState
     version: int
+    # The append that reached ``version``, when this process has just made it: its position
+    # and head hash let a receipt be signed without reading the event back.
+    appended: AppendResult | None = None
 
 
 MATCH_STREAM_PREFIX = "match-"
@@ -115,6 +118,7 @@ class MatchStreams:
             fold(start, events) if state is None else Loaded(state, start.version + len(events))
         )
         self._remember(match_id, loaded)
+        loaded = Loaded(loaded.state, loaded.version, result)
         if loaded.version // self._snapshot_every > start.version // self._snapshot_every:
             await self.store.save_snapshot(
                 stream_id(match_id), loaded.version, STATE_TYPE, _state_encoder.encode(loaded.state)
