@@ -155,3 +155,8 @@ class DatabaseUnavailable(ServiceError):  # noqa: N818
 
     def __init__(self, detail: str = "the database did not answer in time; nothing was done"):
         super().__init__(detail)
+
+
+class InvalidStreamTicket(ServiceError):  # noqa: N818
+    kind = "invalid-stream-ticket"
+    title = "This stream ticket is unknown, used up or expired"

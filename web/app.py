@@ -11,6 +11,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from litestar import Litestar
+from litestar.config.compression import CompressionConfig
+from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -25,6 +27,7 @@ from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from adapters.postgres.readiness import readiness_probe
 from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
+from adapters.postgres.stream_tickets import PostgresStreamTicketStore
 from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
@@ -35,6 +38,7 @@ from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
 from service.matches.metered import MeteredMatchService
+from service.matches.stream_tickets import StreamTickets
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
@@ -43,6 +47,7 @@ from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.checkpoints import CheckpointsController
+from web.client import client_files
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
 from web.dependencies import provide_bots, provide_matches, provide_wakeups
@@ -60,10 +65,12 @@ from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
 from web.settings import Settings
 from web.stream import StreamController
+from web.stream_tickets import StreamTicketsController, provide_stream_tickets
 from web.views import ViewController
 from web.webhooks import WebhooksController, provide_webhooks
 
 DOCS_PATH = "/docs"
+STREAMS = r"/stream$"
 
 
 def create_app(settings: Settings) -> Litestar:
@@ -95,6 +102,7 @@ def create_app(settings: Settings) -> Litestar:
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
             app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
+            app.state.stream_tickets = StreamTickets(PostgresStreamTicketStore(pool))
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
@@ -131,6 +139,7 @@ def create_app(settings: Settings) -> Litestar:
             CommandsController,
             EventsController,
             StreamController,
+            StreamTicketsController,
             ResultController,
             RecordsController,
             CheckpointsController,
@@ -141,6 +150,7 @@ def create_app(settings: Settings) -> Litestar:
             metrics_endpoint,
             live,
             ready,
+            client_files(),
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
@@ -149,6 +159,7 @@ def create_app(settings: Settings) -> Litestar:
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
+            "stream_tickets": Provide(provide_stream_tickets, sync_to_thread=False),
         },
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},
@@ -157,6 +168,20 @@ def create_app(settings: Settings) -> Litestar:
             LimitsMiddleware(settings.read_timeout_seconds),
         ],
         request_max_body_size=settings.max_body_bytes,
+        # Same origin needs no CORS: only other origins named in the settings get it.
+        cors_config=(
+            CORSConfig(
+                allow_origins=list(settings.cors_origins),
+                allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match"],
+                expose_headers=["ETag", "Gin-Receipt", "Retry-After"],
+            )
+            if settings.cors_origins
+            else None
+        ),
+        # Records and long event feeds shrink several times over; live streams stay unbuffered.
+        compression_config=CompressionConfig(
+            backend="brotli", brotli_gzip_fallback=True, exclude=STREAMS
+        ),
         openapi_config=OpenAPIConfig(
             title="Gin Rummy service",
             version="1",

@@ -46,6 +46,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "unknown-command": 422,
     # who is asking
     "missing-token": 401,
+    "invalid-stream-ticket": 401,
     "wrong-token": 403,
     "not-your-seat": 403,
     "missing-operator-key": 401,

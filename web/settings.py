@@ -103,6 +103,19 @@ def postgres_url(text: str) -> str | None:
     return text
 
 
+def origins(text: str) -> tuple[str, ...]:
+    """Comma-separated web origins (``https://app.example``, scheme, host and port only), as a
+    browser sends them in ``Origin``; empty means none."""
+    found = tuple(part.strip().rstrip("/") for part in text.split(",") if part.strip())
+    for origin in found:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path:
+            raise ValueError(text)
+        if parts.query or parts.fragment or parts.username is not None:
+            raise ValueError(text)
+    return found
+
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")  # what both ASGI servers know
 
 PORT = Accepts("a port number (1-65535)", whole_number(1, 65535))
@@ -116,6 +129,8 @@ FILE = Accepts("a file path", folder)
 DATABASE_URL = Accepts("a postgresql:// URL", postgres_url)
 # Room for the largest body the API takes (a match's options, entropy) many times over.
 BODY_BYTES = Accepts("a number of bytes from 1024 to 1048576", whole_number(1024, 1024 * 1024))
+
+ORIGINS = Accepts("comma-separated origins such as https://app.example:8443", origins)
 
 # Every variable the service reads, and what it accepts.
 ENVIRONMENT: dict[str, Accepts[Any]] = {
@@ -134,6 +149,7 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_DATABASE_TIMEOUT_SECONDS": SECONDS,
     "GIN_READ_TIMEOUT_SECONDS": SECONDS,
     "GIN_MAX_BODY_BYTES": BODY_BYTES,
+    "GIN_CORS_ORIGINS": ORIGINS,
     "GIN_WEBHOOK_ENABLED": SWITCH,
     "GIN_WEBHOOK_POLL_SECONDS": SECONDS,
     "GIN_WEBHOOK_BATCH_SIZE": AT_LEAST_ONE,
@@ -177,6 +193,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # How long a client may take to send its request's headers, and then its body.
     read_timeout_seconds: float = 10.0
     max_body_bytes: int = 64 * 1024
+    # Other web origins whose pages may call the API (CORS); the service's own page needs none.
+    cors_origins: tuple[str, ...] = ()
     webhooks: WebhookSettings = WebhookSettings()
 
     @classmethod
@@ -205,6 +223,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             read_timeout_seconds=read("GIN_READ_TIMEOUT_SECONDS", defaults.read_timeout_seconds),
             max_body_bytes=read("GIN_MAX_BODY_BYTES", defaults.max_body_bytes),
+            cors_origins=read("GIN_CORS_ORIGINS", defaults.cors_origins),
             webhooks=_webhooks(env),
         )
         if settings.pool_min_size > settings.pool_max_size:
@@ -227,6 +246,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_DATABASE_TIMEOUT_SECONDS": str(self.database_timeout_seconds),
             "GIN_READ_TIMEOUT_SECONDS": str(self.read_timeout_seconds),
             "GIN_MAX_BODY_BYTES": str(self.max_body_bytes),
+            "GIN_CORS_ORIGINS": ",".join(self.cors_origins),
             **self.webhooks.to_env(),
         }
         if self.database_url:

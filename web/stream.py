@@ -20,8 +20,17 @@ from service.ports.wakeups import Wakeups
 from service.store.match_streams import stream_id
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
-from web.params import After, Authorization, LastEventId, Matches, MatchId, WakeupsDependency
+from web.params import (
+    After,
+    Authorization,
+    LastEventId,
+    Matches,
+    MatchId,
+    StreamTicketParameter,
+    WakeupsDependency,
+)
 from web.schemas import MAX_VERSION, EventEnvelope
+from web.stream_tickets import Tickets
 
 KEEPALIVE_SECONDS = 15.0
 OUTAGE_RETRY_SECONDS = 1.0
@@ -43,13 +52,25 @@ class StreamController(Controller):
         match_id: MatchId,
         matches: Matches,
         wakeups: WakeupsDependency,
+        stream_tickets: Tickets,
         after: After = 0,
         last_event_id: LastEventId = None,
         authorization: Authorization = None,
+        ticket: StreamTicketParameter = None,
     ) -> ServerSentEvent:
         """Each event is one message: ``id`` its version, ``event`` its type, ``data`` the
-        same JSON as an entry of ``/events``. The stream ends after the match is won."""
-        seat = await optional_seat_of(matches, str(match_id), authorization)
+        same JSON as an entry of ``/events``. The stream ends after the match is won.
+
+        A seat's stream is opened with its token (``Authorization``) or with a ticket from
+        ``POST /matches/{match_id}/stream-tickets`` (``?ticket=``, for browsers); with
+        neither, the spectator's. A used or expired ticket is refused (401)."""
+        if ticket is not None and authorization is not None:
+            raise InvalidParameter("send a token or a ticket, not both")
+        if ticket is not None:
+            await matches.match(str(match_id))
+            seat: int | None = await stream_tickets.redeem(str(match_id), ticket)
+        else:
+            seat = await optional_seat_of(matches, str(match_id), authorization)
         start = _resume_version(last_event_id, after)
         finished = (await matches.load(str(match_id))).state.phase is Phase.MATCH_OVER
         messages = _messages(matches, wakeups, str(match_id), seat, start, finished)

@@ -1,0 +1,82 @@
+"""A real browser for the web client: Playwright driving the system's headless Chromium
+(Debian's ``chromium`` package; `.ci/run` installs it), against ``gin serve`` processes.
+
+Every page a test opens records its console errors and uncaught exceptions; a test fails if
+any page had one (``pages``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+
+from bench.servers import Server, gin_serve
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str) -> Iterator[Server]:
+    with gin_serve(database_url) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        await launched.close()
+
+
+@dataclass
+class Pages:
+    """Opens pages in browser contexts of their own, and keeps what went wrong on them."""
+
+    browser: Browser
+    base_url: str
+    errors: list[str] = field(default_factory=list)
+    contexts: list[BrowserContext] = field(default_factory=list)
+
+    async def open(self, path: str = "/", viewport: dict[str, int] = DESKTOP) -> Page:
+        context = await self.browser.new_context(
+            base_url=self.base_url,
+            viewport=viewport,  # type: ignore[arg-type]
+        )
+        self.contexts.append(context)
+        page = await context.new_page()
+        self.watch(page)
+        await page.goto(path)
+        return page
+
+    def watch(self, page: Page) -> None:
+        page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+
+@pytest.fixture
+async def pages(browser: Browser, server: Server) -> AsyncIterator[Pages]:
+    opened = Pages(browser, server.url)
+    yield opened
+    for context in opened.contexts:
+        await context.close()
+    assert opened.errors == [], "the page logged errors"
