@@ -51,14 +51,20 @@ class Pages:
 
     browser: Browser
     base_url: str
+    # Console messages that are expected (a server restart refuses connections for a while).
+    tolerated: tuple[str, ...] = ()
     errors: list[str] = field(default_factory=list)
     contexts: list[BrowserContext] = field(default_factory=list)
 
-    async def open(self, path: str = "/", viewport: dict[str, int] = DESKTOP) -> Page:
+    async def open(
+        self, path: str = "/", viewport: dict[str, int] = DESKTOP, *, init_script: str = ""
+    ) -> Page:
         context = await self.browser.new_context(
             base_url=self.base_url,
             viewport=viewport,  # type: ignore[arg-type]
         )
+        if init_script:
+            await context.add_init_script(init_script)
         self.contexts.append(context)
         page = await context.new_page()
         self.watch(page)
@@ -66,17 +72,21 @@ class Pages:
         return page
 
     def watch(self, page: Page) -> None:
-        page.on(
-            "console",
-            lambda message: self.errors.append(message.text) if message.type == "error" else None,
-        )
+        page.on("console", lambda message: self._console(message.type, message.text))
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def _console(self, kind: str, text: str) -> None:
+        if kind == "error" and not any(expected in text for expected in self.tolerated):
+            self.errors.append(text)
+
+    async def close(self) -> None:
+        for context in self.contexts:
+            await context.close()
+        assert self.errors == [], "the page logged errors"
 
 
 @pytest.fixture
 async def pages(browser: Browser, server: Server) -> AsyncIterator[Pages]:
     opened = Pages(browser, server.url)
     yield opened
-    for context in opened.contexts:
-        await context.close()
-    assert opened.errors == [], "the page logged errors"
+    await opened.close()
