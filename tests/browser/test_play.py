@@ -63,7 +63,8 @@ async def test_two_people_play_a_match_through_an_invite_link(pages: Pages) -> N
     host = await pages.open("/")
     await start(host, "friend", game_target=10)
     link = await host.locator("[data-invite]").get_attribute("data-invite")
-    assert link and "#/join/inv_" in link
+    assert link is not None
+    assert "#/join/inv_" in link
     guest = await pages.open(link.removeprefix(pages.base_url), viewport=PHONE)
     await expect(board(guest)).to_have_attribute("data-version", re.compile(r"\d+"))
     # The host hears of the join (the cut) through the live stream alone.
