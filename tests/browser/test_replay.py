@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import FilePayload, Page, expect
 
 from bench.servers import Server
 from tests.api.players import create_table, play_match
@@ -93,16 +93,12 @@ TAMPERS: list[Tamper] = [
 
 async def browser_verdict(page: Page, doc: Document) -> tuple[bool, str]:
     """Load ``doc`` as a file into the viewer; whether the page verified it, and what it said."""
-    await page.set_input_files(
-        "#record-file",
-        files=[
-            {
-                "name": "record.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(doc).encode(),
-            }
-        ],
-    )
+    payload: FilePayload = {
+        "name": "record.json",
+        "mimeType": "application/json",
+        "buffer": json.dumps(doc).encode(),
+    }
+    await page.set_input_files("#record-file", files=[payload])
     said = page.locator(".verdict[data-verdict]")
     await expect(said).to_have_count(1)
     return await said.get_attribute("data-verdict") == "verified", await said.inner_text()
