@@ -4,7 +4,8 @@ shared)."""
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable
+from typing import Any
 
 from tests.browser.conftest import PHONE, Pages
 
@@ -22,7 +23,7 @@ FIRST_LOAD = """() => {
 
 
 async def test_the_first_load_is_small(
-    pages: Pages, record_property: pytest.RecordProperty
+    pages: Pages, record_property: Callable[[str, Any], None]
 ) -> None:
     page = await pages.open("/", viewport=PHONE)
     await page.locator("[data-start=bot]").wait_for()
