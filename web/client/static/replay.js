@@ -88,10 +88,10 @@ async function show(viewer, record) {
   };
   jump.addEventListener("change", () => jump.value && go(Number(jump.value)));
   const controls = el("div", { class: "controls" }, [
-    el("button", { type: "button", "data-step": "first", onclick: () => go(0) }, ["⏮ First"]),
+    el("button", { type: "button", "data-step": "first", onclick: () => go(0) }, ["First"]),
     el("button", { type: "button", "data-step": "back", "aria-keyshortcuts": "ArrowLeft", onclick: () => go(at - 1) }, ["◀ Back"]),
     el("button", { type: "button", "data-step": "forward", "aria-keyshortcuts": "ArrowRight", onclick: () => go(at + 1) }, ["Forward ▶"]),
-    el("button", { type: "button", "data-step": "last", onclick: () => go(frames.length - 1) }, ["Last ⏭"]),
+    el("button", { type: "button", "data-step": "last", onclick: () => go(frames.length - 1) }, ["Last"]),
     jump,
     position,
   ]);
@@ -115,9 +115,9 @@ async function show(viewer, record) {
         const arranged = bestArrangement(frame.hands[seat]);
         return el("p", { class: "seat", "data-seat": seat }, [
           `Seat ${seat} (deadwood ${arranged.count}): `,
-          ...arranged.melds.map((meld) => cardRow(sortCards(meld), `seat ${seat} meld`)),
+          ...arranged.melds.map((meld) => el("span", { class: "meld" }, [cardRow(sortCards(meld), `seat ${seat} meld`)])),
           " ",
-          cardRow(arranged.deadwood, `seat ${seat} deadwood`),
+          el("span", { class: "deadwood" }, [cardRow(arranged.deadwood, `seat ${seat} deadwood`)]),
         ]);
       }),
       knockLine(frame),
