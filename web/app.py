@@ -58,6 +58,7 @@ from web.health import health, live, ready
 from web.limits import LimitsMiddleware
 from web.matches import MatchesController
 from web.metrics import counting_problems, metrics_endpoint
+from web.openapi_contract import ClientDocument
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.problems import handle_exception
 from web.records import RecordsController
@@ -190,7 +191,7 @@ def create_app(settings: Settings) -> Litestar:
                 "read your view and send the commands it lists."
             ),
             path=DOCS_PATH,
-            render_plugins=[SwaggerRenderPlugin()],
+            render_plugins=[SwaggerRenderPlugin(), ClientDocument()],
             components=Components(
                 security_schemes={
                     BEARER: SecurityScheme(

@@ -92,6 +92,16 @@ HTTP_KINDS: dict[int, str] = {
     429: "too-many-requests",
 }
 
+# Every problem type the service answers with: the tables' kinds and the two it names itself.
+ALL_KINDS = (
+    frozenset(STATUS_OF_KIND)
+    | frozenset(HTTP_KINDS.values())
+    | {
+        "client-left",
+        "internal-error",
+    }
+)
+
 
 class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
     type: str

@@ -9,12 +9,14 @@ import msgspec
 from litestar import Controller, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
+from litestar.params import RawBody
 from litestar.status_codes import HTTP_201_CREATED
 
 from service.matches.stream_tickets import StreamTickets
 from service.ports.stream_tickets import TICKET_LIFETIME
 from web.dependencies import seated
 from web.docs import BEARER, problems
+from web.empty_body import check_empty_body
 from web.params import Authorization, Matches, MatchId
 
 Tickets = NamedDependency[StreamTickets]
@@ -41,17 +43,20 @@ class StreamTicketsController(Controller):
         "/",
         status_code=HTTP_201_CREATED,
         summary="A single-use ticket for your seat's live stream",
-        responses=problems(400, 401, 403, 404),
+        responses=problems(400, 401, 403, 404, 413, 422),
     )
     async def issue(
         self,
         match_id: MatchId,
         matches: Matches,
         stream_tickets: Tickets,
+        body: RawBody,
         authorization: Authorization = None,
     ) -> StreamTicket:
         """For browsers, whose ``EventSource`` cannot send ``Authorization``: the seat's token
-        never goes in a URL; the ticket does, and is worthless once used or expired."""
+        never goes in a URL; the ticket does, and is worthless once used or expired. The body
+        is empty or ``{}``."""
+        check_empty_body(body, "a stream ticket")
         by = await seated(matches, str(match_id), authorization)
         ticket = await stream_tickets.issue(by)
         return StreamTicket(ticket=ticket, expires_in=int(TICKET_LIFETIME.total_seconds()))

@@ -397,21 +397,30 @@ export interface components {
         BigGin: {
             seat: number;
             melds?: string[][] | null;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "big_gin";
         };
         /** CardsCut */
         CardsCut: {
             pairs: string[][];
             winner: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "cards_cut";
         };
         /** ChooseDealer */
         ChooseDealer: {
             seat: number;
             dealer: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "choose_dealer";
         };
         /** Commitment */
@@ -443,23 +452,14 @@ export interface components {
             secret?: string | null;
             events?: ("hand_end" | "game_end" | "match_end")[];
         };
-        /** Cut */
-        Cut: {
-            seed: string;
-            /** @constant */
-            type: "cut";
-        };
-        /** Deal */
-        Deal: {
-            seed: string;
-            /** @constant */
-            type: "deal";
-        };
         /** DealerChosen */
         DealerChosen: {
             seat: number;
             dealer: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "dealer_chosen";
         };
         /** Dealt */
@@ -472,7 +472,10 @@ export interface components {
             stock: string[];
             knock_limit: number;
             multiplier: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "dealt";
         };
         /** Delivery */
@@ -503,26 +506,38 @@ export interface components {
         Discard: {
             seat: number;
             card: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "discard";
         };
         /** Discarded */
         Discarded: {
             seat: number;
             card: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "discarded";
         };
         /** DrawFromDiscard */
         DrawFromDiscard: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "draw_from_discard";
         };
         /** DrawFromStock */
         DrawFromStock: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "draw_from_stock";
         };
         /** Drew */
@@ -531,7 +546,10 @@ export interface components {
             /** @enum {string} */
             source: "stock" | "discard";
             card: string | null;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "drew";
         };
         /** EventEntry */
@@ -580,7 +598,10 @@ export interface components {
         /** FinishLayoff */
         FinishLayoff: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "finish_layoff";
         };
         /** GameRecord */
@@ -628,14 +649,20 @@ export interface components {
             scored_by: number | null;
             points: number;
             match_scores: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "game_won";
         };
         /** HandDrawn */
         HandDrawn: {
             dealer: number;
             hands: string[][];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "hand_drawn";
         };
         /** Health */
@@ -662,7 +689,10 @@ export interface components {
             seat: number;
             card: string;
             melds?: string[][] | null;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "knock";
         };
         /** KnockView */
@@ -689,7 +719,10 @@ export interface components {
             deadwood_count: number;
             gin: boolean;
             big_gin: boolean;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "knocked";
         };
         /** LaidOff */
@@ -697,7 +730,10 @@ export interface components {
             seat: number;
             card: string;
             meld: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "laid_off";
         };
         /** LayOff */
@@ -705,7 +741,10 @@ export interface components {
             seat: number;
             card: string;
             meld: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "lay_off";
         };
         /** Liveness */
@@ -719,7 +758,10 @@ export interface components {
         /** MatchCreated */
         MatchCreated: {
             options: components["schemas"]["RuleOptions"];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "match_created";
         };
         /** MatchResult */
@@ -775,7 +817,7 @@ export interface components {
             hand: string[];
             opponent_card_count: number;
             opponent_took: string[];
-            legal_actions: (components["schemas"]["StartMatch"] | components["schemas"]["Cut"] | components["schemas"]["Deal"] | components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"])[];
+            legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"])[];
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
@@ -785,7 +827,10 @@ export interface components {
             winner: number;
             match_scores: number[];
             games_won: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "match_won";
         };
         /** NewMatch */
@@ -807,7 +852,10 @@ export interface components {
         /** PassUpcard */
         PassUpcard: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "pass_upcard";
         };
         /**
@@ -830,25 +878,13 @@ export interface components {
             games_won: number;
             hands_won: number;
         };
-        /**
-         * Problem
-         * @example {
-         *       "type": "RTwdshFRPhSOVrnPxrBB",
-         *       "title": "MqbkVDGbgpSmpeFCZfQi",
-         *       "status": 7820,
-         *       "detail": "hEVjsekkeZUyMKBwICns"
-         *     }
-         */
+        /** Problem */
         Problem: {
-            /** @example DwEkQQHiBrmXZcSFtoJx */
-            type: string;
-            /** @example JIgNZYFcagWptUqCwdER */
+            /** @enum {string} */
+            type: "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-reused" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-stream-ticket" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/wrong-token";
             title: string;
-            /** @example 2562 */
             status: number;
-            /** @example RYmbpFdWetXVhYOwZjsY */
             detail: string;
-            /** @example iVzUMZozziJUhCsuKDfY */
             instance?: string | null;
         };
         /** Readiness */
@@ -986,7 +1022,10 @@ export interface components {
             ][];
             hands: string[][];
             hand_points: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "scored";
         };
         /** ScoresView */
@@ -1000,12 +1039,6 @@ export interface components {
         SeatToken: {
             seat: number;
             token: string;
-        };
-        /** StartMatch */
-        StartMatch: {
-            options?: components["schemas"]["RuleOptions"];
-            /** @constant */
-            type: "start_match";
         };
         /** StreamRecord */
         StreamRecord: {
@@ -1042,13 +1075,19 @@ export interface components {
         /** TakeUpcard */
         TakeUpcard: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "take_upcard";
         };
         /** UpcardPassed */
         UpcardPassed: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "upcard_passed";
         };
         /** Webhook */
@@ -1062,6 +1101,103 @@ export interface components {
         /** WebhookList */
         WebhookList: {
             webhooks: components["schemas"]["Webhook"][];
+        };
+        /** ChooseDealerBody */
+        ChooseDealerBody: {
+            seat?: number;
+            dealer: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "choose_dealer";
+        };
+        /** TakeUpcardBody */
+        TakeUpcardBody: {
+            seat?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "take_upcard";
+        };
+        /** PassUpcardBody */
+        PassUpcardBody: {
+            seat?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pass_upcard";
+        };
+        /** DrawFromStockBody */
+        DrawFromStockBody: {
+            seat?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "draw_from_stock";
+        };
+        /** DrawFromDiscardBody */
+        DrawFromDiscardBody: {
+            seat?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "draw_from_discard";
+        };
+        /** DiscardBody */
+        DiscardBody: {
+            seat?: number;
+            card: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "discard";
+        };
+        /** KnockBody */
+        KnockBody: {
+            seat?: number;
+            card: string;
+            melds?: string[][] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "knock";
+        };
+        /** BigGinBody */
+        BigGinBody: {
+            seat?: number;
+            melds?: string[][] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "big_gin";
+        };
+        /** LayOffBody */
+        LayOffBody: {
+            seat?: number;
+            card: string;
+            meld: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "lay_off";
+        };
+        /** FinishLayoffBody */
+        FinishLayoffBody: {
+            seat?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "finish_layoff";
         };
     };
     responses: never;
@@ -1310,7 +1446,7 @@ export interface operations {
         /** @description One command, e.g. {"type": "discard", "card": "7h"}, as listed in a view's legal_actions; seat may be left out (it must be the token's seat). */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"];
+                "application/json": components["schemas"]["ChooseDealerBody"] | components["schemas"]["TakeUpcardBody"] | components["schemas"]["PassUpcardBody"] | components["schemas"]["DrawFromStockBody"] | components["schemas"]["DrawFromDiscardBody"] | components["schemas"]["DiscardBody"] | components["schemas"]["KnockBody"] | components["schemas"]["BigGinBody"] | components["schemas"]["LayOffBody"] | components["schemas"]["FinishLayoffBody"];
             };
         };
         responses: {
@@ -1318,7 +1454,7 @@ export interface operations {
             200: {
                 headers: {
                     /** @description A signed receipt of the command's append: the version it reached and the match stream's head, blinded until the hand ends (base64 of a signed note; see docs/audit.md). Keep it: `gin audit --receipt` finds any later rewrite. */
-                    "Gin-Receipt"?: unknown;
+                    "Gin-Receipt"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1577,6 +1713,24 @@ export interface operations {
             };
             /** @description Not Found (RFC 9457 problem details) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1948,19 +2102,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
-            /** @description Bad request syntax or unsupported method */
+            /** @description Bad Request (RFC 9457 problem details) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status_code: number;
-                        detail: string;
-                        extra?: null | {
-                            [key: string]: unknown;
-                        } | unknown[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (RFC 9457 problem details) */
@@ -2135,19 +2283,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request syntax or unsupported method */
+            /** @description Bad Request (RFC 9457 problem details) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status_code: number;
-                        detail: string;
-                        extra?: null | {
-                            [key: string]: unknown;
-                        } | unknown[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (RFC 9457 problem details) */
