@@ -160,3 +160,8 @@ class DatabaseUnavailable(ServiceError):  # noqa: N818
 class InvalidStreamTicket(ServiceError):  # noqa: N818
     kind = "invalid-stream-ticket"
     title = "This stream ticket is unknown, used up or expired"
+
+
+class OriginNotAllowed(ServiceError):  # noqa: N818
+    kind = "origin-not-allowed"
+    title = "Pages from this origin may not call the API"

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from litestar import Litestar
 from litestar.config.compression import CompressionConfig
-from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -50,6 +49,7 @@ from web.checkpoints import CheckpointsController
 from web.client import client_files
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
+from web.cors import cors_config, refused_preflight_as_problem
 from web.dependencies import provide_bots, provide_matches, provide_wakeups
 from web.docs import BEARER
 from web.events import EventsController
@@ -170,15 +170,8 @@ def create_app(settings: Settings) -> Litestar:
         ],
         request_max_body_size=settings.max_body_bytes,
         # Same origin needs no CORS: only other origins named in the settings get it.
-        cors_config=(
-            CORSConfig(
-                allow_origins=list(settings.cors_origins),
-                allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match"],
-                expose_headers=["ETag", "Gin-Receipt", "Retry-After"],
-            )
-            if settings.cors_origins
-            else None
-        ),
+        cors_config=cors_config(settings.cors_origins),
+        before_send=[refused_preflight_as_problem],
         # Records and long event feeds shrink several times over; live streams stay unbuffered.
         compression_config=CompressionConfig(
             backend="brotli", brotli_gzip_fallback=True, exclude=STREAMS

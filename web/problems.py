@@ -49,6 +49,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "invalid-stream-ticket": 401,
     "wrong-token": 403,
     "not-your-seat": 403,
+    "origin-not-allowed": 403,
     "missing-operator-key": 401,
     "unknown-operator-key": 401,
     "seat-token-not-operator-key": 403,

@@ -12,6 +12,7 @@ from litestar.testing import AsyncTestClient
 
 from tests.api.conftest import settings_for
 from tests.api.players import create_table, play_match
+from tests.api.problems import assert_problem
 from web.app import create_app
 from web.settings import SettingError, Settings
 
@@ -53,6 +54,16 @@ async def test_a_configured_origin_may_call_the_api(database_url: str) -> None:
 
         other = await client.get("/health", headers={"Origin": "https://elsewhere.example"})
         assert "access-control-allow-origin" not in other.headers
+
+        refused = await client.options(
+            "/matches",
+            headers={
+                "Origin": "https://elsewhere.example",
+                "Access-Control-Request-Method": "POST",
+            },
+        )
+        assert_problem(refused, 403, "origin-not-allowed")
+        assert "access-control-allow-origin" not in refused.headers
 
 
 @pytest.mark.parametrize(
