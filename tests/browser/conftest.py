@@ -13,6 +13,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from bench.servers import Server, gin_serve
+from tests.conftest import MakeDatabase
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -29,13 +30,14 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-@pytest.fixture(scope="module")
-def server(database_url: str) -> Iterator[Server]:
-    with gin_serve(database_url) as running:
+@pytest.fixture(scope="session")
+def server(make_database: MakeDatabase) -> Iterator[Server]:
+    """One ``gin serve`` for the browser tests (starting one is most of a test's cost)."""
+    with gin_serve(make_database()) as running:
         yield running
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(
