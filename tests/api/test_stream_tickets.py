@@ -104,3 +104,12 @@ async def test_a_token_and_a_ticket_together_are_refused(client: Client) -> None
     )
 
     assert_problem(response, 400, "invalid-parameter")
+
+
+async def test_a_token_in_the_url_is_refused_not_a_spectator_stream(client: Client) -> None:
+    table = await finished_table(client)
+
+    response = await client.get(f"{table.path}/stream", params={"token": table.tokens[0]})
+
+    problem = assert_problem(response, 400, "invalid-parameter")
+    assert table.tokens[0] not in problem["detail"]
