@@ -2,7 +2,8 @@
 """Bootstrap and run the project with nothing but Python 3.11+ installed.
 
     python3 dev.py serve [gin serve options]  run the service (embedded PostgreSQL by default)
-    python3 dev.py test  [pytest options]     lint, type-check, check layers, run every test
+    python3 dev.py test  [pytest options]     lint, type-check (Python and the page's JavaScript),
+                                              check layers, run every test
     python3 dev.py bench NAME                 run bench/NAME.py (installs the reference engines)
     python3 dev.py loadtest [options]         concurrent matches over HTTP (docs/loadtest.md)
     python3 dev.py mutate [--max-children N] [MUTANT ...]
@@ -39,6 +40,22 @@ def ensure_venv(extras: str) -> None:
     print(f"dev.py: installing the project with [{extras}]", flush=True)
     subprocess.run([*pip, "install", "-e", f"{ROOT}[{extras}]"], check=True)
     STAMP.write_text(wanted)
+
+
+CLIENT = ROOT / "web" / "client"
+NODE_BIN = CLIENT / "node_modules" / ".bin"
+NODE_STAMP = CLIENT / "node_modules" / ".installed"
+
+
+def ensure_node_modules() -> None:
+    """The web client's type checker and type generator (npm ci), again only when
+    package-lock.json has changed."""
+    wanted = hashlib.sha256((CLIENT / "package-lock.json").read_bytes()).hexdigest()
+    if NODE_STAMP.exists() and NODE_STAMP.read_text() == wanted:
+        return
+    print("dev.py: installing the web client's type checker (npm ci)", flush=True)
+    subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=CLIENT, check=True)
+    NODE_STAMP.write_text(wanted)
 
 
 def run(*argv: str, env: dict[str, str] | None = None) -> int:
@@ -141,11 +158,14 @@ def main(args: list[str]) -> int:
         ensure_venv("dev")
         return run(str(BIN / "python"), "-m", "bench.loadtest", *rest)
     ensure_venv("dev")
+    ensure_node_modules()
     for step in (
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],
         [str(BIN / "mypy")],
         [str(BIN / "lint-imports")],
+        # The page's JavaScript against the types generated from the OpenAPI document.
+        [str(NODE_BIN / "tsc"), "-p", str(CLIENT / "tsconfig.json")],
     ):
         if run(*step) != 0:
             return 1

@@ -69,12 +69,14 @@ def gin_serve(
     log_level: str | None = "warning",
     cwd: str | None = None,
     ready_path: str = "/health",
+    port: int | None = None,
 ) -> Iterator[Server]:
     """``gin serve`` over ``database_url`` with ``extra`` options (which win over the defaults
     given here), and ``env`` added to this process's environment. ``log_level`` None leaves
     gin serve's own default (what a deployment pays for its request log). ``cwd``: the
     checkout to run it from (this one by default). ``ready_path``: what must answer 200 before
-    the server is handed over (``/health/live`` for one started while its database is down)."""
+    the server is handed over (``/health/live`` for one started while its database is down).
+    ``port``: this one (a server started again where its clients expect it), not a free one."""
     level = ("--log-level", log_level) if log_level is not None else ()
 
     def command(port: int) -> list[str]:
@@ -83,7 +85,7 @@ def gin_serve(
             *("--host", "127.0.0.1", "--port", str(port), *level, *extra),
         ]
 
-    with served(command, env, cwd=cwd, ready_path=ready_path) as server:
+    with served(command, env, cwd=cwd, ready_path=ready_path, port=port) as server:
         yield server
 
 
@@ -94,11 +96,12 @@ def served(
     *,
     cwd: str | None = None,
     ready_path: str = "/health",
+    port: int | None = None,
 ) -> Iterator[Server]:
     """The server ``command(port)`` starts, on 127.0.0.1 at a free port, once it answers on
     /health; ``env`` is added to this process's environment, less any database URL."""
     with tempfile.TemporaryFile() as log:
-        server = _start(command, env or {}, log, cwd, ready_path)
+        server = _start(command, env or {}, log, cwd, ready_path, port)
         try:
             yield server
         finally:
@@ -111,6 +114,7 @@ def _start(
     log: IO[bytes],
     cwd: str | None,
     ready_path: str,
+    fixed_port: int | None,
 ) -> Server:
     # The server's database is the one given, whatever this process's environment names.
     environment = {k: v for k, v in os.environ.items() if not k.endswith("DATABASE_URL")}
@@ -119,7 +123,7 @@ def _start(
     for _ in range(PORT_ATTEMPTS):
         log.seek(0)
         log.truncate()
-        port = free_port()
+        port = fixed_port or free_port()
         # A session of its own, so the server and every worker it spawns stop together.
         process = subprocess.Popen(
             command(port),

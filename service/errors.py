@@ -155,3 +155,13 @@ class DatabaseUnavailable(ServiceError):  # noqa: N818
 
     def __init__(self, detail: str = "the database did not answer in time; nothing was done"):
         super().__init__(detail)
+
+
+class InvalidStreamTicket(ServiceError):  # noqa: N818
+    kind = "invalid-stream-ticket"
+    title = "This stream ticket is unknown, used up or expired"
+
+
+class OriginNotAllowed(ServiceError):  # noqa: N818
+    kind = "origin-not-allowed"
+    title = "Pages from this origin may not call the API"

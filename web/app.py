@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from litestar import Litestar
+from litestar.config.compression import CompressionConfig
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -27,6 +28,7 @@ from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from adapters.postgres.readiness import readiness_probe
 from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
+from adapters.postgres.stream_tickets import PostgresStreamTicketStore
 from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
@@ -39,6 +41,7 @@ from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
 from service.fairness.commitments import SeedCommitments
 from service.matches.metered import MeteredMatchService
+from service.matches.stream_tickets import StreamTickets
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
@@ -47,8 +50,10 @@ from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.checkpoints import CheckpointsController
+from web.client import client_files
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
+from web.cors import cors_config, refused_preflight_as_problem
 from web.dependencies import provide_bots, provide_matches, provide_wakeups
 from web.docs import BEARER
 from web.events import EventsController
@@ -57,6 +62,7 @@ from web.health import health, live, ready
 from web.limits import LimitsMiddleware
 from web.matches import MatchesController
 from web.metrics import counting_problems, metrics_endpoint
+from web.openapi_contract import ClientDocument
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.problems import handle_exception
 from web.records import RecordsController
@@ -64,6 +70,7 @@ from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
 from web.settings import Settings
 from web.stream import StreamController
+from web.stream_tickets import StreamTicketsController, provide_stream_tickets
 from web.views import ViewController
 from web.webhooks import WebhooksController, provide_webhooks
 
@@ -72,6 +79,7 @@ if TYPE_CHECKING:
     from opentelemetry.trace import TracerProvider
 
 DOCS_PATH = "/docs"
+STREAMS = r"/stream$"
 
 
 def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = None) -> Litestar:
@@ -108,6 +116,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
             app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
+            app.state.stream_tickets = StreamTickets(PostgresStreamTicketStore(pool))
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(
                 signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
@@ -148,6 +157,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             CommandsController,
             EventsController,
             StreamController,
+            StreamTicketsController,
             ResultController,
             RecordsController,
             CheckpointsController,
@@ -158,6 +168,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             metrics_endpoint,
             live,
             ready,
+            client_files(),
         ],
         dependencies={
             "matches": Provide(provide_matches, sync_to_thread=False),
@@ -166,6 +177,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
+            "stream_tickets": Provide(provide_stream_tickets, sync_to_thread=False),
         },
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},
@@ -175,6 +187,13 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
         ],
         request_max_body_size=settings.max_body_bytes,
         plugins=_plugins(settings, tracer_provider),
+        # Same origin needs no CORS: only other origins named in the settings get it.
+        cors_config=cors_config(settings.cors_origins),
+        before_send=[refused_preflight_as_problem],
+        # Records and long event feeds shrink several times over; live streams stay unbuffered.
+        compression_config=CompressionConfig(
+            backend="brotli", brotli_gzip_fallback=True, exclude=STREAMS
+        ),
         openapi_config=OpenAPIConfig(
             title="Gin Rummy service",
             version="1",
@@ -183,7 +202,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                 "read your view and send the commands it lists."
             ),
             path=DOCS_PATH,
-            render_plugins=[SwaggerRenderPlugin()],
+            render_plugins=[SwaggerRenderPlugin(), ClientDocument()],
             components=Components(
                 security_schemes={
                     BEARER: SecurityScheme(

@@ -25,6 +25,12 @@ MAX_COMMAND_BYTES = 4096
 
 SEAT_COMMAND_TAGS = _tags(SeatCommand)
 SYSTEM_COMMAND_TAGS = _tags(SystemCommand)
+# What each command's body may hold: its fields and its type (the domain's structs take
+# unknown fields silently, as events read back from the store must).
+FIELDS_OF = {
+    cls.__struct_config__.tag: frozenset(cls.__struct_fields__) | {"type"}
+    for cls in SeatCommand.__args__
+}
 
 
 def parse_seat_command(body: bytes, seat: int) -> SeatCommand:
@@ -45,6 +51,12 @@ def parse_seat_command(body: bytes, seat: int) -> SeatCommand:
         raise UnknownCommand(
             f"a command with {named} does not exist; the commands are: "
             + ", ".join(SEAT_COMMAND_TAGS)
+        )
+    unknown = sorted(set(raw) - FIELDS_OF[kind])
+    if unknown:
+        raise InvalidRequest(
+            f"the {kind} command has no field {', '.join(map(repr, unknown))}; its fields are: "
+            + ", ".join(sorted(FIELDS_OF[kind]))
         )
     raw.setdefault("seat", seat)
     if raw["seat"] != seat:

@@ -18,6 +18,8 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
             data_container=Problem,
             description=HTTPStatus(status).phrase + " (RFC 9457 problem details)",
             media_type=PROBLEM_MEDIA_TYPE,
+            # Litestar would invent random strings as examples of each field.
+            generate_examples=False,
         )
         for status in statuses
     }

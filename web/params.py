@@ -45,3 +45,12 @@ LastEventId = Annotated[
     str | None,
     HeaderParameter(name="Last-Event-ID", description="Resume after this event's version"),
 ]
+StreamTicketParameter = Annotated[
+    str | None,
+    QueryParameter(
+        name="ticket",
+        min_length=1,
+        max_length=100,
+        description="A single-use ticket from POST /matches/{match_id}/stream-tickets",
+    ),
+]

@@ -46,8 +46,10 @@ STATUS_OF_KIND: dict[str, int] = {
     "unknown-command": 422,
     # who is asking
     "missing-token": 401,
+    "invalid-stream-ticket": 401,
     "wrong-token": 403,
     "not-your-seat": 403,
+    "origin-not-allowed": 403,
     "missing-operator-key": 401,
     "unknown-operator-key": 401,
     "seat-token-not-operator-key": 403,
@@ -90,6 +92,16 @@ HTTP_KINDS: dict[int, str] = {
     415: "unsupported-media-type",
     429: "too-many-requests",
 }
+
+# Every problem type the service answers with: the tables' kinds and the two it names itself.
+ALL_KINDS = (
+    frozenset(STATUS_OF_KIND)
+    | frozenset(HTTP_KINDS.values())
+    | {
+        "client-left",
+        "internal-error",
+    }
+)
 
 
 class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):

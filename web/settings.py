@@ -103,6 +103,19 @@ def postgres_url(text: str) -> str | None:
     return text
 
 
+def origins(text: str) -> tuple[str, ...]:
+    """Comma-separated web origins (``https://app.example``, scheme, host and port only), as a
+    browser sends them in ``Origin``; empty means none."""
+    found = tuple(part.strip().rstrip("/") for part in text.split(",") if part.strip())
+    for origin in found:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path:
+            raise ValueError(text)
+        if parts.query or parts.fragment or parts.username is not None:
+            raise ValueError(text)
+    return found
+
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")  # what both ASGI servers know
 
 PORT = Accepts("a port number (1-65535)", whole_number(1, 65535))
@@ -116,6 +129,8 @@ FILE = Accepts("a file path", folder)
 DATABASE_URL = Accepts("a postgresql:// URL", postgres_url)
 # Room for the largest body the API takes (a match's options, entropy) many times over.
 BODY_BYTES = Accepts("a number of bytes from 1024 to 1048576", whole_number(1024, 1024 * 1024))
+
+ORIGINS = Accepts("comma-separated origins such as https://app.example:8443", origins)
 
 # Every variable the service reads, and what it accepts.
 ENVIRONMENT: dict[str, Accepts[Any]] = {
@@ -137,6 +152,7 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_TRACING": SWITCH,
     "GIN_RECEIPTS": SWITCH,
     "GIN_METRICS": SWITCH,
+    "GIN_CORS_ORIGINS": ORIGINS,
     "GIN_WEBHOOK_ENABLED": SWITCH,
     "GIN_WEBHOOK_POLL_SECONDS": SECONDS,
     "GIN_WEBHOOK_BATCH_SIZE": AT_LEAST_ONE,
@@ -186,6 +202,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # cost against the same service without them (bench/observability_cost.py).
     receipts: bool = True
     metrics: bool = True
+    # Other web origins whose pages may call the API (CORS); the service's own page needs none.
+    cors_origins: tuple[str, ...] = ()
     webhooks: WebhookSettings = WebhookSettings()
 
     @classmethod
@@ -217,6 +235,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             tracing=read("GIN_TRACING", defaults.tracing),
             receipts=read("GIN_RECEIPTS", defaults.receipts),
             metrics=read("GIN_METRICS", defaults.metrics),
+            cors_origins=read("GIN_CORS_ORIGINS", defaults.cors_origins),
             webhooks=_webhooks(env),
         )
         if settings.pool_min_size > settings.pool_max_size:
@@ -242,6 +261,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_TRACING": str(self.tracing).lower(),
             "GIN_RECEIPTS": str(self.receipts).lower(),
             "GIN_METRICS": str(self.metrics).lower(),
+            "GIN_CORS_ORIGINS": ",".join(self.cors_origins),
             **self.webhooks.to_env(),
         }
         if self.database_url:

@@ -8,20 +8,31 @@ a notification from any server process only says "look again".
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import msgspec
-from litestar import Controller, get
+from litestar import Controller, Request, get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain import MatchWon, Phase, event_type
 from service.errors import DatabaseUnavailable, InvalidParameter
+from service.matches.stream_tickets import StreamTickets
 from service.matches.use_cases import MatchService
 from service.ports.wakeups import Wakeups
 from service.store.match_streams import stream_id
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
-from web.params import After, Authorization, LastEventId, Matches, MatchId, WakeupsDependency
+from web.params import (
+    After,
+    Authorization,
+    LastEventId,
+    Matches,
+    MatchId,
+    StreamTicketParameter,
+    WakeupsDependency,
+)
 from web.schemas import MAX_VERSION, EventEnvelope
+from web.stream_tickets import Tickets
 
 KEEPALIVE_SECONDS = 15.0
 OUTAGE_RETRY_SECONDS = 1.0
@@ -43,17 +54,47 @@ class StreamController(Controller):
         match_id: MatchId,
         matches: Matches,
         wakeups: WakeupsDependency,
+        stream_tickets: Tickets,
         after: After = 0,
         last_event_id: LastEventId = None,
         authorization: Authorization = None,
+        ticket: StreamTicketParameter = None,
+        *,
+        request: Request[Any, Any, Any],
     ) -> ServerSentEvent:
         """Each event is one message: ``id`` its version, ``event`` its type, ``data`` the
-        same JSON as an entry of ``/events``. The stream ends after the match is won."""
-        seat = await optional_seat_of(matches, str(match_id), authorization)
+        same JSON as an entry of ``/events``. The stream ends after the match is won.
+
+        A seat's stream is opened with its token (``Authorization``) or with a ticket from
+        ``POST /matches/{match_id}/stream-tickets`` (``?ticket=``, for browsers); with
+        neither, the spectator's. A used or expired ticket is refused (401), and so is a token
+        in the URL (400), rather than answered with the spectator's stream."""
+        if "token" in request.query_params:
+            raise InvalidParameter(
+                "a seat's token never goes in a URL: send it as 'Authorization: Bearer', or "
+                "trade it for a ticket (POST /matches/{match_id}/stream-tickets)"
+            )
+        seat = await _seat(matches, stream_tickets, str(match_id), authorization, ticket)
         start = _resume_version(last_event_id, after)
         finished = (await matches.load(str(match_id))).state.phase is Phase.MATCH_OVER
         messages = _messages(matches, wakeups, str(match_id), seat, start, finished)
         return ServerSentEvent(messages)
+
+
+async def _seat(
+    matches: MatchService,
+    tickets: StreamTickets,
+    match_id: str,
+    authorization: str | None,
+    ticket: str | None,
+) -> int | None:
+    """The seat whose stream this is, from its token or its ticket; None for a spectator."""
+    if ticket is None:
+        return await optional_seat_of(matches, match_id, authorization)
+    if authorization is not None:
+        raise InvalidParameter("send a token or a ticket, not both")
+    await matches.match(match_id)
+    return await tickets.redeem(match_id, ticket)
 
 
 async def _messages(

@@ -76,7 +76,7 @@ class WebhooksController(Controller):
         operator = await operator_for(operator_keys, authorization, "webhooks:manage")
         return await webhooks.create(operator.operator_id, data.url, data.secret, data.events)
 
-    @get("/", summary="Your webhooks", responses=problems(401, 403))
+    @get("/", summary="Your webhooks", responses=problems(400, 401, 403))
     async def list_webhooks(
         self,
         operator_keys: Operators,
@@ -90,7 +90,7 @@ class WebhooksController(Controller):
         "/{webhook_id:uuid}",
         status_code=HTTP_204_NO_CONTENT,
         summary="Delete a webhook",
-        responses=problems(401, 403, 404),
+        responses=problems(400, 401, 403, 404),
     )
     async def remove(
         self,

@@ -1,0 +1,94 @@
+"""A real browser for the web client: Playwright driving the system's headless Chromium
+(Debian's ``chromium`` package; `.ci/run` installs it), against ``gin serve`` processes.
+
+Every page a test opens records its console errors and uncaught exceptions; a test fails if
+any page had one (``pages``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+
+from bench.servers import Server, gin_serve
+from tests.conftest import MakeDatabase
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="session")
+def server(make_database: MakeDatabase) -> Iterator[Server]:
+    """One ``gin serve`` for the browser tests (starting one is most of a test's cost)."""
+    with gin_serve(make_database()) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield launched
+        await launched.close()
+
+
+@dataclass
+class Pages:
+    """Opens pages in browser contexts of their own, and keeps what went wrong on them."""
+
+    browser: Browser
+    base_url: str
+    # Console messages that are expected (a server restart refuses connections for a while).
+    tolerated: tuple[str, ...] = ()
+    errors: list[str] = field(default_factory=list)
+    contexts: list[BrowserContext] = field(default_factory=list)
+
+    async def open(
+        self, path: str = "/", viewport: dict[str, int] = DESKTOP, *, init_script: str = ""
+    ) -> Page:
+        context = await self.browser.new_context(
+            base_url=self.base_url,
+            viewport=viewport,  # type: ignore[arg-type]
+        )
+        if init_script:
+            await context.add_init_script(init_script)
+        self.contexts.append(context)
+        page = await context.new_page()
+        self.watch(page)
+        await page.goto(path)
+        return page
+
+    def watch(self, page: Page) -> None:
+        page.on("console", lambda message: self._console(message.type, message.text))
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def _console(self, kind: str, text: str) -> None:
+        if kind == "error" and not any(expected in text for expected in self.tolerated):
+            self.errors.append(text)
+
+    async def close(self) -> None:
+        for context in self.contexts:
+            await context.close()
+        assert self.errors == [], "the page logged errors"
+
+
+@pytest.fixture
+async def pages(browser: Browser, server: Server) -> AsyncIterator[Pages]:
+    opened = Pages(browser, server.url)
+    yield opened
+    await opened.close()

@@ -1,0 +1,40 @@
+"""What the page costs a first-time visitor: the bytes transferred until the first screen can be
+used (held under a budget), and the time to it (reported, never asserted: this machine is
+shared)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tests.browser.conftest import PHONE, Pages
+
+BUDGET_BYTES = 200_000
+FIRST_LOAD = """() => {
+  const navigation = performance.getEntriesByType("navigation")[0];
+  const resources = performance.getEntriesByType("resource");
+  const interactive = performance.getEntriesByName("gin:interactive")[0];
+  return {
+    bytes: navigation.transferSize + resources.reduce((sum, r) => sum + r.transferSize, 0),
+    files: resources.length + 1,
+    interactive_ms: interactive ? interactive.startTime : null,
+  };
+}"""
+
+
+async def test_the_first_load_is_small(
+    pages: Pages, record_property: Callable[[str, Any], None]
+) -> None:
+    page = await pages.open("/", viewport=PHONE)
+    await page.locator("[data-start=bot]").wait_for()
+    await page.wait_for_function("performance.getEntriesByName('gin:interactive').length > 0")
+
+    load = await page.evaluate(FIRST_LOAD)
+
+    for name, value in load.items():
+        record_property(name, value)
+    print(
+        f"\nfirst load: {load['bytes']} bytes in {load['files']} files, "
+        f"interactive after {load['interactive_ms']:.0f} ms"
+    )
+    assert 0 < load["bytes"] < BUDGET_BYTES

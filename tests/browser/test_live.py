@@ -1,0 +1,63 @@
+"""The page follows a match live and recovers by itself: the server is killed and started
+again on the same port while the other seat keeps playing, and the page shows every move."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import httpx
+import pytest
+from playwright.async_api import Browser, expect
+
+from bench.servers import free_port, gin_serve
+from tests.api.players import Table, choose, create_table
+from tests.browser.conftest import Pages
+from tests.browser.table import board
+
+# Chromium's own lines for the stream cut off by the crash, and for connections refused while
+# no server listens.
+CUT_OFF = ("net::ERR_INCOMPLETE_CHUNKED_ENCODING", "net::ERR_CONNECTION_REFUSED")
+
+
+async def move(http: httpx.AsyncClient, table: Table, rng: random.Random) -> int:
+    """One legal move by whichever seat is to move; the match's version after it."""
+    view = (await http.get(f"{table.path}/view", headers=table.headers(0))).json()
+    if view["turn"] != 0:
+        view = (await http.get(f"{table.path}/view", headers=table.headers(1))).json()
+    response = await http.post(
+        f"{table.path}/commands", json=choose(view, rng), headers=table.headers(view["seat"])
+    )
+    assert response.status_code == 200, response.text
+    version: int = response.json()["version"]
+    return version
+
+
+@pytest.mark.slow
+async def test_the_page_follows_the_match_across_a_server_restart(
+    browser: Browser, fresh_database_url: str
+) -> None:
+    rng = random.Random(7)
+    port = free_port()
+    pages = Pages(browser, f"http://127.0.0.1:{port}", tolerated=CUT_OFF)
+    with gin_serve(fresh_database_url, port=port) as first:
+        async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
+            table = await create_table(http, game_target=500, match_target=0)
+            key = json.dumps({"token": table.tokens[0], "seat": 0})
+            page = await pages.open(
+                f"/#/play/{table.match_id}",
+                init_script=f"localStorage.setItem('gin:seat:{table.match_id}', {key!r})",
+            )
+            for _ in range(3):
+                version = await move(http, table, rng)
+                await expect(board(page)).to_have_attribute("data-version", str(version))
+        first.kill()  # as a crash: no goodbye to the stream
+
+    with gin_serve(fresh_database_url, port=port) as second:
+        async with httpx.AsyncClient(base_url=second.url, timeout=30) as http:
+            for _ in range(6):
+                version = await move(http, table, rng)
+            # Only the live stream tells the page: it reconnected with a new ticket.
+            await expect(board(page)).to_have_attribute("data-version", str(version))
+            await expect(page.locator(".status")).not_to_contain_text("Reconnecting")
+    await pages.close()

@@ -1,0 +1,89 @@
+// The service's HTTP API, typed by the OpenAPI document (types/api.d.ts is generated from it
+// by openapi-typescript; `tsc --checkJs` holds this file to it).
+
+/** @typedef {import("../types/api").components["schemas"]} Schemas */
+/** @typedef {Schemas["MatchView"]} MatchView */
+/** @typedef {Schemas["MatchSummary"]} MatchSummary */
+/** @typedef {Schemas["NewMatch"]} NewMatch */
+/** @typedef {Schemas["Joined"]} Joined */
+/** @typedef {Schemas["StreamTicket"]} StreamTicket */
+/** @typedef {Schemas["Problem"]} Problem */
+/** @typedef {Schemas["GameRecord"]} GameRecord */
+/** @typedef {Schemas["EventEnvelope"]} EventEnvelope */
+/** @typedef {MatchView["legal_actions"][number]} Action */
+/** @typedef {"random" | "simple" | "strong"} BotLevel */
+
+/** A refusal from the service, with its problem details (RFC 9457). */
+export class ApiError extends Error {
+  /** @param {number} status @param {Partial<Problem>} problem */
+  constructor(status, problem) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * @param {string} path
+ * @param {{ method?: string, token?: string, body?: unknown }} [options]
+ * @returns {Promise<unknown>}
+ */
+async function call(path, options = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json" };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method: options.method ?? "GET",
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, body);
+  return body;
+}
+
+/** @param {{ game_target: number, match_target: number }} options @param {BotLevel} level */
+export async function createBotMatch(options, level) {
+  const body = { options, bots: [null, level] };
+  return /** @type {NewMatch} */ (await call("/matches", { method: "POST", body }));
+}
+
+/** @param {{ game_target: number, match_target: number }} options */
+export async function createInviteMatch(options) {
+  const body = { options, invite: true, seat: 0 };
+  return /** @type {NewMatch} */ (await call("/matches", { method: "POST", body }));
+}
+
+/** @param {string} inviteCode */
+export async function join(inviteCode) {
+  const body = { invite_code: inviteCode };
+  return /** @type {Joined} */ (await call("/matches/join", { method: "POST", body }));
+}
+
+/** @param {string} matchId @param {string} token */
+export async function view(matchId, token) {
+  return /** @type {MatchView} */ (await call(`/matches/${matchId}/view`, { token }));
+}
+
+/** @param {string} matchId */
+export async function summary(matchId) {
+  return /** @type {MatchSummary} */ (await call(`/matches/${matchId}`));
+}
+
+/** @param {string} matchId @param {string} token @param {Action} command */
+export async function send(matchId, token, command) {
+  const path = `/matches/${matchId}/commands`;
+  return /** @type {MatchView} */ (await call(path, { method: "POST", token, body: command }));
+}
+
+/** @param {string} matchId @param {string} token */
+export async function streamTicket(matchId, token) {
+  const path = `/matches/${matchId}/stream-tickets`;
+  return /** @type {StreamTicket} */ (await call(path, { method: "POST", token }));
+}
+
+/** @param {string} matchId */
+export async function record(matchId) {
+  return /** @type {GameRecord} */ (await call(`/matches/${matchId}/record`));
+}

@@ -1,0 +1,107 @@
+// The page's routes (in the URL's fragment, so a link never sends a token to any server):
+//   #/                  start a match against a bot, or invite a friend
+//   #/play/<match>      play it (the seat's token is kept in this browser's localStorage)
+//   #/join/<invite>     take the invited seat, then play
+//   #/replay/<match>    step through a finished match, or load a game-record file
+
+import * as api from "./api.js";
+import { el, heading } from "./dom.js";
+import { playScreen } from "./play.js";
+
+/** @typedef {import("./play.js").SeatKey} SeatKey */
+
+const main = /** @type {HTMLElement} */ (document.querySelector("main"));
+
+/** @param {string} matchId @param {SeatKey} key */
+function keep(matchId, key) {
+  localStorage.setItem(`gin:seat:${matchId}`, JSON.stringify(key));
+}
+
+/** @param {string} matchId @returns {SeatKey | null} */
+function kept(matchId) {
+  const text = localStorage.getItem(`gin:seat:${matchId}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** @param {unknown} error */
+function failure(error) {
+  return el("p", { class: "problem", role: "alert" }, [error instanceof Error ? error.message : String(error)]);
+}
+
+function lobby() {
+  const target = /** @type {HTMLInputElement} */ (
+    el("input", { id: "game-target", type: "number", min: 1, max: 1000, value: 100 })
+  );
+  const level = /** @type {HTMLSelectElement} */ (
+    el("select", { id: "bot-level" }, ["simple", "strong", "random"].map((name) => el("option", { value: name }, [name])))
+  );
+  const options = () => ({ game_target: Number(target.value) || 100, match_target: 0 });
+  const errors = el("div");
+  /** @param {() => Promise<void>} start */
+  const starting = (start) => async () => {
+    try {
+      await start();
+    } catch (error) {
+      errors.replaceChildren(failure(error));
+    }
+  };
+  const vsBot = starting(async () => {
+    const created = await api.createBotMatch(options(), /** @type {api.BotLevel} */ (level.value));
+    keep(created.match_id, { token: created.seats[0].token, seat: 0 });
+    location.hash = `#/play/${created.match_id}`;
+  });
+  const withFriend = starting(async () => {
+    const created = await api.createInviteMatch(options());
+    keep(created.match_id, { token: created.seats[0].token, seat: 0, inviteCode: created.invite_code });
+    location.hash = `#/play/${created.match_id}`;
+  });
+  main.replaceChildren(
+    el("section", { class: "lobby", "aria-label": "New match" }, [
+      heading("New match"),
+      el("p", {}, [el("label", { for: "game-target" }, ["Game to "]), target, " points (one game)"]),
+      el("p", {}, [
+        el("label", { for: "bot-level" }, ["Bot "]), level, " ",
+        el("button", { type: "button", "data-start": "bot", onclick: vsBot }, ["Play against the bot"]),
+      ]),
+      el("p", {}, [el("button", { type: "button", "data-start": "friend", onclick: withFriend }, ["Invite a friend"])]),
+      errors,
+      heading("Replay"),
+      el("p", {}, [el("a", { href: "#/replay" }, ["Open a game record"])]),
+    ]),
+  );
+}
+
+/** @param {string} inviteCode */
+async function joinMatch(inviteCode) {
+  try {
+    const joined = await api.join(inviteCode);
+    keep(joined.match_id, { token: joined.token, seat: joined.seat });
+    location.replace(`#/play/${joined.match_id}`);
+  } catch (error) {
+    main.replaceChildren(failure(error), el("a", { href: "#/" }, ["New match"]));
+  }
+}
+
+async function route() {
+  document.onkeydown = null;
+  const [, screen, argument] = location.hash.split("/");
+  if (screen === "play" && argument) {
+    const key = kept(argument);
+    if (!key) {
+      main.replaceChildren(failure("This browser holds no seat in this match."), el("a", { href: `#/replay/${argument}` }, ["Watch its replay"]));
+      return;
+    }
+    await playScreen(main, argument, key);
+  } else if (screen === "join" && argument) {
+    await joinMatch(argument);
+  } else if (screen === "replay") {
+    const { replayScreen } = await import("./replay.js");
+    await replayScreen(main, argument ?? null);
+  } else {
+    lobby();
+  }
+}
+
+window.addEventListener("hashchange", route);
+// When the first screen can be used: the browser tests report the time to it.
+route().then(() => performance.mark("gin:interactive"));

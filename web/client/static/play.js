@@ -1,0 +1,337 @@
+// The table as one seat sees it, and the only moves the service lists for it
+// (``legal_actions``): nothing here decides what is legal, and nothing shows more than the
+// seat's view holds.
+
+import * as api from "./api.js";
+import { arrangements, bestArrangement, cardLabel, cardName, sortCards } from "./cards.js";
+import { cardFace, cardRow, el, heading } from "./dom.js";
+import { follow } from "./live.js";
+
+/** @typedef {import("./api.js").MatchView} MatchView */
+/** @typedef {import("./api.js").Action} Action */
+/** @typedef {{ token: string, seat: number, inviteCode?: string | null }} SeatKey */
+
+const ARRANGEMENTS_PER_KNOCK = 3;
+
+/** @param {string} card */
+const spoken = (card) => `${cardName(card)} (${cardLabel(card)})`;
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} matchId
+ * @param {SeatKey} key
+ */
+export async function playScreen(root, matchId, key) {
+  /** @type {MatchView | null} */
+  let view = null;
+  let busy = false;
+  let knocking = false;
+  /** @type {string | null} */
+  let problem = null;
+  let connection = "connecting";
+
+  const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  const board = el("div", { class: "board" });
+  root.replaceChildren(el("section", { class: "play", "aria-label": "Your table" }, [status, board]));
+
+  /** @param {MatchView} next */
+  const show = (next) => {
+    if (view && next.version < view.version) return;
+    view = next;
+    render();
+  };
+
+  const refresh = async () => {
+    try {
+      show(await api.view(matchId, key.token));
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+      render();
+    }
+  };
+
+  /** @param {Action} action */
+  const act = async (action) => {
+    if (busy) return;
+    busy = true;
+    problem = null;
+    knocking = false;
+    try {
+      show(await api.send(matchId, key.token, action));
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+      await refresh();
+    } finally {
+      busy = false;
+      render();
+    }
+  };
+
+  function render() {
+    if (!view) return;
+    const current = view;
+    const actions = current.legal_actions;
+    const mine = current.turn === current.seat;
+    root.dataset.version = String(current.version);
+    root.dataset.phase = current.phase;
+    root.dataset.turn = mine ? "me" : "them";
+    status.textContent = [describeTurn(current), problem, connection === "reconnecting" ? "Reconnecting…" : null]
+      .filter(Boolean)
+      .join(" · ");
+    const parts = [
+      scores(current),
+      invite(current, key),
+      opponent(current),
+      table(current, actions, act),
+      knockOnTable(current, actions, act),
+      hand(current, actions, act, () => {
+        knocking = !knocking;
+        render();
+      }),
+      knocking ? knockChoices(current, actions, act) : null,
+      lastHand(current),
+      over(current, matchId),
+    ];
+    board.replaceChildren(...parts.filter((part) => part !== null));
+  }
+
+  document.onkeydown = (event) => {
+    if (!view || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target instanceof HTMLInputElement) return;
+    const byKey = { s: "draw_from_stock", d: "draw_from_discard", t: "take_upcard", p: "pass_upcard", f: "finish_layoff", g: "big_gin" };
+    const type = byKey[/** @type {keyof typeof byKey} */ (event.key)];
+    const action = type && view.legal_actions.find((a) => a.type === type);
+    if (action) {
+      event.preventDefault();
+      act(action);
+    } else if (event.key === "k" && view.legal_actions.some((a) => a.type === "knock")) {
+      knocking = !knocking;
+      render();
+    } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      moveFocus(event.key === "ArrowLeft" ? -1 : 1);
+    }
+  };
+
+  await refresh();
+  follow(
+    matchId,
+    key.token,
+    view ? /** @type {MatchView} */ (view).version : 0,
+    (entry) => {
+      if (!view || entry.version > view.version) refresh();
+    },
+    (now) => {
+      const wasDown = connection === "reconnecting";
+      connection = now;
+      if (wasDown && now === "live") refresh();
+      render();
+    },
+  );
+}
+
+/** @param {number} step */
+function moveFocus(step) {
+  const cards = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".hand .card")]);
+  const at = cards.indexOf(/** @type {HTMLElement} */ (document.activeElement));
+  const next = cards[(at + step + cards.length) % cards.length];
+  next?.focus();
+}
+
+/** @param {MatchView} view */
+function describeTurn(view) {
+  if (view.phase === "match_over") return view.winner === view.seat ? "You won the match!" : "Your opponent won the match.";
+  if (view.turn === null) return "Waiting for your opponent to join…";
+  if (view.turn !== view.seat) return "Your opponent's turn.";
+  const what = {
+    choose_dealer: "You won the cut: choose who deals.",
+    offer: "Your turn: take the upcard or pass.",
+    draw: "Your turn: draw from the stock or the discard pile.",
+    discard: "Your turn: discard a card, or knock.",
+    layoff: "Your opponent knocked: lay off cards, then finish.",
+  };
+  return what[/** @type {keyof typeof what} */ (view.phase)] ?? "Your turn.";
+}
+
+/** @param {MatchView} view */
+function scores(view) {
+  const you = view.seat;
+  const them = 1 - you;
+  const s = view.scores;
+  return el("dl", { class: "scores", "aria-label": "Scores" }, [
+    el("dt", {}, ["You"]),
+    el("dd", { "data-score": "you" }, [`${s.hand_points[you]} (match ${s.match_scores[you]})`]),
+    el("dt", {}, ["Opponent"]),
+    el("dd", { "data-score": "them" }, [`${s.hand_points[them]} (match ${s.match_scores[them]})`]),
+    el("dt", {}, ["Game to"]),
+    el("dd", {}, [`${view.options.game_target}, hand ${view.hand_number}`]),
+  ]);
+}
+
+/** @param {MatchView} view @param {SeatKey} key */
+function invite(view, key) {
+  if (!key.inviteCode || view.turn !== null) return null;
+  const link = `${location.origin}${location.pathname}#/join/${key.inviteCode}`;
+  return el("p", { class: "invite" }, [
+    "Send this link to your opponent: ",
+    el("input", { readonly: true, value: link, "aria-label": "Invite link", size: 40, "data-invite": link }),
+  ]);
+}
+
+/** @param {MatchView} view */
+function opponent(view) {
+  return el("section", { class: "opponent", "aria-label": "Your opponent" }, [
+    heading("Opponent"),
+    el("p", {}, [`${view.opponent_card_count} cards`]),
+    view.opponent_took.length ? el("p", {}, ["Took from the pile: ", cardRow(sortCards(view.opponent_took), "Cards your opponent took")]) : null,
+  ]);
+}
+
+/** @param {Action[]} actions @param {string} type */
+const find = (actions, type) => actions.find((action) => action.type === type);
+
+/**
+ * @param {string} label
+ * @param {Action | undefined} action
+ * @param {(action: Action) => void} act
+ * @param {string} [keyHint]
+ */
+function actionButton(label, action, act, keyHint) {
+  if (!action) return null;
+  return el("button", { type: "button", "data-action": action.type, "aria-keyshortcuts": keyHint, onclick: () => act(action) }, [label]);
+}
+
+/** @param {MatchView} view @param {Action[]} actions @param {(action: Action) => void} act */
+function table(view, actions, act) {
+  const top = view.discard_pile.at(-1);
+  const dealerChoices = actions.filter((a) => a.type === "choose_dealer");
+  return el("section", { class: "table", "aria-label": "Table" }, [
+    el("div", { class: "stock" }, [
+      el("span", { class: "card back", role: "img", "aria-label": `stock, ${view.stock_size} cards` }, [String(view.stock_size)]),
+      actionButton("Draw from stock", find(actions, "draw_from_stock"), act, "s"),
+    ]),
+    el("div", { class: "pile" }, [
+      top ? cardFace(top) : el("span", { class: "card empty" }, ["—"]),
+      el("span", { class: "count" }, [`discard pile: ${view.discard_pile.length}`]),
+      actionButton(top ? `Take ${cardLabel(top)}` : "Take", find(actions, "draw_from_discard"), act, "d"),
+      actionButton(top ? `Take the upcard ${cardLabel(top)}` : "Take the upcard", find(actions, "take_upcard"), act, "t"),
+      actionButton("Pass", find(actions, "pass_upcard"), act, "p"),
+    ]),
+    dealerChoices.length
+      ? el("div", { class: "choices" }, dealerChoices.map((a) =>
+          actionButton(a.type === "choose_dealer" && a.dealer === view.seat ? "I deal" : "Opponent deals", a, act),
+        ))
+      : null,
+  ]);
+}
+
+/** The knocker's melds during layoff, with each layoff the service lists. */
+function knockOnTable(/** @type {MatchView} */ view, /** @type {Action[]} */ actions, /** @type {(action: Action) => void} */ act) {
+  const knock = view.knock;
+  if (!knock) return null;
+  const who = knock.knocker === view.seat ? "You" : "Your opponent";
+  return el("section", { class: "knock", "aria-label": "The knock" }, [
+    heading(`${who} knocked${knock.gin ? " (gin)" : ""}`),
+    el("ol", { class: "melds" }, knock.melds.map((meld, index) =>
+      el("li", { "data-meld": index }, [
+        cardRow(meld, `meld ${index + 1}`),
+        ...actions.flatMap((a) =>
+          a.type === "lay_off" && a.meld === index
+            ? [actionButton(`Lay off ${cardLabel(a.card)}`, a, act)]
+            : [],
+        ),
+      ]),
+    )),
+    el("p", {}, [`Deadwood ${knock.deadwood_count}: `, cardRow(knock.deadwood, "knocker's deadwood")]),
+    actionButton("Finish laying off", find(actions, "finish_layoff"), act, "f"),
+  ]);
+}
+
+/**
+ * Your hand, melds grouped and deadwood last; a card is a button when discarding it is legal.
+ * @param {MatchView} view @param {Action[]} actions @param {(action: Action) => void} act
+ * @param {() => void} toggleKnock
+ */
+function hand(view, actions, act, toggleKnock) {
+  const arranged = bestArrangement(view.hand);
+  /** @param {string} card */
+  const face = (card) => {
+    const discard = actions.find((a) => a.type === "discard" && a.card === card);
+    return discard ? cardFace(card, () => act(discard), "discard") : cardFace(card);
+  };
+  return el("section", { class: "hand", "aria-label": "Your hand" }, [
+    heading(`Your hand · deadwood ${arranged.count}`),
+    el("div", { class: "groups" }, [
+      ...arranged.melds.map((meld) => el("span", { class: "meld", role: "group", "aria-label": "meld" }, sortCards(meld).map(face))),
+      arranged.deadwood.length
+        ? el("span", { class: "deadwood", role: "group", "aria-label": "deadwood" }, arranged.deadwood.map(face))
+        : null,
+    ]),
+    el("div", { class: "actions" }, [
+      actions.some((a) => a.type === "knock")
+        ? el("button", { type: "button", "data-action": "knock-menu", "aria-keyshortcuts": "k", onclick: toggleKnock }, ["Knock…"])
+        : null,
+      actionButton("Big gin!", find(actions, "big_gin"), act, "g"),
+    ]),
+  ]);
+}
+
+/**
+ * Each knock the service lists, with the ways to lay out the other ten cards within the
+ * knock limit: the player picks the arrangement shown to the opponent.
+ * @param {MatchView} view @param {Action[]} actions @param {(action: Action) => void} act
+ */
+function knockChoices(view, actions, act) {
+  const rows = actions.flatMap((action) => {
+    if (action.type !== "knock") return [];
+    const rest = view.hand.filter((card) => card !== action.card);
+    return arrangements(rest)
+      .filter((a) => a.count <= view.knock_limit)
+      .slice(0, ARRANGEMENTS_PER_KNOCK)
+      .map((arrangement) => {
+        const melds = arrangement.melds.map((meld) => sortCards(meld));
+        const gin = arrangement.count === 0;
+        const text = `${gin ? "Gin" : "Knock"}: ${cardLabel(action.card)} face down; ${melds.map((m) => m.map(cardLabel).join(" ")).join(" | ")}; deadwood ${arrangement.count}`;
+        return el("li", {}, [
+          el("button", {
+            type: "button",
+            "data-action": gin ? "gin" : "knock",
+            "data-card": action.card,
+            "aria-label": `${gin ? "Gin" : "Knock"}, ${spoken(action.card)} face down, deadwood ${arrangement.count}`,
+            onclick: () => act({ ...action, melds }),
+          }, [text]),
+        ]);
+      });
+  });
+  return el("section", { class: "knock-choices", "aria-label": "Ways to knock" }, [heading("Knock with…"), el("ul", {}, rows)]);
+}
+
+/** The last hand's result, both hands shown. @param {MatchView} view */
+function lastHand(view) {
+  const last = view.last_hand;
+  if (!last) return null;
+  const you = view.seat;
+  const them = 1 - you;
+  let summary = "The hand was drawn: nobody scores.";
+  if (last.type === "scored") {
+    const winner = last.winner === null ? "Nobody" : last.winner === you ? "You" : "Your opponent";
+    const verb = last.winner === you ? "win" : "wins";
+    summary = last.winner === null
+      ? `A tie (${last.outcome}): nobody scores.`
+      : `${winner} ${verb} ${last.points} points (${last.outcome.replace("_", " ")}).`;
+  }
+  return el("section", { class: "result", "aria-label": "Last hand" }, [
+    heading("Last hand"),
+    el("p", { "data-result": last.type }, [summary]),
+    el("p", {}, ["Your hand: ", cardRow(sortCards(last.hands[you]), "your hand")]),
+    el("p", {}, ["Opponent's hand: ", cardRow(sortCards(last.hands[them]), "your opponent's hand")]),
+  ]);
+}
+
+/** @param {MatchView} view @param {string} matchId */
+function over(view, matchId) {
+  if (view.phase !== "match_over") return null;
+  return el("section", { class: "over", "aria-label": "Match over" }, [
+    heading(view.winner === view.seat ? "You won the match" : "Your opponent won the match"),
+    el("p", {}, [el("a", { href: `#/replay/${matchId}` }, ["Replay this match"]), " · ", el("a", { href: "#/" }, ["New match"])]),
+  ]);
+}

@@ -1,0 +1,323 @@
+// A game record checked in the browser with WebCrypto, written from docs/audit.md alone: a
+// second implementation of the scheme, so a record can be checked without trusting the server
+// or installing anything. It checks the format, both hash chains, the fairness stream (every
+// revealed seed against its chain's commitment, the secret against every commitment, the
+// records due in order), the cut and every deal against the decks their seeds give, every
+// draw from the stock against the deal's stock, and the summary against the streams. It does
+// not re-run the moves' scores through the rules: `gin verify` does that too.
+
+import { RANKS, SUITS } from "./cards.js";
+
+/** @typedef {import("./api.js").GameRecord} GameRecord */
+/** @typedef {GameRecord["match_stream"]["events"][number]} Entry */
+/** @typedef {{ ok: boolean, problem: string | null, lines: string[] }} Verdict */
+/** @typedef {Uint8Array<ArrayBuffer>} Bytes */
+
+const SCHEME = "gin-fair-1";
+const encoder = new TextEncoder();
+
+class Discrepancy extends Error {}
+
+/** @param {string} message @returns {never} */
+function fail(message) {
+  throw new Discrepancy(message);
+}
+
+/** @param {Bytes[]} parts */
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** @param {number} value @param {number} bytes big-endian */
+function number(value, bytes) {
+  const out = new Uint8Array(bytes);
+  const view = new DataView(out.buffer);
+  if (bytes === 8) view.setBigUint64(0, BigInt(value));
+  else view.setUint32(0, value);
+  return out;
+}
+
+/** lp(s): its length in 4 bytes big-endian, then its UTF-8 bytes. @param {string | Bytes} s */
+function lp(s) {
+  const bytes = typeof s === "string" ? encoder.encode(s) : s;
+  return concat(number(bytes.length, 4), bytes);
+}
+
+/** @param {Bytes} bytes */
+async function sha256(bytes) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+/** @param {Bytes} key @param {Bytes} message */
+async function hmac(key, message) {
+  const imported = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", imported, message));
+}
+
+/** @param {Bytes} bytes */
+export function hex(bytes) {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** @param {string} text */
+function fromHex(text) {
+  if (!/^([0-9a-f]{2})*$/.test(text)) fail(`${JSON.stringify(text)} is not hexadecimal`);
+  return new Uint8Array((text.match(/../g) ?? []).map((pair) => parseInt(pair, 16)));
+}
+
+/** The 52 cards in the order of a seed's shuffle. @param {Bytes} seed */
+export async function deckFrom(seed) {
+  const deck = Array.from({ length: 52 }, (_, i) => RANKS[i % 13] + SUITS[Math.floor(i / 13)]);
+  /** @type {number[]} */
+  let words = [];
+  let counter = 0;
+  const word = async () => {
+    if (words.length === 0) {
+      const block = await sha256(concat(seed, number(counter++, 8)));
+      const view = new DataView(block.buffer);
+      words = Array.from({ length: 8 }, (_, i) => view.getUint32(i * 4));
+    }
+    return /** @type {number} */ (words.shift());
+  };
+  for (let i = 51; i >= 1; i--) {
+    const n = i + 1;
+    const limit = 2 ** 32 - (2 ** 32 % n);
+    let w = await word();
+    while (w >= limit) w = await word();
+    const j = w % n;
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
+
+/** @param {Bytes} link @param {string} matchId @param {string} step @param {string[]} entropy */
+async function shuffleSeed(link, matchId, step, entropy) {
+  const message = concat(lp(SCHEME), lp(matchId), lp(step), lp(entropy[0] ?? ""), lp(entropy[1] ?? ""));
+  return hmac(link, message);
+}
+
+/** @param {string} card */
+const rank = (card) => RANKS.indexOf(card[0]);
+
+/** The cut's pairs and its winner. @param {Bytes} seed */
+async function cutFrom(seed) {
+  let deck = await deckFrom(seed);
+  const pairs = [];
+  for (;;) {
+    for (let i = 0; i + 1 < 52; i += 2) {
+      pairs.push([deck[i], deck[i + 1]]);
+      if (rank(deck[i]) !== rank(deck[i + 1])) {
+        return { pairs, winner: rank(deck[i]) > rank(deck[i + 1]) ? 0 : 1 };
+      }
+    }
+    seed = await sha256(seed);
+    deck = await deckFrom(seed);
+  }
+}
+
+/** @param {string[]} cards */
+const sorted = (cards) => [...cards].sort((a, b) => cardIndex(a) - cardIndex(b));
+/** @param {string} card */
+const cardIndex = (card) => SUITS.indexOf(card[1]) * 13 + rank(card);
+
+/** @param {GameRecord} record @param {"match_stream" | "fairness_stream"} which @param {string} prefix */
+async function checkChain(record, which, prefix) {
+  const stream = record[which];
+  const name = which === "match_stream" ? "match stream" : "fairness stream";
+  if (stream.stream_id !== `${prefix}-${record.match_id}`) fail(`${name}: its id is ${stream.stream_id}, not ${prefix}-${record.match_id}`);
+  let previous = new Uint8Array(32);
+  let expected = 1;
+  for (const entry of stream.events) {
+    if (entry.version !== expected) {
+      fail(`${name}: version ${expected} is missing (the record goes on with version ${entry.version})`);
+    }
+    if (entry.previous_hash !== hex(previous)) {
+      fail(`${name} version ${entry.version}: its previous hash is not the hash of version ${entry.version - 1}`);
+    }
+    const hash = await sha256(concat(
+      previous, lp(stream.stream_id), number(entry.version, 8), lp(entry.type),
+      number(entry.schema_version, 4), lp(entry.data),
+    ));
+    if (hex(hash) !== entry.hash) {
+      fail(`${name} version ${entry.version}: the hash does not match the event's content chained to version ${entry.version - 1} (the event was changed after it was recorded)`);
+    }
+    previous = hash;
+    expected++;
+  }
+}
+
+/** @param {Entry} entry @returns {any} */
+function parsed(entry) {
+  try {
+    return JSON.parse(entry.data);
+  } catch {
+    return fail(`version ${entry.version}: its data is not JSON`);
+  }
+}
+
+/** @param {Bytes} link @param {number} times */
+async function hashed(link, times) {
+  let value = link;
+  for (let i = 0; i < times; i++) value = await sha256(value);
+  return value;
+}
+
+/**
+ * The fairness stream: its records, in the order due; every revealed link hashing to its
+ * chain's commitment; the secret giving every commitment. The links, by link number.
+ * @param {GameRecord} record @param {number} deals @param {boolean} over
+ */
+async function checkFairness(record, deals, over) {
+  const events = record.fairness_stream.events.map((entry) => ({ entry, data: parsed(entry) }));
+  /** @type {Map<number, string>} */
+  const commitments = new Map();
+  /** @type {Map<number, Bytes>} */
+  const links = new Map();
+  let chainLinks = 0;
+  /** @type {string[] | null} */
+  let entropy = null;
+  let secret = null;
+  const steps = ["cut", ...Array.from({ length: deals }, (_, d) => `deal ${d + 1}`)];
+  let revealed = 0;
+  for (const { entry, data } of events) {
+    const where = `fairness stream version ${entry.version}`;
+    if (entry.type === "seeds_committed") {
+      if (data.scheme !== SCHEME) fail(`${where}: the scheme is ${data.scheme}, not ${SCHEME}`);
+      chainLinks = data.links;
+      commitments.set(data.chain, data.commitment);
+    } else if (entry.type === "entropy_fixed") {
+      entropy = data.entropy;
+    } else if (entry.type === "seed_revealed") {
+      const step = steps[revealed];
+      if (step === undefined || data.step !== step || data.link !== revealed + 1) {
+        fail(`${where}: ${data.step} is revealed where ${step ?? "nothing"} is due`);
+      }
+      if (revealed === 0 && entropy === null) fail(`${where}: the cut's seed is revealed before the entropy was fixed`);
+      const chain = Math.floor((data.link - 1) / chainLinks) + 1;
+      const index = ((data.link - 1) % chainLinks) + 1;
+      const commitment = commitments.get(chain);
+      if (commitment === undefined) fail(`${where}: chain ${chain} was never committed to`);
+      const link = fromHex(data.seed);
+      if (hex(await hashed(link, index)) !== commitment) {
+        fail(`${label(step)}: the revealed seed does not hash to the commitment`);
+      }
+      links.set(data.link, link);
+      revealed++;
+    } else if (entry.type === "secret_revealed") {
+      secret = fromHex(data.secret);
+      for (const [chain, commitment] of commitments) {
+        const top = await hmac(secret, encoder.encode(`${SCHEME} chain ${chain}`));
+        if (hex(await hashed(top, chainLinks)) !== commitment) {
+          fail(`${where}: the secret does not give the commitment of chain ${chain}`);
+        }
+      }
+    } else {
+      fail(`${where}: ${entry.type} is no fairness record`);
+    }
+  }
+  if (revealed !== steps.length) fail(`fairness stream: ${steps[revealed] ?? "a step"}'s seed is not revealed`);
+  if (over && secret === null) fail("fairness stream: the match is over but its secret is not revealed");
+  if (!over && secret !== null) fail("fairness stream: the secret is revealed before the match is over");
+  return { links, entropy: entropy ?? ["", ""] };
+}
+
+/** @param {string} step */
+const label = (step) => (step === "cut" ? "the cut" : step.replace("deal", "hand"));
+
+/**
+ * The match stream against the seeds: the cut, every deal card by card, and every draw from
+ * the stock. @param {GameRecord} record @param {Map<number, Bytes>} links @param {string[]} entropy
+ */
+async function checkDeals(record, links, entropy) {
+  let deal = 0;
+  /** @type {string[]} */
+  let stock = [];
+  for (const entry of record.match_stream.events) {
+    const data = parsed(entry);
+    if (entry.type === "cards_cut") {
+      const seed = await shuffleSeed(/** @type {Bytes} */ (links.get(1)), record.match_id, "cut", entropy);
+      const cut = await cutFrom(seed);
+      if (JSON.stringify(cut.pairs) !== JSON.stringify(data.pairs) || cut.winner !== data.winner) {
+        fail(`version ${entry.version}: the cut does not match the deck from the revealed seed`);
+      }
+    } else if (entry.type === "dealt") {
+      deal++;
+      const where = `game ${data.game} hand ${deal}, version ${entry.version}`;
+      const link = links.get(deal + 1);
+      if (!link) fail(`${where}: the seed of deal ${deal} is not revealed`);
+      const deck = await deckFrom(await shuffleSeed(link, record.match_id, `deal ${deal}`, entropy));
+      const dealer = data.dealer;
+      /** @type {string[][]} */
+      const hands = [[], []];
+      for (let i = 0; i < 20; i++) hands[i % 2 === 0 ? 1 - dealer : dealer].push(deck[i]);
+      for (const seat of [0, 1]) {
+        const given = sorted(hands[seat]);
+        const said = sorted(data.hands[seat]);
+        const at = given.findIndex((card, i) => card !== said[i]);
+        if (at >= 0 || said.length !== 10) {
+          fail(`${where}: Dealt does not match the deck from the revealed seed: seat ${seat}'s hand has ${said[at] ?? "another card"} where the seed gives ${given[at] ?? "none"}`);
+        }
+      }
+      if (data.upcard !== deck[20]) fail(`${where}: the upcard is ${data.upcard} where the seed gives ${deck[20]}`);
+      stock = deck.slice(21);
+      if (JSON.stringify(stock) !== JSON.stringify(data.stock)) fail(`${where}: the stock is not the one the seed gives`);
+    } else if (entry.type === "drew" && data.source === "stock") {
+      const next = stock.shift();
+      if (data.card !== next) fail(`version ${entry.version}: seat ${data.seat} drew ${data.card} from the stock, whose next card is ${next}`);
+    }
+  }
+  return deal;
+}
+
+/**
+ * Every check, stopping at the first discrepancy.
+ * @param {unknown} document a parsed game-record file
+ * @returns {Promise<Verdict>}
+ */
+export async function verifyRecord(document) {
+  /** @type {string[]} */
+  const lines = [];
+  try {
+    const record = /** @type {GameRecord} */ (document);
+    if (typeof record !== "object" || record === null || record.format !== "gin-rummy-record" || record.format_version !== 1) {
+      fail("this is not a gin-rummy-record, version 1");
+    }
+    if (!record.match_stream?.events || !record.fairness_stream?.events) fail("the record has no streams");
+    await checkChain(record, "match_stream", "match");
+    await checkChain(record, "fairness_stream", "fairness");
+    lines.push("both hash chains hold");
+    const types = record.match_stream.events.map((entry) => entry.type);
+    const deals = types.filter((type) => type === "dealt").length;
+    const over = types.includes("match_won");
+    const { links, entropy } = await checkFairness(record, deals, over);
+    lines.push(`every revealed seed matches its commitment (${links.size} seeds)`);
+    await checkDeals(record, links, entropy);
+    lines.push(`the cut and ${deals} deals match their seeds`);
+    const created = record.match_stream.events[0];
+    if (!created || created.type !== "match_created") fail("match stream: it does not begin with match_created");
+    if (JSON.stringify(canonical(parsed(created).options)) !== JSON.stringify(canonical(record.options))) {
+      fail("the record's options are not those the match was created with");
+    }
+    if ((record.status === "finished") !== over) fail(`the record says the match is ${record.status}, its events say otherwise`);
+    lines.push("the summary agrees with the streams");
+    return { ok: true, problem: null, lines };
+  } catch (error) {
+    if (error instanceof Discrepancy) return { ok: false, problem: error.message, lines };
+    return { ok: false, problem: `the record cannot be read: ${error instanceof Error ? error.message : String(error)}`, lines };
+  }
+}
+
+/** The same value with its object keys in order, to compare JSON from two writers. @param {unknown} value @returns {unknown} */
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
+}

@@ -1,0 +1,120 @@
+"""The OpenAPI document as client generators need it, refined from the one Litestar derives.
+
+Litestar describes the domain's types as they are; a client needs a little more and a little
+less: commands and events as unions with a discriminator mapping, command bodies in which
+``seat`` may be left out, no trace of the commands only the server gives (``start_match``,
+``cut``, ``deal``), problem ``type`` as an enumeration, and the version policy. Served at
+``/docs/openapi.json``; the web client's types are generated from it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from litestar import Request
+from litestar.openapi.plugins import JsonRenderPlugin
+
+from domain.commands import SeatCommand, SystemCommand
+from web.problems import ALL_KINDS, problem_type
+
+Json = dict[str, Any]
+REF = "#/components/schemas/"
+
+VERSION_POLICY = """
+
+**Versions.** This document describes version 1 of the API (`info.version`). Within a
+version, changes only add: new paths, new optional request fields, new response fields, new
+event and command types, new problem types. Clients must ignore response fields they do not
+know, treat an unknown event type as one to skip and an unknown problem type by its HTTP
+status. Anything that would break a client written against this document (a field removed or
+renamed, a meaning changed, a request field made required) comes as a new version under a new
+path prefix, served beside this one for at least six months."""
+
+
+def client_document(schema: Json) -> Json:
+    """``schema`` (Litestar's document, as a dict) refined for clients; ``schema`` is kept."""
+    document = copy.deepcopy(schema)
+    schemas: Json = document["components"]["schemas"]
+    _seat_commands(document, schemas)
+    for name in (cls.__name__ for cls in SystemCommand.__args__):
+        schemas.pop(name, None)
+    _discriminate(document, schemas)
+    _typed_headers(document)
+    schemas["Problem"]["properties"]["type"]["enum"] = sorted(
+        problem_type(kind) for kind in ALL_KINDS
+    )
+    document["info"]["description"] += VERSION_POLICY
+    return document
+
+
+class ClientDocument(JsonRenderPlugin):
+    """``/openapi.json``: the refined document, made once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rendered: bytes | None = None
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: Json) -> bytes:
+        if self._rendered is None:
+            self._rendered = self.render_json(request, client_document(openapi_schema))
+        return self._rendered
+
+
+def _seat_commands(document: Json, schemas: Json) -> None:
+    """A view's ``legal_actions`` list seat commands with their seat; a command body may leave
+    the seat out (``{Command}Body``), since the token names it."""
+    names = [cls.__name__ for cls in SeatCommand.__args__]
+    for name in names:
+        body = copy.deepcopy(schemas[name])
+        body["required"] = [field for field in body["required"] if field != "seat"]
+        body["title"] = f"{name}Body"
+        schemas[f"{name}Body"] = body
+    actions = schemas["MatchView"]["properties"]["legal_actions"]
+    actions["items"] = {"oneOf": [{"$ref": REF + name} for name in names]}
+    request = document["paths"]["/matches/{match_id}/commands"]["post"]["requestBody"]
+    request["content"]["application/json"]["schema"] = {
+        "oneOf": [{"$ref": f"{REF}{name}Body"} for name in names]
+    }
+
+
+def _typed_headers(document: Json) -> None:
+    """A documented response header is text (OpenAPI wants a schema for each; Litestar gives
+    none for headers declared for the documentation only)."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            for response in operation.get("responses", {}).values():
+                for header in response.get("headers", {}).values():
+                    if "schema" not in header and "content" not in header:
+                        header["schema"] = {"type": "string"}
+
+
+def _discriminate(node: Any, schemas: Json) -> None:
+    """Every ``oneOf`` of objects told apart by a constant ``type`` gets the discriminator
+    mapping each ``type`` to its schema."""
+    if isinstance(node, list):
+        for item in node:
+            _discriminate(item, schemas)
+        return
+    if not isinstance(node, dict):
+        return
+    choices = node.get("oneOf")
+    if isinstance(choices, list) and choices and "discriminator" not in node:
+        tags = [_tag(choice, schemas) for choice in choices]
+        if all(tag is not None for tag in tags):
+            node["discriminator"] = {
+                "propertyName": "type",
+                "mapping": {tag: choice["$ref"] for tag, choice in zip(tags, choices, strict=True)},
+            }
+    for value in node.values():
+        _discriminate(value, schemas)
+
+
+def _tag(choice: Any, schemas: Json) -> str | None:
+    if not isinstance(choice, dict) or not str(choice.get("$ref", "")).startswith(REF):
+        return None
+    target = schemas.get(choice["$ref"].removeprefix(REF), {})
+    const = target.get("properties", {}).get("type", {}).get("const")
+    return const if isinstance(const, str) and "type" in target.get("required", []) else None
