@@ -20,6 +20,7 @@ from adapters.ed25519_signer import key_from_file
 from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
+from adapters.postgres.match_creations import PostgresMatchCreations
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from adapters.postgres.readiness import readiness_probe
@@ -34,11 +35,14 @@ from service.audit.notary import Notary
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
+from service.matches.idempotent import IdempotentCreations
 from service.matches.metered import MeteredMatchService
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
+from service.tournament.matches import OperatorMatches
 from service.tournament.operators import OperatorKeys
+from service.tournament.rounds import Rounds
 from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
@@ -51,13 +55,15 @@ from web.events import EventsController
 from web.feed import FeedController, provide_feed
 from web.health import health, live, ready
 from web.limits import LimitsMiddleware
-from web.matches import MatchesController
+from web.matches import MatchesController, provide_creations
 from web.metrics import counting_problems, metrics_endpoint
+from web.operator_matches import OperatorMatchesController, provide_operator_matches
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.problems import handle_exception
 from web.records import RecordsController
 from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
+from web.rounds import RoundsController, provide_rounds
 from web.settings import Settings
 from web.stream import StreamController
 from web.views import ViewController
@@ -95,6 +101,9 @@ def create_app(settings: Settings) -> Litestar:
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
             app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
+            app.state.creations = IdempotentCreations(PostgresMatchCreations(pool))
+            app.state.rounds = Rounds(app.state.matches, app.state.creations)
+            app.state.operator_matches = OperatorMatches(registry, store)
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
@@ -137,6 +146,8 @@ def create_app(settings: Settings) -> Litestar:
             CommitmentsController,
             FeedController,
             WebhooksController,
+            RoundsController,
+            OperatorMatchesController,
             health,
             metrics_endpoint,
             live,
@@ -149,6 +160,9 @@ def create_app(settings: Settings) -> Litestar:
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
+            "creations": Provide(provide_creations, sync_to_thread=False),
+            "rounds": Provide(provide_rounds, sync_to_thread=False),
+            "operator_matches": Provide(provide_operator_matches, sync_to_thread=False),
         },
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},
