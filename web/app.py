@@ -107,7 +107,7 @@ def create_app(settings: Settings) -> Litestar:
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
-            app.state.feed = GlobalFeed(store)
+            app.state.feed = GlobalFeed(store, registry)
             app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
             sender = MeteredSender(
                 UrllibSender(

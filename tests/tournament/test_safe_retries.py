@@ -11,7 +11,7 @@ import psycopg
 
 from service.tournament.operators import OperatorKeys
 from tests.tournament.conftest import new_key
-from tests.tournament.play import SHORT_MATCH, Client, Json, bearer, play_commands, Table
+from tests.tournament.play import SHORT_MATCH, Client, Json, Table, bearer, play_commands
 
 
 def keyed(key: str, idempotency_key: str) -> dict[str, str]:
