@@ -16,6 +16,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
+from adapters.dns_resolver import SystemResolver
 from adapters.ed25519_signer import key_from_file
 from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
@@ -43,6 +44,8 @@ from service.tournament.feed import GlobalFeed
 from service.tournament.matches import OperatorMatches
 from service.tournament.operators import OperatorKeys
 from service.tournament.rounds import Rounds
+from service.tournament.webhooks.destinations import Destinations
+from service.tournament.webhooks.guarded import GuardedSender
 from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
@@ -108,10 +111,17 @@ def create_app(settings: Settings) -> Litestar:
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store, registry)
-            app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
+            destinations = Destinations(SystemResolver(), settings.webhooks.allowed_networks)
+            app.state.webhooks = SubscriptionService(
+                PostgresWebhookSubscriptions(pool), destinations
+            )
             sender = MeteredSender(
-                UrllibSender(
-                    threads=settings.webhooks.batch_size, timeout=settings.webhooks.timeout_seconds
+                GuardedSender(
+                    UrllibSender(
+                        threads=settings.webhooks.batch_size,
+                        timeout=settings.webhooks.timeout_seconds,
+                    ),
+                    destinations,
                 ),
                 metrics,
             )

@@ -249,7 +249,9 @@ def _webhooks(env: Mapping[str, str]) -> WebhookSettings:
     # Each value was checked above; what is left is the one rule between two of them.
     try:
         return WebhookSettings.from_env(env)
-    except ValueError:
+    except ValueError as error:
+        if "lease" not in str(error):
+            raise SettingError(f"GIN_WEBHOOK_ALLOWED_NETWORKS: {error}") from None
         timeout = env.get("GIN_WEBHOOK_TIMEOUT_SECONDS", str(WebhookSettings().timeout_seconds))
         lease = env.get("GIN_WEBHOOK_LEASE_SECONDS", str(WebhookSettings().lease_seconds))
         raise SettingError(
