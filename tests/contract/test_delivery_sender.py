@@ -4,8 +4,8 @@ makes of each kind of answer (or of none)."""
 from __future__ import annotations
 
 import socket
-from urllib.parse import urlsplit
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 

@@ -94,4 +94,5 @@ async def test_each_attempt_checks_again_and_connects_to_the_address_it_checked(
     assert first.delivered
     assert [(s.url, s.address) for s in inner.sent] == [("https://hooks.example/in", PUBLIC)]
     assert not second.delivered
-    assert second.error is not None and second.error.startswith("refused:")
+    assert second.error is not None
+    assert second.error.startswith("refused:")
