@@ -19,6 +19,8 @@ idempotency window); the row stays, so a late retry is refused rather than creat
 While a creation runs, its row is claimed until ``claimed_until``: a retry arriving meanwhile
 is told to wait, and a claim left by a crashed process can be taken over when it lapses.
 
+Webhooks may also hear of a match created and a match started.
+
 Two new scopes: ``matches:read`` (look up and list the operator's matches and rounds) and
 ``feed:all`` (the feed of every match, not only the operator's own).
 """
@@ -67,6 +69,16 @@ ALTER TABLE operator_keys ADD CONSTRAINT operator_keys_scopes_check CHECK (
                         'webhooks:manage']
 );
 
+ALTER TABLE webhooks DROP CONSTRAINT webhooks_events_check;
+ALTER TABLE webhooks ADD CONSTRAINT webhooks_events_check CHECK (
+    cardinality(events) >= 1 AND events <@ ARRAY[
+        'match_created', 'match_started', 'hand_end', 'game_end', 'match_end']
+);
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_kind_check;
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_kind_check CHECK (
+    kind IN ('match_created', 'match_started', 'hand_end', 'game_end', 'match_end')
+);
+
 ALTER TABLE rounds OWNER TO gin_owner;
 ALTER TABLE match_creations OWNER TO gin_owner;
 GRANT SELECT, INSERT ON rounds TO gin_app;
@@ -75,6 +87,17 @@ GRANT SELECT, INSERT, DELETE, UPDATE (fingerprint, salt, sealed, claimed_until, 
 """
 
 DOWNGRADE = """
+DELETE FROM webhook_deliveries WHERE kind IN ('match_created', 'match_started');
+UPDATE webhooks SET events = array_remove(array_remove(events, 'match_created'), 'match_started');
+DELETE FROM webhooks WHERE cardinality(events) = 0;
+ALTER TABLE webhooks DROP CONSTRAINT webhooks_events_check;
+ALTER TABLE webhooks ADD CONSTRAINT webhooks_events_check CHECK (
+    cardinality(events) >= 1 AND events <@ ARRAY['hand_end', 'game_end', 'match_end']
+);
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_kind_check;
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_kind_check CHECK (
+    kind IN ('hand_end', 'game_end', 'match_end')
+);
 DROP TABLE match_creations;
 DROP INDEX matches_round;
 ALTER TABLE matches DROP COLUMN round_id, DROP COLUMN round_position;

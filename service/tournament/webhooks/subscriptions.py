@@ -3,6 +3,7 @@ deletes them, and reads what became of each delivery."""
 
 from __future__ import annotations
 
+import base64
 import secrets
 import uuid
 from collections.abc import Sequence
@@ -15,12 +16,12 @@ from service.ports.webhook_subscriptions import (
 )
 from service.tournament.webhooks.destinations import Destinations
 from service.tournament.webhooks.payloads import KINDS, Kind
-
-SECRET_PREFIX = "whsec_"
+from service.tournament.webhooks.signing import SECRET_PREFIX
 
 
 def new_secret() -> str:
-    return SECRET_PREFIX + secrets.token_urlsafe(32)
+    """A secret in the Standard Webhooks form: ``whsec_`` and 32 random bytes in base64."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 class SubscriptionService:
