@@ -14,6 +14,7 @@ state right after that append. A refused command appends nothing, so nothing rem
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import uuid
@@ -66,6 +67,7 @@ from service.ports.match_registry import (
 from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 SEATS = (0, 1)
+ROUND_STARTS_AT_ONCE = 8  # of a round's matches, started at once (each holds a connection)
 RECORDS_CACHED = 10_000
 
 
@@ -205,7 +207,14 @@ class MatchService:
                 ),
             )
         )
-        return [await self._start(new) for new in prepared]
+        # Fresh streams cannot conflict: their appends go side by side, a few at a time.
+        gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
+
+        async def start(new: _NewMatch) -> CreatedMatch:
+            async with gate:
+                return await self._start(new)
+
+        return list(await asyncio.gather(*(start(new) for new in prepared)))
 
     def _prepare(
         self,
