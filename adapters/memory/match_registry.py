@@ -84,7 +84,7 @@ class InMemoryMatchRegistry:
                 match
                 for match in self._matches.values()
                 if match.operator_id == operator_id
-                and (prefix is None or (match.external_ref or "\0").startswith(prefix))
+                and (prefix is None or _starts_with(match.external_ref, prefix))
                 and (query.created_from is None or match.created_at >= query.created_from)
                 and (query.created_before is None or match.created_at < query.created_before)
                 and (query.after is None or (match.created_at, match.match_id) > query.after)
@@ -162,3 +162,7 @@ class InMemoryMatchRegistry:
 
     async def is_seat_token(self, token_hash: bytes) -> bool:
         return token_hash in self._token_hashes
+
+
+def _starts_with(ref: str | None, prefix: str) -> bool:
+    return ref is not None and ref.startswith(prefix)
