@@ -16,7 +16,7 @@ from service.tournament.feed_scope import feed_scope
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
 from web.params import Matches
-from web.schemas import MAX_VERSION
+from web.schemas import MAX_VERSION, NO_NUL
 
 Feed = NamedDependency[GlobalFeed]
 Position = Annotated[
@@ -52,7 +52,9 @@ class FeedController(Controller):
         match_id: Annotated[UUID | None, QueryParameter(description="Only this match")] = None,
         external_ref: Annotated[
             str | None,
-            QueryParameter(max_length=200, description="Only your match with this ref"),
+            QueryParameter(
+                max_length=200, pattern=NO_NUL, description="Only your match with this ref"
+            ),
         ] = None,
         types: Annotated[
             list[Annotated[str, Meta(max_length=50)]] | None,

@@ -17,11 +17,14 @@ from service.tournament.matches import Listed, MatchFilter, OperatorMatches, Sta
 from web.docs import problems
 from web.matches import players
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
-from web.schemas import Player
+from web.schemas import NO_NUL, Player
 
 OperatorMatchesDependency = NamedDependency[OperatorMatches]
 ExternalRef = Annotated[
-    str, QueryParameter(name="external_ref", min_length=1, max_length=200, description="Yours")
+    str,
+    QueryParameter(
+        name="external_ref", min_length=1, max_length=200, pattern=NO_NUL, description="Yours"
+    ),
 ]
 Limit = Annotated[int, QueryParameter(name="limit", ge=1, le=500, description="Page size")]
 
@@ -59,7 +62,9 @@ class OperatorMatchesController(Controller):
         operator_matches: OperatorMatchesDependency,
         authorization: OperatorAuthorization = None,
         status: Annotated[Status | None, QueryParameter()] = None,
-        external_ref_prefix: Annotated[str | None, QueryParameter(max_length=200)] = None,
+        external_ref_prefix: Annotated[
+            str | None, QueryParameter(max_length=200, pattern=NO_NUL)
+        ] = None,
         created_from: Annotated[datetime | None, QueryParameter(description="inclusive")] = None,
         created_before: Annotated[datetime | None, QueryParameter(description="exclusive")] = None,
         cursor: Annotated[str | None, QueryParameter(max_length=500)] = None,

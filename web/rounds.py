@@ -30,7 +30,7 @@ RoundId = Annotated[UUID, PathParameter(name="round_id", description="The round'
 
 
 class RoundMatchRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    external_ref: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
+    external_ref: ExternalId | None = None
     external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=2)] = msgspec.field(
         default_factory=list
     )

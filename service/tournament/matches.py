@@ -9,6 +9,7 @@ matches, and ``next`` is None only at the end.
 from __future__ import annotations
 
 import base64
+import uuid
 from datetime import datetime
 from typing import Literal
 
@@ -93,7 +94,7 @@ def _encode(created_at: datetime, match_id: str) -> str:
 def _decode(cursor: str) -> tuple[datetime, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        created_at, match_id = msgspec.json.decode(raw, type=tuple[datetime, str])
+        created_at, match_id = msgspec.json.decode(raw, type=tuple[datetime, uuid.UUID])
     except (ValueError, msgspec.DecodeError):
         raise InvalidParameter("cursor: pass a 'next' from this list") from None
-    return created_at, match_id
+    return created_at, str(match_id)

@@ -191,3 +191,27 @@ async def test_listing_refuses_a_cursor_it_did_not_make(client: Client, keys: Op
 
     assert refused.status_code == 400
     assert refused.json()["type"] == "/problems/invalid-parameter"
+
+
+async def test_an_external_ref_holding_a_nul_is_refused_everywhere(
+    client: Client, keys: OperatorKeys
+) -> None:
+    key = await new_key(keys, f"Nul {uuid.uuid4()}", "matches:create", "matches:read", "feed:read")
+    ref = "cup\x00r1"
+
+    answers = [
+        await create(client, bearer(key), external_ref=ref),
+        await client.post(
+            "/rounds", json={"matches": [{"external_ref": ref}]}, headers=bearer(key)
+        ),
+        await client.get(
+            "/operator/matches/by-ref", params={"external_ref": ref}, headers=bearer(key)
+        ),
+        await client.get(
+            "/operator/matches", params={"external_ref_prefix": ref}, headers=bearer(key)
+        ),
+        await client.get("/feed", params={"external_ref": ref}, headers=bearer(key)),
+    ]
+
+    assert [a.status_code for a in answers] == [422, 422, 400, 400, 400]
+    assert {a.headers["content-type"] for a in answers} == {"application/problem+json"}
