@@ -3,11 +3,17 @@
 
 Redirects are not followed (a 3xx is a failed attempt): the operator registered this URL, and
 a signed body must not be passed on to wherever a response points.
+
+Given an ``address``, the connection goes to that address (checked by the caller) and the URL's
+host is not resolved again, so a name cannot point somewhere else between the check and the
+send (DNS rebinding). Where the environment names a proxy for the URL, the proxy connects.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http.client
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
@@ -27,14 +33,58 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 _opener = urllib.request.build_opener(_NoRedirects)
 
 
+def _pinned(base: type[http.client.HTTPConnection], address: str) -> Any:
+    class Pinned(base):  # type: ignore[valid-type,misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # What HTTPConnection.connect (and so HTTPSConnection's) opens its socket with.
+            self._create_connection = lambda host_port, *rest: socket.create_connection(
+                (address, host_port[1]), *rest
+            )
+
+    return Pinned
+
+
+class _PinnedHTTP(urllib.request.HTTPHandler):
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self._address = address
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(_pinned(http.client.HTTPConnection, self._address), req)
+
+
+class _PinnedHTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self._address = address
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        # The default TLS context: the certificate is checked against the URL's host.
+        return self.do_open(_pinned(http.client.HTTPSConnection, self._address), req)
+
+
+def _pinned_opener(address: str) -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(
+        _NoRedirects, urllib.request.ProxyHandler({}), _PinnedHTTP(address), _PinnedHTTPS(address)
+    )
+
+
+def _proxied(request: urllib.request.Request) -> bool:
+    proxies = urllib.request.getproxies()
+    return request.type in proxies and not urllib.request.proxy_bypass(request.host)
+
+
 class UrllibSender:
     def __init__(self, *, threads: int, timeout: float) -> None:
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix="gin-webhook")
         self._timeout = timeout
 
-    async def send(self, url: str, body: bytes, headers: Mapping[str, str]) -> Outcome:
+    async def send(
+        self, url: str, body: bytes, headers: Mapping[str, str], *, address: str | None = None
+    ) -> Outcome:
         post = asyncio.get_running_loop().run_in_executor(
-            self._executor, _post, url, body, dict(headers), self._timeout
+            self._executor, _post, url, body, dict(headers), self._timeout, address
         )
         try:
             # The socket timeout bounds each read; this bounds a receiver that drips.
@@ -47,10 +97,13 @@ class UrllibSender:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
+def _post(
+    url: str, body: bytes, headers: dict[str, str], timeout: float, address: str | None
+) -> int:
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    opener = _opener if address is None or _proxied(request) else _pinned_opener(address)
     try:
-        with _opener.open(request, timeout=timeout) as response:
+        with opener.open(request, timeout=timeout) as response:
             response.read(4096)
             return int(response.status)
     except urllib.error.HTTPError as error:

@@ -165,3 +165,38 @@ class InvalidStreamTicket(ServiceError):  # noqa: N818
 class OriginNotAllowed(ServiceError):  # noqa: N818
     kind = "origin-not-allowed"
     title = "Pages from this origin may not call the API"
+
+
+class ExternalRefTaken(ServiceError):  # noqa: N818
+    kind = "external-ref-taken"
+    title = "This operator already has a match with this external ref"
+
+
+class IdempotencyKeyInFlight(ServiceError):  # noqa: N818
+    kind = "idempotency-key-in-flight"
+    title = "A request with this Idempotency-Key is still being handled"
+
+
+class IdempotencyWindowOver(ServiceError):  # noqa: N818
+    kind = "idempotency-window-over"
+    title = "This Idempotency-Key was used longer ago than the server keeps answers"
+
+
+class RoundNotFound(ServiceError):  # noqa: N818
+    kind = "round-not-found"
+    title = "This operator has no such round"
+
+
+class InvalidRound(ServiceError):  # noqa: N818
+    kind = "invalid-round"
+    title = "This round cannot be created as asked; nothing was created"
+
+
+class NotYourMatch(ServiceError):  # noqa: N818
+    kind = "not-your-match"
+    title = "This match belongs to another operator"
+
+
+class WebhookUrlRefused(ServiceError):  # noqa: N818
+    kind = "webhook-url-refused"
+    title = "Webhooks may not point at loopback, private, link-local or metadata addresses"

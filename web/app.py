@@ -18,11 +18,13 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
+from adapters.dns_resolver import SystemResolver
 from adapters.ed25519_signer import key_from_file
 from adapters.no_metrics import NoMetrics
 from adapters.postgres.database import open_database
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
+from adapters.postgres.match_creations import PostgresMatchCreations
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from adapters.postgres.readiness import readiness_probe
@@ -40,12 +42,17 @@ from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
 from service.fairness.commitments import SeedCommitments
+from service.matches.idempotent import IdempotentCreations
 from service.matches.metered import MeteredMatchService
 from service.matches.stream_tickets import StreamTickets
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
+from service.tournament.matches import OperatorMatches
 from service.tournament.operators import OperatorKeys
+from service.tournament.rounds import Rounds
+from service.tournament.webhooks.destinations import Destinations
+from service.tournament.webhooks.guarded import GuardedSender
 from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
@@ -60,14 +67,16 @@ from web.events import EventsController
 from web.feed import FeedController, provide_feed
 from web.health import health, live, ready
 from web.limits import LimitsMiddleware
-from web.matches import MatchesController
+from web.matches import MatchesController, provide_creations
 from web.metrics import counting_problems, metrics_endpoint
 from web.openapi_contract import ClientDocument
+from web.operator_matches import OperatorMatchesController, provide_operator_matches
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.problems import handle_exception
 from web.records import RecordsController
 from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
+from web.rounds import RoundsController, provide_rounds
 from web.settings import Settings
 from web.stream import StreamController
 from web.stream_tickets import StreamTicketsController, provide_stream_tickets
@@ -117,17 +126,27 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
             app.state.stream_tickets = StreamTickets(PostgresStreamTicketStore(pool))
+            app.state.creations = IdempotentCreations(PostgresMatchCreations(pool))
+            app.state.rounds = Rounds(app.state.matches, app.state.creations)
+            app.state.operator_matches = OperatorMatches(registry, store)
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(
                 signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
             )
             app.state.log_notary = LogNotary(signer, LogTree(store, registry))
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
-            app.state.feed = GlobalFeed(store)
-            app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
+            app.state.feed = GlobalFeed(store, registry)
+            destinations = Destinations(SystemResolver(), settings.webhooks.allowed_networks)
+            app.state.webhooks = SubscriptionService(
+                PostgresWebhookSubscriptions(pool), destinations
+            )
             sender = MeteredSender(
-                UrllibSender(
-                    threads=settings.webhooks.batch_size, timeout=settings.webhooks.timeout_seconds
+                GuardedSender(
+                    UrllibSender(
+                        threads=settings.webhooks.batch_size,
+                        timeout=settings.webhooks.timeout_seconds,
+                    ),
+                    destinations,
                 ),
                 metrics,
             )
@@ -164,6 +183,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             CommitmentsController,
             FeedController,
             WebhooksController,
+            RoundsController,
+            OperatorMatchesController,
             health,
             metrics_endpoint,
             live,
@@ -178,6 +199,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
             "stream_tickets": Provide(provide_stream_tickets, sync_to_thread=False),
+            "creations": Provide(provide_creations, sync_to_thread=False),
+            "rounds": Provide(provide_rounds, sync_to_thread=False),
+            "operator_matches": Provide(provide_operator_matches, sync_to_thread=False),
         },
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from typing import Annotated, cast
+from uuid import UUID
 
 from litestar import Controller, get
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
+from msgspec import Meta
 
 from service.tournament.feed import FeedPage, GlobalFeed
+from service.tournament.feed_scope import feed_scope
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
-from web.schemas import MAX_VERSION
+from web.params import Matches
+from web.schemas import MAX_VERSION, NO_NUL
 
 Feed = NamedDependency[GlobalFeed]
 Position = Annotated[
@@ -41,11 +45,32 @@ class FeedController(Controller):
         self,
         operator_keys: Operators,
         feed: Feed,
+        matches: Matches,
         authorization: OperatorAuthorization = None,
         after: Position = 0,
         limit: Limit = 100,
+        match_id: Annotated[UUID | None, QueryParameter(description="Only this match")] = None,
+        external_ref: Annotated[
+            str | None,
+            QueryParameter(
+                max_length=200, pattern=NO_NUL, description="Only your match with this ref"
+            ),
+        ] = None,
+        types: Annotated[
+            list[Annotated[str, Meta(max_length=50)]] | None,
+            QueryParameter(name="type", description="Only these event types (repeatable)"),
+        ] = None,
     ) -> FeedPage:
-        """Pages the store's global log without gaps: pass each page's ``next`` as ``after``.
-        Each entry is shown as a spectator of its match may see it now. Needs ``feed:read``."""
-        await operator_for(operator_keys, authorization, "feed:read")
-        return await feed.page(after=after, limit=limit)
+        """Pages the store's global log without gaps: pass each page's ``next`` as ``after``
+        (a filtered page may hold fewer entries than ``limit``, or none, while ``next`` moves
+        on). Each entry is shown as a spectator of its match may see it now. Needs
+        ``feed:read``; shows your own matches only, unless the key also holds ``feed:all``."""
+        operator = await operator_for(operator_keys, authorization, "feed:read")
+        scope = await feed_scope(
+            operator,
+            matches.registry,
+            match_id=None if match_id is None else str(match_id),
+            external_ref=external_ref,
+            types=types or (),
+        )
+        return await feed.page(after=after, limit=limit, scope=scope)

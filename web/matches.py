@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from litestar import Controller, get, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency
 from litestar.params import JSONBody
 from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
+from service.matches.idempotent import IdempotentCreations
+from service.matches.use_cases import CreatedMatch
+from service.ports.match_registry import RegisteredMatch
 from web.docs import problems
 from web.operators import OperatorAuthorization, Operators, creating_operator
-from web.params import Bots, Matches, MatchId
+from web.params import Bots, IdempotencyKey, Matches, MatchId
 from web.schemas import (
     CreateMatch,
     Joined,
@@ -21,6 +28,26 @@ from web.schemas import (
     Status,
 )
 
+Creations = NamedDependency[IdempotentCreations]
+# The scope of Idempotency-Keys sent without an operator key.
+ANONYMOUS = "anonymous"
+
+
+def provide_creations(state: State) -> IdempotentCreations:
+    return cast(IdempotentCreations, state.creations)
+
+
+def players(record: RegisteredMatch) -> list[Player]:
+    return [
+        Player(
+            seat.seat,
+            seat.token_hash is not None or seat.bot is not None,
+            external_player_id=seat.external_player_id,
+            bot=seat.bot,
+        )
+        for seat in record.seats
+    ]
+
 
 class MatchesController(Controller):
     path = "/matches"
@@ -30,7 +57,7 @@ class MatchesController(Controller):
         "/",
         status_code=HTTP_201_CREATED,
         summary="Create a match",
-        responses=problems(400, 401, 403, 422),
+        responses=problems(400, 401, 403, 409, 422),
     )
     async def create(
         self,
@@ -38,26 +65,43 @@ class MatchesController(Controller):
         matches: Matches,
         bots: Bots,
         operator_keys: Operators,
+        creations: Creations,
         authorization: OperatorAuthorization = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> NewMatch:
         """One secret bearer token per seat (or, with ``invite``, yours and an invite code).
         Keep the tokens: the server stores only their hashes and cannot show them again.
-        Open to anyone; tournament ids need an operator key (see docs/tournament.md)."""
+        Open to anyone; tournament ids need an operator key (see docs/tournament.md). With an
+        ``Idempotency-Key``, a retry of the same body gets the same match and tokens back
+        (for 24 hours); the key with another body is refused."""
         operator = await creating_operator(
             operator_keys,
             authorization,
             tournament_ids=data.external_ref is not None or bool(data.external_player_ids),
         )
-        created = await matches.create_match(
-            options=data.options,
-            external_ref=data.external_ref,
-            entropy=data.entropy,
-            invite_seat=(1 - data.seat) if data.invite else None,
-            commitment=data.commitment,
-            bots=data.bots,
-            operator_id=operator.operator_id if operator else None,
-            external_player_ids=data.external_player_ids,
-        )
+
+        async def create() -> CreatedMatch:
+            return await matches.create_match(
+                options=data.options,
+                external_ref=data.external_ref,
+                entropy=data.entropy,
+                invite_seat=(1 - data.seat) if data.invite else None,
+                commitment=data.commitment,
+                bots=data.bots,
+                operator_id=operator.operator_id if operator else None,
+                external_player_ids=data.external_player_ids,
+            )
+
+        if idempotency_key is None:
+            created = await create()
+        else:
+            created = await creations.once(
+                scope=operator.operator_id if operator else ANONYMOUS,
+                key=idempotency_key,
+                request=["match", data],
+                create=create,
+                answer=CreatedMatch,
+            )
         if any(data.bots):
             await bots.resume(created.match_id)
         return NewMatch(
@@ -100,15 +144,7 @@ class MatchesController(Controller):
             created_at=record.created_at,
             status=status,
             version=loaded.version,
-            players=[
-                Player(
-                    seat.seat,
-                    seat.token_hash is not None or seat.bot is not None,
-                    external_player_id=seat.external_player_id,
-                    bot=seat.bot,
-                )
-                for seat in record.seats
-            ],
+            players=players(record),
             winner=loaded.state.winner,
             table=public_view(loaded.state),
             hands=[event for _, event in events if isinstance(event, Scored | HandDrawn)],

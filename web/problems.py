@@ -73,10 +73,19 @@ STATUS_OF_KIND: dict[str, int] = {
     "entropy-before-commitment": 422,
     # whether it can be done now
     "database-unavailable": 503,
+    # tournaments: refs, retries, rounds, whose match, where webhooks may go
+    "external-ref-taken": 409,
+    "idempotency-key-in-flight": 409,
+    "idempotency-window-over": 422,
+    "round-not-found": 404,
+    "invalid-round": 422,
+    "not-your-match": 403,
+    "webhook-url-refused": 422,
 }
 # Headers that go with a kind: when to ask again.
 HEADERS_OF_KIND: dict[str, dict[str, str]] = {
     "database-unavailable": {"Retry-After": str(RETRY_AFTER_SECONDS)},
+    "idempotency-key-in-flight": {"Retry-After": str(RETRY_AFTER_SECONDS)},
 }
 
 # Litestar's own refusals (routing, parameters), by status.

@@ -11,6 +11,7 @@ import msgspec
 from litestar import Controller, get
 
 from domain import Event, GameWon, HandDrawn, MatchState, Phase, Scored
+from service.matches.use_cases import MatchService
 from service.ports.match_registry import RegisteredMatch
 from web.docs import problems
 from web.params import Matches, MatchId
@@ -59,10 +60,14 @@ class ResultController(Controller):
     async def result(self, match_id: MatchId, matches: Matches) -> MatchResult:
         """Winner (seat and external player id), each game's score, hands won, and a link to
         the match's record. While the match goes on: the games finished so far."""
-        record = await matches.match(str(match_id))
-        loaded = await matches.load(str(match_id))
-        events = await matches.events(str(match_id), None, after_version=0)
-        return match_result(record, loaded.state, [event for _, event in events])
+        return await result_of(matches, str(match_id))
+
+
+async def result_of(matches: MatchService, match_id: str) -> MatchResult:
+    record = await matches.match(match_id)
+    loaded = await matches.load(record)
+    events = await matches.events(match_id, None, after_version=0)
+    return match_result(record, loaded.state, [event for _, event in events])
 
 
 def match_result(

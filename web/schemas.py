@@ -13,7 +13,9 @@ from service.fairness.events import FairnessView
 
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
 Entropy = Annotated[str, Meta(max_length=256)]
-ExternalId = Annotated[str, Meta(min_length=1, max_length=200)]
+# PostgreSQL text cannot hold NUL: refused as input, not left to fail in the database.
+NO_NUL = "^[^\\x00]*$"
+ExternalId = Annotated[str, Meta(min_length=1, max_length=200, pattern=NO_NUL)]
 BotLevel = Literal["random", "simple", "strong"]
 CommitmentHex = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="From POST /commitments")]
 
@@ -33,7 +35,7 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seat is a person's, and an invited seat is never a bot."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
-    external_ref: Annotated[str, Meta(max_length=200)] | None = None
+    external_ref: Annotated[str, Meta(max_length=200, pattern=NO_NUL)] | None = None
     external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=2)] = msgspec.field(
         default_factory=list
     )

@@ -9,6 +9,7 @@ is started; ``gin`` prints it as one line. Command-line flags are checked by the
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -116,6 +117,13 @@ def origins(text: str) -> tuple[str, ...]:
     return found
 
 
+def networks(text: str) -> list[str]:
+    found = [part.strip() for part in text.split(",") if part.strip()]
+    for network in found:
+        ipaddress.ip_network(network, strict=False)
+    return found
+
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")  # what both ASGI servers know
 
 PORT = Accepts("a port number (1-65535)", whole_number(1, 65535))
@@ -127,6 +135,7 @@ HOST = Accepts("a host name or IP address", some_text)
 FOLDER = Accepts("a folder path", folder)
 FILE = Accepts("a file path", folder)
 DATABASE_URL = Accepts("a postgresql:// URL", postgres_url)
+NETWORKS = Accepts("networks in CIDR notation, comma-separated (127.0.0.0/8,::1/128)", networks)
 # Room for the largest body the API takes (a match's options, entropy) many times over.
 BODY_BYTES = Accepts("a number of bytes from 1024 to 1048576", whole_number(1024, 1024 * 1024))
 
@@ -161,6 +170,7 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_WEBHOOK_RETRY_BASE_SECONDS": SECONDS,
     "GIN_WEBHOOK_RETRY_CAP_SECONDS": SECONDS,
     "GIN_WEBHOOK_MAX_ATTEMPTS": AT_LEAST_ONE,
+    "GIN_WEBHOOK_ALLOWED_NETWORKS": NETWORKS,
 }
 # What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
 DATABASE_ENVIRONMENT = (

@@ -1,5 +1,6 @@
-"""``/webhooks``: an operator registers URLs for hand, game and match ends, and reads what
-became of each delivery. Every route needs ``webhooks:manage``; an operator sees only its own."""
+"""``/webhooks``: an operator registers URLs for news of its matches (created, started, each
+hand, game and match end), and reads what became of each delivery. Every route needs
+``webhooks:manage``; an operator sees only its own."""
 
 from __future__ import annotations
 
@@ -71,8 +72,9 @@ class WebhooksController(Controller):
         webhooks: Webhooks,
         authorization: OperatorAuthorization = None,
     ) -> NewWebhook:
-        """Each end of your matches is POSTed as JSON with ``X-Gin-Timestamp`` and
-        ``X-Gin-Signature: sha256=HMAC-SHA256(secret, timestamp + "." + body)``."""
+        """Each piece of news of your matches is POSTed as JSON, signed by the Standard
+        Webhooks scheme (``webhook-id``, ``webhook-timestamp``, ``webhook-signature``; verify
+        with the ``standardwebhooks`` library). The URL must reach a public address."""
         operator = await operator_for(operator_keys, authorization, "webhooks:manage")
         return await webhooks.create(operator.operator_id, data.url, data.secret, data.events)
 

@@ -13,6 +13,7 @@ class Sent(msgspec.Struct, frozen=True):
     url: str
     body: bytes
     headers: dict[str, str]
+    address: str | None = None
 
 
 class RecordingSender:
@@ -22,8 +23,10 @@ class RecordingSender:
         self.sent: list[Sent] = []
         self.closed = False
 
-    async def send(self, url: str, body: bytes, headers: Mapping[str, str]) -> Outcome:
-        self.sent.append(Sent(url, body, dict(headers)))
+    async def send(
+        self, url: str, body: bytes, headers: Mapping[str, str], *, address: str | None = None
+    ) -> Outcome:
+        self.sent.append(Sent(url, body, dict(headers), address))
         return self._outcomes.pop(0) if self._outcomes else Outcome(status_code=200)
 
     def close(self) -> None:

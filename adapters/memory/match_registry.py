@@ -6,15 +6,21 @@ players accepting the same invite at once get the seat once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import msgspec
 
 from adapters.memory.clock import Clock, utc_now
+from service.errors import ExternalRefTaken
 from service.ports.match_registry import (
     AcceptedInvite,
+    MatchQuery,
+    NewRound,
+    Owner,
     RegisteredMatch,
     RegisteredSeat,
+    Registration,
+    RoundInfo,
 )
 
 
@@ -30,6 +36,8 @@ class InMemoryMatchRegistry:
         self._matches: dict[str, RegisteredMatch] = {}
         self._invites: dict[bytes, _Invite] = {}
         self._token_hashes: set[bytes] = set()
+        self._refs: dict[tuple[str, str], str] = {}  # (operator, external ref) -> match id
+        self._rounds: dict[str, RoundInfo] = {}
 
     async def create(
         self,
@@ -42,19 +50,87 @@ class InMemoryMatchRegistry:
         invite_seat: int | None = None,
         operator_id: str | None = None,
     ) -> None:
-        if match_id in self._matches:
-            raise ValueError(f"match {match_id} is already registered")
-        if invite_code_hash is not None and invite_seat is not None:
-            self._invites[invite_code_hash] = _Invite(match_id, invite_seat)
-        self._matches[match_id] = RegisteredMatch(
+        registration = Registration(
             match_id=match_id,
             external_ref=external_ref,
             server_secret=server_secret,
-            created_at=self._clock(),
-            seats=tuple(sorted(seats, key=lambda seat: seat.seat)),
-            operator_id=operator_id,
+            seats=tuple(seats),
         )
-        self._token_hashes.update(s.token_hash for s in seats if s.token_hash is not None)
+        self._register([registration], operator_id=operator_id, round_id=None)
+        if invite_code_hash is not None and invite_seat is not None:
+            self._invites[invite_code_hash] = _Invite(match_id, invite_seat)
+
+    async def create_round(self, round: NewRound) -> None:
+        self._register(round.matches, operator_id=round.operator_id, round_id=round.round_id)
+        self._rounds[round.round_id] = RoundInfo(
+            round_id=round.round_id,
+            operator_id=round.operator_id,
+            start_at=round.start_at,
+            created_at=self._clock(),
+            match_ids=tuple(r.match_id for r in round.matches),
+        )
+
+    async def round(self, round_id: str) -> RoundInfo | None:
+        return self._rounds.get(round_id)
+
+    async def by_external_ref(self, operator_id: str, external_ref: str) -> RegisteredMatch | None:
+        match_id = self._refs.get((operator_id, external_ref))
+        return None if match_id is None else self._matches[match_id]
+
+    async def operator_matches(self, operator_id: str, query: MatchQuery) -> list[RegisteredMatch]:
+        prefix = query.external_ref_prefix
+        found = sorted(
+            (
+                match
+                for match in self._matches.values()
+                if match.operator_id == operator_id
+                and (prefix is None or _starts_with(match.external_ref, prefix))
+                and (query.created_from is None or match.created_at >= query.created_from)
+                and (query.created_before is None or match.created_at < query.created_before)
+                and (query.after is None or (match.created_at, match.match_id) > query.after)
+            ),
+            key=lambda match: (match.created_at, match.match_id),
+        )
+        return found[: query.limit]
+
+    async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
+        return {
+            match_id: Owner(match.operator_id, match.external_ref)
+            for match_id in match_ids
+            if (match := self._matches.get(match_id)) is not None
+        }
+
+    def _register(
+        self,
+        registrations: Sequence[Registration],
+        *,
+        operator_id: str | None,
+        round_id: str | None,
+    ) -> None:
+        """All of them or none: everything is checked before anything is kept."""
+        refs = [(operator_id, r.external_ref) for r in registrations if r.external_ref is not None]
+        if operator_id is not None and (
+            len(set(refs)) < len(refs) or any(ref in self._refs for ref in refs)
+        ):
+            raise ExternalRefTaken(
+                "this operator already has a match with this external ref; nothing was created"
+            )
+        if any(r.match_id in self._matches for r in registrations):
+            raise ValueError("a match with this id is already registered")
+        now = self._clock()
+        for r in registrations:
+            self._matches[r.match_id] = RegisteredMatch(
+                match_id=r.match_id,
+                external_ref=r.external_ref,
+                server_secret=r.server_secret,
+                created_at=now,
+                seats=tuple(sorted(r.seats, key=lambda seat: seat.seat)),
+                operator_id=operator_id,
+                round_id=round_id,
+            )
+            if operator_id is not None and r.external_ref is not None:
+                self._refs[(operator_id, r.external_ref)] = r.match_id
+            self._token_hashes.update(s.token_hash for s in r.seats if s.token_hash is not None)
 
     async def get(self, match_id: str) -> RegisteredMatch | None:
         return self._matches.get(match_id)
@@ -86,3 +162,7 @@ class InMemoryMatchRegistry:
 
     async def is_seat_token(self, token_hash: bytes) -> bool:
         return token_hash in self._token_hashes
+
+
+def _starts_with(ref: str | None, prefix: str) -> bool:
+    return ref is not None and ref.startswith(prefix)

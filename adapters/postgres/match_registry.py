@@ -3,17 +3,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
+from psycopg import AsyncConnection
+from psycopg.errors import UniqueViolation
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from service.errors import ExternalRefTaken
 from service.ports.match_registry import (
     AcceptedInvite,
+    MatchQuery,
+    NewRound,
+    Owner,
     RegisteredMatch,
     RegisteredSeat,
+    Registration,
+    RoundInfo,
 )
+
+EXTERNAL_REF_INDEX = "matches_operator_external_ref"
 
 
 class PostgresMatchRegistry:
@@ -31,59 +42,107 @@ class PostgresMatchRegistry:
         invite_seat: int | None = None,
         operator_id: str | None = None,
     ) -> None:
-        async with self._pool.connection() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO matches (match_id, external_ref, server_secret, operator_id) "
-                "VALUES (%s, %s, %s, %s)",
-                (match_id, external_ref, server_secret, operator_id),
-            )
-            async with conn.cursor() as cur:
-                await cur.executemany(
-                    "INSERT INTO match_seats "
-                    "(match_id, seat, token_hash, entropy, external_player_id, bot) "
-                    "VALUES (%s, %s, %s, %s, %s, %s)",
-                    [
-                        (match_id, s.seat, s.token_hash, s.entropy, s.external_player_id, s.bot)
-                        for s in seats
-                    ],
-                )
+        registration = Registration(
+            match_id=match_id,
+            external_ref=external_ref,
+            server_secret=server_secret,
+            seats=tuple(seats),
+        )
+        async with self._pool.connection() as conn, conn.transaction(), _refs_unique():
+            await _insert(conn, [registration], operator_id=operator_id, round_id=None)
             if invite_code_hash is not None:
                 await conn.execute(
                     "INSERT INTO match_invites (code_hash, match_id, seat) VALUES (%s, %s, %s)",
                     (invite_code_hash, match_id, invite_seat),
                 )
 
+    async def create_round(self, round: NewRound) -> None:
+        async with self._pool.connection() as conn, conn.transaction(), _refs_unique():
+            await conn.execute(
+                "INSERT INTO rounds (round_id, operator_id, start_at) VALUES (%s, %s, %s)",
+                (round.round_id, round.operator_id, round.start_at),
+            )
+            await _insert(
+                conn, round.matches, operator_id=round.operator_id, round_id=round.round_id
+            )
+
+    async def round(self, round_id: str) -> RoundInfo | None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT r.operator_id::text, r.start_at, r.created_at, "
+                "array_agg(m.match_id::text ORDER BY m.round_position) "
+                "FROM rounds r JOIN matches m USING (round_id) WHERE r.round_id = %s "
+                "GROUP BY r.round_id",
+                (round_id,),
+            )
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        operator_id, start_at, created_at, match_ids = row
+        return RoundInfo(
+            round_id=round_id,
+            operator_id=operator_id,
+            start_at=start_at,
+            created_at=created_at,
+            match_ids=tuple(match_ids),
+        )
+
     async def get(self, match_id: str) -> RegisteredMatch | None:
+        found = await self._select("m.match_id = %s", (match_id,))
+        return found[0] if found else None
+
+    async def by_external_ref(self, operator_id: str, external_ref: str) -> RegisteredMatch | None:
+        found = await self._select(
+            "m.operator_id = %s AND m.external_ref = %s", (operator_id, external_ref)
+        )
+        return found[0] if found else None
+
+    async def operator_matches(self, operator_id: str, query: MatchQuery) -> list[RegisteredMatch]:
+        where = ["operator_id = %s"]
+        params: list[Any] = [operator_id]
+        if query.external_ref_prefix is not None:
+            # starts_with, not LIKE: a prefix holding % or _ means just those characters.
+            where.append("starts_with(external_ref, %s)")
+            params.append(query.external_ref_prefix)
+        if query.created_from is not None:
+            where.append("created_at >= %s")
+            params.append(query.created_from)
+        if query.created_before is not None:
+            where.append("created_at < %s")
+            params.append(query.created_before)
+        if query.after is not None:
+            where.append("(created_at, match_id) > (%s, %s::uuid)")
+            params.extend(query.after)
+        ids = (
+            "m.match_id IN (SELECT match_id FROM matches WHERE "
+            + " AND ".join(where)
+            + " ORDER BY created_at, match_id LIMIT %s)"
+        )
+        return await self._select(ids, (*params, query.limit))
+
+    async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT match_id::text, operator_id::text, external_ref FROM matches "
+                "WHERE match_id = ANY(%s::uuid[])",
+                (list(match_ids),),
+            )
+            return {row[0]: Owner(row[1], row[2]) for row in await cur.fetchall()}
+
+    async def _select(self, where: str, params: Sequence[Any]) -> list[RegisteredMatch]:
+        """The matches ``where`` picks (over ``matches m``), in creation order, with seats."""
         async with self._pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
             await cur.execute(
                 "SELECT m.match_id::text AS match_id, m.external_ref, m.server_secret, "
-                "m.created_at, m.operator_id::text AS operator_id, s.seat, s.token_hash, "
+                "m.created_at, m.operator_id::text AS operator_id, "
+                "m.round_id::text AS round_id, s.seat, s.token_hash, "
                 "s.entropy, s.external_player_id, s.bot "
-                "FROM matches m JOIN match_seats s USING (match_id) "
-                "WHERE m.match_id = %s ORDER BY s.seat",
-                (match_id,),
+                f"FROM matches m JOIN match_seats s USING (match_id) WHERE {where} "
+                "ORDER BY m.created_at, m.match_id, s.seat",
+                params,
             )
             rows = await cur.fetchall()
-        if not rows:
-            return None
-        first = rows[0]
-        return RegisteredMatch(
-            match_id=first["match_id"],
-            external_ref=first["external_ref"],
-            server_secret=bytes(first["server_secret"]),
-            created_at=first["created_at"],
-            seats=tuple(
-                RegisteredSeat(
-                    row["seat"],
-                    None if row["token_hash"] is None else bytes(row["token_hash"]),
-                    row["entropy"],
-                    row["external_player_id"],
-                    row["bot"],
-                )
-                for row in rows
-            ),
-            operator_id=first["operator_id"],
-        )
+        return [_match(group) for group in _by_match(rows)]
 
     async def accept_invite(
         self, code_hash: bytes, token_hash: bytes, entropy: str
@@ -119,3 +178,83 @@ class PostgresMatchRegistry:
                 "SELECT 1 FROM match_seats WHERE token_hash = %s", (token_hash,)
             )
             return await cur.fetchone() is not None
+
+
+def _by_match(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    groups: list[list[dict[str, Any]]] = []
+    for row in rows:
+        if groups and groups[-1][0]["match_id"] == row["match_id"]:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return groups
+
+
+def _match(rows: list[dict[str, Any]]) -> RegisteredMatch:
+    first = rows[0]
+    return RegisteredMatch(
+        match_id=first["match_id"],
+        external_ref=first["external_ref"],
+        server_secret=bytes(first["server_secret"]),
+        created_at=first["created_at"],
+        seats=tuple(
+            RegisteredSeat(
+                row["seat"],
+                None if row["token_hash"] is None else bytes(row["token_hash"]),
+                row["entropy"],
+                row["external_player_id"],
+                row["bot"],
+            )
+            for row in rows
+        ),
+        operator_id=first["operator_id"],
+        round_id=first["round_id"],
+    )
+
+
+async def _insert(
+    conn: AsyncConnection[Any],
+    registrations: Sequence[Registration],
+    *,
+    operator_id: str | None,
+    round_id: str | None,
+) -> None:
+    async with conn.cursor() as cur:
+        await cur.executemany(
+            "INSERT INTO matches "
+            "(match_id, external_ref, server_secret, operator_id, round_id, round_position) "
+            "VALUES (%s, %s, %s, %s, %s, %s)",
+            [
+                (
+                    r.match_id,
+                    r.external_ref,
+                    r.server_secret,
+                    operator_id,
+                    round_id,
+                    None if round_id is None else position,
+                )
+                for position, r in enumerate(registrations)
+            ],
+        )
+        await cur.executemany(
+            "INSERT INTO match_seats "
+            "(match_id, seat, token_hash, entropy, external_player_id, bot) "
+            "VALUES (%s, %s, %s, %s, %s, %s)",
+            [
+                (r.match_id, s.seat, s.token_hash, s.entropy, s.external_player_id, s.bot)
+                for r in registrations
+                for s in r.seats
+            ],
+        )
+
+
+@asynccontextmanager
+async def _refs_unique() -> AsyncIterator[None]:
+    try:
+        yield
+    except UniqueViolation as error:
+        if error.diag.constraint_name != EXTERNAL_REF_INDEX:
+            raise
+        raise ExternalRefTaken(
+            "this operator already has a match with this external ref; nothing was created"
+        ) from None

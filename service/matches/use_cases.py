@@ -14,12 +14,14 @@ state right after that append. A refused command appends nothing, so nothing rem
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 import msgspec
 
@@ -55,10 +57,17 @@ from service.fairness.seeds import CHAIN_LINKS, new_secret
 from service.matches import tokens
 from service.matches.system_steps import system_steps
 from service.ports import event_store
-from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
+from service.ports.match_registry import (
+    MatchRegistry,
+    NewRound,
+    RegisteredMatch,
+    RegisteredSeat,
+    Registration,
+)
 from service.store.match_streams import Loaded, MatchStreams, stream_id
 
 SEATS = (0, 1)
+ROUND_STARTS_AT_ONCE = 8  # of a round's matches, started at once (each holds a connection)
 RECORDS_CACHED = 10_000
 
 
@@ -67,6 +76,27 @@ class CreatedMatch(msgspec.Struct, frozen=True):
     tokens: dict[int, str]  # by seat: only the seats created with a token
     invite_code: str | None
     commitment: str  # chain 1's commitment of the match's seeds (hex)
+
+
+class RoundMatch(msgspec.Struct, frozen=True, kw_only=True):
+    external_ref: str | None = None
+    external_player_ids: Sequence[str | None] = ()
+    bots: Sequence[str | None] = ()
+
+
+class RoundRequest(msgspec.Struct, frozen=True, kw_only=True):
+    round_id: str
+    operator_id: str
+    options: RuleOptions
+    start_at: datetime | None
+    matches: Sequence[RoundMatch]
+
+
+class _NewMatch(NamedTuple):
+    match: RegisteredMatch
+    tokens: dict[int, str]
+    invite_code: str | None
+    events: list[Event]
 
 
 class SeatToken(msgspec.Struct, frozen=True):
@@ -125,9 +155,81 @@ class MatchService:
         commitment: str | None = None,
         bots: Sequence[str | None] = (),
     ) -> CreatedMatch:
-        match_id = self._new_match_id()
-        levels = bot_levels(bots, invite_seat)
         server_secret = await self._server_secret(commitment, entropy)
+        new = self._prepare(
+            options=options,
+            external_ref=external_ref,
+            server_secret=server_secret,
+            entropy=entropy,
+            invite_seat=invite_seat,
+            operator_id=operator_id,
+            external_player_ids=external_player_ids,
+            bots=bots,
+        )
+        await self.registry.create(
+            new.match.match_id,
+            external_ref=external_ref,
+            server_secret=server_secret,
+            seats=list(new.match.seats),
+            invite_code_hash=tokens.secret_hash(new.invite_code) if new.invite_code else None,
+            invite_seat=invite_seat,
+            operator_id=operator_id,
+        )
+        return await self._start(new)
+
+    async def create_round(self, round: RoundRequest) -> list[CreatedMatch]:
+        """All the round's matches, or none: they are registered in one transaction (where a
+        taken external ref refuses them all) before any of them starts."""
+        prepared = [
+            self._prepare(
+                options=round.options,
+                external_ref=match.external_ref,
+                server_secret=new_secret(),
+                operator_id=round.operator_id,
+                external_player_ids=match.external_player_ids,
+                bots=match.bots,
+            )
+            for match in round.matches
+        ]
+        await self.registry.create_round(
+            NewRound(
+                round_id=round.round_id,
+                operator_id=round.operator_id,
+                start_at=round.start_at,
+                matches=tuple(
+                    Registration(
+                        match_id=new.match.match_id,
+                        external_ref=new.match.external_ref,
+                        server_secret=new.match.server_secret,
+                        seats=new.match.seats,
+                    )
+                    for new in prepared
+                ),
+            )
+        )
+        # Fresh streams cannot conflict: their appends go side by side, a few at a time.
+        gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
+
+        async def start(new: _NewMatch) -> CreatedMatch:
+            async with gate:
+                return await self._start(new)
+
+        return list(await asyncio.gather(*(start(new) for new in prepared)))
+
+    def _prepare(
+        self,
+        *,
+        options: RuleOptions,
+        external_ref: str | None,
+        server_secret: bytes,
+        entropy: Sequence[str] = (),
+        invite_seat: int | None = None,
+        operator_id: str | None,
+        external_player_ids: Sequence[str | None],
+        bots: Sequence[str | None],
+    ) -> _NewMatch:
+        """A match's registry row, seat tokens and first events, not yet stored anywhere."""
+        levels = bot_levels(bots, invite_seat)
         entropy = [*entropy, "", ""][:2]
         player_ids = [*external_player_ids, None, None][:2]
         seat_tokens = {
@@ -135,9 +237,8 @@ class MatchService:
             for seat in SEATS
             if seat != invite_seat and levels[seat] is None
         }
-        invite_code = tokens.new_invite_code() if invite_seat is not None else None
         match = RegisteredMatch(
-            match_id=match_id,
+            match_id=self._new_match_id(),
             external_ref=external_ref,
             server_secret=server_secret,
             created_at=datetime.now(UTC),
@@ -153,23 +254,20 @@ class MatchService:
             ),
             operator_id=operator_id,
         )
-        events = decide(new_match(), StartMatch(options=options))
-        steps, state = system_steps(fold(events), match, links=self.fairness.links)
-        await self.registry.create(
-            match_id,
-            external_ref=external_ref,
-            server_secret=match.server_secret,
-            seats=list(match.seats),
-            invite_code_hash=tokens.secret_hash(invite_code) if invite_code else None,
-            invite_seat=invite_seat,
-            operator_id=operator_id,
-        )
-        await self.fairness.open(match)
+        invite_code = tokens.new_invite_code() if invite_seat is not None else None
+        return _NewMatch(match, seat_tokens, invite_code, decide(new_match(), StartMatch(options)))
+
+    async def _start(self, new: _NewMatch) -> CreatedMatch:
+        """Open the fairness stream of a registered match and append its first events."""
+        steps, state = system_steps(fold(new.events), new.match, links=self.fairness.links)
+        await self.fairness.open(new.match)
         after, _ = await self.streams.append(
-            match_id, Loaded(new_match(), 0), [*events, *steps], state=state
+            new.match.match_id, Loaded(new_match(), 0), [*new.events, *steps], state=state
         )
-        await self.fairness.sync(match, after.state)
-        return CreatedMatch(match_id, seat_tokens, invite_code, self.fairness.commitment(match))
+        await self.fairness.sync(new.match, after.state)
+        return CreatedMatch(
+            new.match.match_id, new.tokens, new.invite_code, self.fairness.commitment(new.match)
+        )
 
     async def _server_secret(self, commitment: str | None, entropy: Sequence[str]) -> bytes:
         """The secret behind a commitment made earlier, or a new one. A seat's entropy is only

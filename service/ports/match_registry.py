@@ -7,7 +7,7 @@ codes are kept only as SHA-256 hashes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import NamedTuple, Protocol
 
@@ -29,6 +29,7 @@ class RegisteredMatch(msgspec.Struct, frozen=True):
     created_at: datetime
     seats: tuple[RegisteredSeat, ...]
     operator_id: str | None = None  # the operator whose key created the match, if any
+    round_id: str | None = None  # the round it was created in, if any
 
     @property
     def full(self) -> bool:
@@ -37,6 +38,45 @@ class RegisteredMatch(msgspec.Struct, frozen=True):
     @property
     def entropy(self) -> list[str]:
         return [seat.entropy for seat in self.seats]
+
+
+class Registration(msgspec.Struct, frozen=True, kw_only=True):
+    """One match of a round, as ``MatchRegistry.create`` takes it (a round has no invites)."""
+
+    match_id: str
+    external_ref: str | None
+    server_secret: bytes
+    seats: tuple[RegisteredSeat, ...]
+
+
+class NewRound(msgspec.Struct, frozen=True, kw_only=True):
+    round_id: str
+    operator_id: str
+    start_at: datetime | None  # when the clocks of its matches start, if the operator said
+    matches: tuple[Registration, ...]
+
+
+class RoundInfo(msgspec.Struct, frozen=True, kw_only=True):
+    round_id: str
+    operator_id: str
+    start_at: datetime | None
+    created_at: datetime
+    match_ids: tuple[str, ...]  # in the order the round was created with
+
+
+class MatchQuery(msgspec.Struct, frozen=True, kw_only=True):
+    """An operator's matches in creation order (then by id), after the cursor ``after``."""
+
+    external_ref_prefix: str | None = None
+    created_from: datetime | None = None  # inclusive
+    created_before: datetime | None = None  # exclusive
+    after: tuple[datetime, str] | None = None  # (created_at, match_id) of the last one seen
+    limit: int = 100
+
+
+class Owner(msgspec.Struct, frozen=True):
+    operator_id: str | None
+    external_ref: str | None
 
 
 class AcceptedInvite(NamedTuple):
@@ -59,11 +99,31 @@ class MatchRegistry(Protocol):
         operator_id: str | None = None,
     ) -> None:
         """Register a new match (``match_id`` a UUID), with an open invite to ``invite_seat``
-        if ``invite_code_hash`` is given. The registry dates it by its own clock."""
+        if ``invite_code_hash`` is given. The registry dates it by its own clock. An external
+        ref the operator already uses raises ``service.errors.ExternalRefTaken``."""
         ...
 
     async def get(self, match_id: str) -> RegisteredMatch | None:
         """The match with its seats in seat order, or None if there is no such match."""
+        ...
+
+    async def create_round(self, round: NewRound) -> None:
+        """Register a round and all its matches at once, or nothing: an external ref the
+        operator already uses (or uses twice here) raises ``ExternalRefTaken``."""
+        ...
+
+    async def round(self, round_id: str) -> RoundInfo | None: ...
+
+    async def by_external_ref(
+        self, operator_id: str, external_ref: str
+    ) -> RegisteredMatch | None: ...
+
+    async def operator_matches(self, operator_id: str, query: MatchQuery) -> list[RegisteredMatch]:
+        """At most ``query.limit`` of the operator's matches, ordered by (created_at, id)."""
+        ...
+
+    async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
+        """Who created each of these matches, and its external ref (unknown ids are left out)."""
         ...
 
     async def accept_invite(

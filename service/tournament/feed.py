@@ -8,10 +8,17 @@ cards of a hand stay hidden until that hand is over, and the stock is never show
 Whether a hand is over is read per match from the latest deal and the latest hand end
 (``EventStore.latest_versions``, a few index pages in PostgreSQL): an event is in a finished
 hand if a hand end comes at or after it, or a later deal does.
+
+A scope narrows a page to one operator's matches (unless its key may read every match), one
+match, and some event types. The scan is the same page of the log either way, and ``next`` is
+where the scan stopped: a narrowed page may hold fewer entries than ``limit``, or none, while
+``next`` moves on, so following ``next`` still misses nothing. Who created a match never
+changes, so the feed remembers it.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import datetime
 
 import msgspec
@@ -19,8 +26,9 @@ import msgspec
 from domain import Event, redact_event
 from service.errors import UnknownFeedPosition
 from service.ports.event_store import EventStore, StoredEvent, UnknownPosition
+from service.ports.match_registry import MatchRegistry
 from service.store.codec import from_record
-from service.store.match_streams import MATCH_STREAM_PREFIX
+from service.store.match_streams import MATCH_STREAM_PREFIX, stream_id
 
 # The only event types whose public form depends on whether their hand is over.
 SECRET_BEARING = frozenset({"dealt", "drew", "knocked"})
@@ -55,18 +63,32 @@ class HandBoundaries(msgspec.Struct, frozen=True):
         )
 
 
-class GlobalFeed:
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
+class FeedScope(msgspec.Struct, frozen=True, kw_only=True):
+    """What a page may show: ``operator_id`` None means every match (the ``feed:all`` scope)."""
 
-    async def page(self, *, after: int, limit: int) -> FeedPage:
+    operator_id: str | None
+    match_id: str | None = None
+    types: frozenset[str] = frozenset()  # empty: every type
+
+
+EVERYTHING = FeedScope(operator_id=None)
+OWNERS_KEPT = 100_000
+
+
+class GlobalFeed:
+    def __init__(self, store: EventStore, registry: MatchRegistry) -> None:
+        self._store = store
+        self._registry = registry
+        self._owners: OrderedDict[str, str | None] = OrderedDict()  # stream id -> operator
+
+    async def page(self, *, after: int, limit: int, scope: FeedScope = EVERYTHING) -> FeedPage:
         try:
             records = await self._store.read_all(after_position=after, limit=limit)
         except UnknownPosition:
             raise UnknownFeedPosition(
                 f"no event has position {after}: pass 0 or a 'next' from this feed"
             ) from None
-        matches = [r for r in records if r.stream_id.startswith(MATCH_STREAM_PREFIX)]
+        matches = await self._in_scope(records, scope)
         boundaries = await self._boundaries(
             {r.stream_id for r in matches if r.type in SECRET_BEARING}
         )
@@ -74,6 +96,30 @@ class GlobalFeed:
             entries=[_entry(record, boundaries.get(record.stream_id)) for record in matches],
             next=records[-1].position if records else after,
         )
+
+    async def _in_scope(self, records: list[StoredEvent], scope: FeedScope) -> list[StoredEvent]:
+        wanted = None if scope.match_id is None else stream_id(scope.match_id)
+        picked = [
+            r
+            for r in records
+            if r.stream_id.startswith(MATCH_STREAM_PREFIX)
+            and wanted in (None, r.stream_id)
+            and (not scope.types or r.type in scope.types)
+        ]
+        if scope.operator_id is None or not picked:
+            return picked
+        owners = await self._owners_of({r.stream_id for r in picked})
+        return [r for r in picked if owners.get(r.stream_id) == scope.operator_id]
+
+    async def _owners_of(self, stream_ids: set[str]) -> dict[str, str | None]:
+        unknown = [s.removeprefix(MATCH_STREAM_PREFIX) for s in stream_ids - self._owners.keys()]
+        if unknown:
+            found = await self._registry.owners(unknown)
+            for match_id, owner in found.items():
+                self._owners[stream_id(match_id)] = owner.operator_id
+            while len(self._owners) > OWNERS_KEPT:
+                self._owners.popitem(last=False)
+        return {s: self._owners.get(s) for s in stream_ids}
 
     async def _boundaries(self, stream_ids: set[str]) -> dict[str, HandBoundaries]:
         if not stream_ids:

@@ -45,6 +45,11 @@ BAD_ENVIRONMENT = [
     ("GIN_WEBHOOK_RETRY_BASE_SECONDS", "0", SECONDS),
     ("GIN_WEBHOOK_RETRY_CAP_SECONDS", "1h", SECONDS),
     ("GIN_WEBHOOK_MAX_ATTEMPTS", "2.5", AT_LEAST_ONE),
+    (
+        "GIN_WEBHOOK_ALLOWED_NETWORKS",
+        "127.0.0.0/8,intranet",
+        "networks in CIDR notation, comma-separated (127.0.0.0/8,::1/128)",
+    ),
     ("GIN_DATABASE_TIMEOUT_SECONDS", "0", SECONDS),
     ("GIN_READ_TIMEOUT_SECONDS", "forever", SECONDS),
     ("GIN_MAX_BODY_BYTES", "100", "a number of bytes from 1024 to 1048576"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -66,3 +67,18 @@ async def test_nobody_listening_is_an_error(sender: UrllibSender) -> None:
     assert outcome.status_code is None
     assert outcome.error is not None
     assert "Connection" in outcome.error or "refused" in outcome.error
+
+
+async def test_given_an_address_the_sender_connects_there_without_resolving_the_host(
+    sender: UrllibSender,
+) -> None:
+    # The name is made up: were it resolved, the send would fail.
+    with running_receiver(statuses=[200]) as receiver:
+        port = urlsplit(receiver.url).port
+        outcome = await sender.send(
+            f"http://never-resolved.invalid:{port}/hook", BODY, HEADERS, address="127.0.0.1"
+        )
+
+    assert outcome.delivered, outcome.error
+    (received,) = receiver.requests()
+    assert received.headers["Host"] == f"never-resolved.invalid:{port}"

@@ -20,6 +20,8 @@ from tests.tournament.play import Client
 from web.app import create_app
 from web.settings import Settings
 
+# The receivers of these tests listen on this machine's loopback, and nowhere else.
+LOOPBACK = ("127.0.0.0/8", "::1/128")
 FAST_WEBHOOKS = WebhookSettings(
     poll_seconds=0.05,
     timeout_seconds=2.0,
@@ -27,6 +29,7 @@ FAST_WEBHOOKS = WebhookSettings(
     retry_base_seconds=0.2,
     retry_cap_seconds=1.0,
     max_attempts=4,
+    allowed_networks=LOOPBACK,
 )
 
 

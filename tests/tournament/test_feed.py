@@ -30,7 +30,7 @@ LONG_GAME = {"game_target": 10_000, "match_target": 0}
 
 @pytest.fixture(scope="module")
 async def feed_key(keys: OperatorKeys) -> str:
-    return await new_key(keys, "feed reader", "feed:read")
+    return await new_key(keys, "feed reader", "feed:read", "feed:all")
 
 
 @pytest.fixture(scope="module")

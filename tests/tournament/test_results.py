@@ -62,7 +62,8 @@ async def test_the_result_of_a_finished_match_names_the_winner_and_scores_every_
 
 async def test_a_match_in_progress_has_no_winner_yet(client: Client, keys: OperatorKeys) -> None:
     key = await new_key(keys, "League", "matches:create")
-    table = await create_table(client, operator_key=key, **IDS)
+    # The League's external refs are unique: this is another match of the week.
+    table = await create_table(client, operator_key=key, **{**IDS, "external_ref": "league-w3-2"})
     await play_commands(client, table, 5)
 
     result = (await client.get(f"/matches/{table.match_id}/result")).json()

@@ -18,15 +18,19 @@ from service.ports.delivery_queue import Outcome
 from service.tournament.webhooks.dispatcher import Dispatcher
 from service.tournament.webhooks.settings import WebhookSettings
 from service.tournament.webhooks.worker import Worker
-from tests.tournament.conftest import operator_keys, running_app
+from tests.tournament.conftest import LOOPBACK, operator_keys, running_app
 from tests.tournament.receiver import Receiver, running_receiver
 from tests.tournament.webhook_helpers import finished_match, operator_with_webhook
 
 # The app only records matches here; the tests run the dispatchers and workers themselves.
-NO_WEBHOOKS = WebhookSettings(enabled=False)
-SHORT_LEASE = WebhookSettings(timeout_seconds=0.5, lease_seconds=1.0, batch_size=2)
+NO_WEBHOOKS = WebhookSettings(enabled=False, allowed_networks=LOOPBACK)
+SHORT_LEASE = WebhookSettings(
+    timeout_seconds=0.5, lease_seconds=1.0, batch_size=2, allowed_networks=LOOPBACK
+)
 # Leases far longer than a batch takes on a busy machine: none runs out while it is sent.
-LONG_LEASE = WebhookSettings(timeout_seconds=5.0, lease_seconds=30.0, batch_size=2)
+LONG_LEASE = WebhookSettings(
+    timeout_seconds=5.0, lease_seconds=30.0, batch_size=2, allowed_networks=LOOPBACK
+)
 
 
 @pytest.fixture

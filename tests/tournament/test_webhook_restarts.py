@@ -11,7 +11,7 @@ import pytest
 from adapters.postgres.event_store import open_pool
 from service.tournament.operators import OperatorKeys
 from service.tournament.webhooks.settings import WebhookSettings
-from tests.tournament.conftest import FAST_WEBHOOKS, operator_keys, running_app
+from tests.tournament.conftest import FAST_WEBHOOKS, LOOPBACK, operator_keys, running_app
 from tests.tournament.receiver import running_receiver
 from tests.tournament.webhook_helpers import (
     deliveries,
@@ -21,7 +21,7 @@ from tests.tournament.webhook_helpers import (
     operator_with_webhook,
 )
 
-NO_WEBHOOKS = WebhookSettings(enabled=False)
+NO_WEBHOOKS = WebhookSettings(enabled=False, allowed_networks=LOOPBACK)
 # Retries far enough apart that the first process, however slowly it stops, cannot use up
 # its attempts (or reach the receiver's first 200) before the second process starts.
 SLOW_RETRIES = msgspec.structs.replace(FAST_WEBHOOKS, retry_base_seconds=1.0, retry_cap_seconds=2.0)

@@ -9,6 +9,8 @@ import json
 import time
 from collections import Counter
 
+from standardwebhooks import Webhook
+
 from service.tournament.operators import OperatorKeys
 from tests.tournament.play import Client, bearer
 from tests.tournament.receiver import running_receiver
@@ -31,12 +33,18 @@ async def test_an_operator_registers_lists_and_deletes_its_webhooks(
     other = (await keys.create_key("Someone else", ["webhooks:manage"])).key
 
     made = await client.post(
-        "/webhooks", json={"url": "https://example.test/hook"}, headers=bearer(key)
+        "/webhooks", json={"url": "http://127.0.0.1:9/hook"}, headers=bearer(key)
     )
     assert made.status_code == 201
     webhook = made.json()
     assert webhook["secret"].startswith("whsec_")
-    assert webhook["events"] == ["hand_end", "game_end", "match_end"]
+    assert webhook["events"] == [
+        "match_created",
+        "match_started",
+        "hand_end",
+        "game_end",
+        "match_end",
+    ]
 
     listed = (await client.get("/webhooks", headers=bearer(key))).json()["webhooks"]
     assert [w["webhook_id"] for w in listed] == [webhook["webhook_id"]]
@@ -94,6 +102,11 @@ async def test_every_end_of_the_operators_match_is_posted_once_with_a_valid_sign
         assert headers["X-Gin-Signature"] == expected_signature(
             SECRET, headers["X-Gin-Timestamp"], request.body
         )
+        # What a receiver does with the Standard Webhooks library (a secret not in whsec_
+        # form is passed as its bytes); it raises if the signature or timestamp is off.
+        Webhook(SECRET.encode()).verify(request.body, headers)
+        lowered = {name.lower(): value for name, value in headers.items()}
+        assert lowered["webhook-id"] == headers["X-Gin-Delivery"]
         payload = json.loads(request.body)
         assert payload["match_id"] == table.match_id
         assert payload["external_ref"] == "cup-7"
@@ -107,8 +120,12 @@ async def test_every_end_of_the_operators_match_is_posted_once_with_a_valid_sign
         assert payload["event_id"] == f"{table.match_id}:{payload['version']}"
         assert payload["result"] == f"/matches/{table.match_id}/result"
     kinds = Counter(json.loads(r.body)["kind"] for r in requests)
+    assert kinds["match_created"] == kinds["match_started"] == 1
     assert kinds["game_end"] == kinds["match_end"] == 1
     assert kinds["hand_end"] >= 1
+    reasons = {json.loads(r.body)["kind"]: json.loads(r.body)["reason"] for r in requests}
+    assert reasons["match_end"] == "played_out"
+    assert reasons["hand_end"] is None
 
 
 async def test_a_webhook_hears_only_the_kinds_it_asked_for(

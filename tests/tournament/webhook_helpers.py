@@ -15,6 +15,8 @@ TOURNAMENT_SCOPES = ("matches:create", "webhooks:manage")
 SECRET = "a-test-secret-of-enough-length"
 
 KIND_OF_EVENT = {
+    "match_created": "match_created",
+    "cards_cut": "match_started",
     "scored": "hand_end",
     "hand_drawn": "hand_end",
     "game_won": "game_end",
@@ -41,7 +43,7 @@ async def finished_match(client: Client, key: str | None, **extra: Any) -> Table
 
 
 async def ends_of(client: Client, table: Table) -> list[Json]:
-    """The match's hand, game and match ends, as a spectator sees them."""
+    """The match's creation, start, and hand, game and match ends, as a spectator sees them."""
     events = (await client.get(f"/matches/{table.match_id}/events")).json()["events"]
     return [e for e in events if e["event"]["type"] in KIND_OF_EVENT]
 

@@ -14,8 +14,10 @@ class MeteredSender:
         self._sender = sender
         self._metrics = metrics
 
-    async def send(self, url: str, body: bytes, headers: Mapping[str, str]) -> Outcome:
-        outcome = await self._sender.send(url, body, headers)
+    async def send(
+        self, url: str, body: bytes, headers: Mapping[str, str], *, address: str | None = None
+    ) -> Outcome:
+        outcome = await self._sender.send(url, body, headers, address=address)
         if outcome.delivered:
             self._metrics.webhook_delivery("delivered")
         elif outcome.status_code is not None:

@@ -1,8 +1,11 @@
-"""What a webhook receives: the kind of end, the match and its external ids, the public event.
+"""What a webhook receives: the kind of news, the match and its external ids, the public event.
 
-Only hand, game and match ends are sent, and each is public in full once it has happened (a
-hand's end shows both hands; the stock is never in it). The body is encoded once, stored, and
-sent byte for byte on every attempt, so a signature always covers the same bytes.
+Sent: a match created (``match_created``), started (``match_started``: the cut for the first
+deal, made once both seats are taken), and each hand, game and match end; each is public in
+full once it has happened (a hand's end shows both hands; the stock is never in it). A match's
+end carries its ``reason``; a match played to its target ends ``played_out``. The body is
+encoded once, stored, and sent byte for byte on every attempt, so a signature always covers
+the same bytes.
 """
 
 from __future__ import annotations
@@ -11,20 +14,33 @@ from typing import Literal, get_args
 
 import msgspec
 
-from domain import GameWon, HandDrawn, MatchWon, Scored, event_type, redact_event
+from domain import (
+    CardsCut,
+    GameWon,
+    HandDrawn,
+    MatchCreated,
+    MatchWon,
+    Scored,
+    event_type,
+    redact_event,
+)
 
-Kind = Literal["hand_end", "game_end", "match_end"]
+Kind = Literal["match_created", "match_started", "hand_end", "game_end", "match_end"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 # Store type names of the events that end something, by the kind of end.
 KIND_OF_TYPE: dict[str, Kind] = {
+    "match_created": "match_created",
+    "cards_cut": "match_started",
     "scored": "hand_end",
     "hand_drawn": "hand_end",
     "game_won": "game_end",
     "match_won": "match_end",
 }
 
-Ending = Scored | HandDrawn | GameWon | MatchWon
+Ending = MatchCreated | CardsCut | Scored | HandDrawn | GameWon | MatchWon
+# Why a match ended, by the type of its last event.
+REASON_OF_TYPE: dict[str, str] = {"match_won": "played_out"}
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
@@ -44,7 +60,8 @@ class Payload(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     position: int
     event: Ending
-    result: str
+    result: str  # GET it for the match's result, as it stands
+    reason: str | None = None  # why the match ended (match_end only)
 
 
 def payload_body(
@@ -58,9 +75,10 @@ def payload_body(
 ) -> bytes:
     public = redact_event(event, None, hand_over=True)
     assert isinstance(public, Ending)
+    kind = event_type(event)
     payload = Payload(
         event_id=f"{match_id}:{version}",
-        kind=KIND_OF_TYPE[event_type(event)],
+        kind=KIND_OF_TYPE[kind],
         match_id=match_id,
         external_ref=external_ref,
         players=[PlayerRef(seat, ref) for seat, ref in enumerate(external_player_ids)],
@@ -68,5 +86,6 @@ def payload_body(
         position=position,
         event=public,
         result=f"/matches/{match_id}/result",
+        reason=REASON_OF_TYPE.get(kind),
     )
     return msgspec.json.encode(payload)

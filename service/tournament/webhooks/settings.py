@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 
@@ -18,12 +19,16 @@ class WebhookSettings(msgspec.Struct, frozen=True, kw_only=True):
     retry_base_seconds: float = 5.0
     retry_cap_seconds: float = 3600.0
     max_attempts: int = 10
+    # Networks (CIDR) webhooks may reach although they are not public, e.g. "127.0.0.0/8".
+    allowed_networks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.lease_seconds <= self.timeout_seconds:
             raise ValueError("the webhook lease must outlast the send timeout")
         if self.max_attempts < 1 or self.batch_size < 1:
             raise ValueError("webhook max_attempts and batch_size are at least 1")
+        for network in self.allowed_networks:
+            ipaddress.ip_network(network, strict=False)  # a ValueError names a bad one
 
     def backoff(self, attempts: int) -> float:
         """Seconds to wait after the ``attempts``-th failed attempt: doubling, then capped."""
@@ -44,6 +49,11 @@ class WebhookSettings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             retry_cap_seconds=float(env.get("GIN_WEBHOOK_RETRY_CAP_SECONDS", d.retry_cap_seconds)),
             max_attempts=int(env.get("GIN_WEBHOOK_MAX_ATTEMPTS", d.max_attempts)),
+            allowed_networks=tuple(
+                n.strip()
+                for n in env.get("GIN_WEBHOOK_ALLOWED_NETWORKS", "").split(",")
+                if n.strip()
+            ),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -57,4 +67,5 @@ class WebhookSettings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_WEBHOOK_RETRY_BASE_SECONDS": str(self.retry_base_seconds),
             "GIN_WEBHOOK_RETRY_CAP_SECONDS": str(self.retry_cap_seconds),
             "GIN_WEBHOOK_MAX_ATTEMPTS": str(self.max_attempts),
+            "GIN_WEBHOOK_ALLOWED_NETWORKS": ",".join(self.allowed_networks),
         }

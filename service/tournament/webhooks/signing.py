@@ -1,16 +1,30 @@
-"""Signed deliveries: ``X-Gin-Signature: sha256=<hex HMAC-SHA256(secret, timestamp "." body)>``.
+"""Signed deliveries, by the Standard Webhooks scheme (``webhook-id``, ``webhook-timestamp``,
+``webhook-signature: v1,<base64 HMAC-SHA256>``), and for this release also by the scheme of
+our own it replaces: ``X-Gin-Signature: sha256=<hex HMAC-SHA256(secret, timestamp "." body)>``.
 
-The timestamp (``X-Gin-Timestamp``, Unix seconds) is inside the signed text, so a receiver that
-refuses old timestamps cannot be fed a captured delivery again later.
+The standard's signature comes from the ``standardwebhooks`` library, the one receivers verify
+with, so both ends compute the same thing by the same code rather than by our reading of the
+specification. Its key is the secret's base64 after ``whsec_`` (what the service makes); a
+secret an operator chose in another form is used as its UTF-8 bytes, and receivers pass
+``Webhook(secret.encode())``.
+
+The timestamp is inside the signed text, so a receiver that refuses old timestamps cannot be
+fed a captured delivery again later.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
+from datetime import UTC, datetime
+
+from standardwebhooks import Webhook
 
 TIMESTAMP_HEADER = "X-Gin-Timestamp"
 SIGNATURE_HEADER = "X-Gin-Signature"
+SECRET_PREFIX = "whsec_"
 
 
 def signature(secret: str, timestamp: int, body: bytes) -> str:
@@ -23,6 +37,27 @@ def signature_headers(secret: str, timestamp: int, body: bytes) -> dict[str, str
         TIMESTAMP_HEADER: str(timestamp),
         SIGNATURE_HEADER: signature(secret, timestamp, body),
     }
+
+
+def standard_headers(secret: str, message_id: str, timestamp: int, body: bytes) -> dict[str, str]:
+    """The Standard Webhooks headers; ``message_id`` is the same on every attempt."""
+    signed = signer(secret).sign(message_id, datetime.fromtimestamp(timestamp, UTC), body.decode())
+    return {
+        "webhook-id": message_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": signed,
+    }
+
+
+def signer(secret: str) -> Webhook:
+    """The Standard Webhooks signer a receiver makes from the same secret."""
+    if secret.startswith(SECRET_PREFIX):
+        try:
+            base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
+            return Webhook(secret)
+        except binascii.Error:
+            pass
+    return Webhook(secret.encode())
 
 
 def verify(

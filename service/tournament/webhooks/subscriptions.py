@@ -3,37 +3,32 @@ deletes them, and reads what became of each delivery."""
 
 from __future__ import annotations
 
+import base64
 import secrets
 import uuid
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 
-from service.errors import InvalidRequest
 from service.ports.webhook_subscriptions import (
     Delivery,
     NewWebhook,
     Webhook,
     WebhookSubscriptions,
 )
+from service.tournament.webhooks.destinations import Destinations
 from service.tournament.webhooks.payloads import KINDS, Kind
-
-SECRET_PREFIX = "whsec_"
+from service.tournament.webhooks.signing import SECRET_PREFIX
 
 
 def new_secret() -> str:
-    return SECRET_PREFIX + secrets.token_urlsafe(32)
-
-
-def check_url(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidRequest(f"{url!r} is not an http(s) URL with a host")
-    return url
+    """A secret in the Standard Webhooks form: ``whsec_`` and 32 random bytes in base64."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 class SubscriptionService:
-    def __init__(self, subscriptions: WebhookSubscriptions) -> None:
+    def __init__(self, subscriptions: WebhookSubscriptions, destinations: Destinations) -> None:
+        """``destinations`` refuses URLs webhooks may not reach (loopback, private, ...)."""
         self._subscriptions = subscriptions
+        self._destinations = destinations
 
     async def create(
         self, operator_id: str, url: str, secret: str | None, events: Sequence[Kind] = KINDS
@@ -41,8 +36,9 @@ class SubscriptionService:
         """Subscribe ``url`` to the chosen kinds of end (all of them if none); without a
         secret, one is made. The secret is returned here and never again."""
         chosen = list(dict.fromkeys(events)) or list(KINDS)
+        await self._destinations.check(url)
         return await self._subscriptions.create(
-            operator_id, str(uuid.uuid4()), check_url(url), secret or new_secret(), chosen
+            operator_id, str(uuid.uuid4()), url, secret or new_secret(), chosen
         )
 
     async def live(self, operator_id: str) -> list[Webhook]:

@@ -11,7 +11,7 @@ import uuid
 from service.ports.delivery_queue import Claimed, DeliveryQueue
 from service.ports.delivery_sender import DeliverySender
 from service.tournament.webhooks.settings import WebhookSettings
-from service.tournament.webhooks.signing import signature_headers
+from service.tournament.webhooks.signing import signature_headers, standard_headers
 
 USER_AGENT = "gin-service-webhooks/1"
 
@@ -29,6 +29,7 @@ def delivery_headers(claimed: Claimed, timestamp: int) -> dict[str, str]:
         "X-Gin-Delivery": str(claimed.delivery_id),
         "X-Gin-Event": claimed.kind,
         **signature_headers(claimed.secret, timestamp, claimed.body),
+        **standard_headers(claimed.secret, str(claimed.delivery_id), timestamp, claimed.body),
     }
 
 

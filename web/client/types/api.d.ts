@@ -242,6 +242,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signed checkpoint of the whole global log */
+        get: operations["LogCheckpointLogCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/commitments": {
         parameters: {
             query?: never;
@@ -323,6 +340,74 @@ export interface paths {
         post?: never;
         /** Delete a webhook */
         delete: operations["WebhooksWebhookIdRemove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a round of matches, all or none */
+        post: operations["RoundsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rounds/{round_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A round's results, match by match */
+        get: operations["RoundsRoundIdResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/matches/by-ref": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your match with this external ref */
+        get: operations["OperatorMatchesByRefByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your matches, filtered and paged */
+        get: operations["OperatorMatchesListMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -446,11 +531,17 @@ export interface components {
             seat: number;
             bots?: ("random" | "simple" | "strong" | null)[];
         };
+        /** CreateRound */
+        CreateRound: {
+            options?: components["schemas"]["RuleOptions"];
+            clocks_start_at?: string | null;
+            matches: components["schemas"]["RoundMatchRequest"][];
+        };
         /** CreateWebhook */
         CreateWebhook: {
             url: string;
             secret?: string | null;
-            events?: ("hand_end" | "game_end" | "match_end")[];
+            events?: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
         };
         /** DealerChosen */
         DealerChosen: {
@@ -483,7 +574,7 @@ export interface components {
             delivery_id: number;
             match_id: string;
             /** @enum {string} */
-            kind: "hand_end" | "game_end" | "match_end";
+            kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end";
             event_position: number;
             event_version: number;
             status: string;
@@ -747,6 +838,18 @@ export interface components {
              */
             type: "lay_off";
         };
+        /** ListedMatch */
+        ListedMatch: {
+            match_id: string;
+            external_ref: string | null;
+            round_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            status: "waiting_for_opponent" | "in_progress" | "finished";
+            players: components["schemas"]["Player"][];
+            result: string;
+        };
         /** Liveness */
         Liveness: {
             /**
@@ -763,6 +866,11 @@ export interface components {
              * @enum {string}
              */
             type: "match_created";
+        };
+        /** MatchList */
+        MatchList: {
+            matches: components["schemas"]["ListedMatch"][];
+            next: string | null;
         };
         /** MatchResult */
         MatchResult: {
@@ -840,11 +948,17 @@ export interface components {
             commitment: string;
             invite_code?: string | null;
         };
+        /** NewRound */
+        NewRound: {
+            round_id: string;
+            clocks_start_at: string | null;
+            matches: components["schemas"]["RoundMatchCreated"][];
+        };
         /** NewWebhook */
         NewWebhook: {
             webhook_id: string;
             url: string;
-            events: ("hand_end" | "game_end" | "match_end")[];
+            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
             /** Format: date-time */
             created_at: string;
             secret: string;
@@ -881,7 +995,7 @@ export interface components {
         /** Problem */
         Problem: {
             /** @enum {string} */
-            type: "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-reused" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-stream-ticket" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/wrong-token";
+            type: "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-token";
             title: string;
             status: number;
             detail: string;
@@ -932,6 +1046,28 @@ export interface components {
             link: number;
             step: string;
             seed: string;
+        };
+        /** RoundMatchCreated */
+        RoundMatchCreated: {
+            match_id: string;
+            seats: components["schemas"]["SeatToken"][];
+            commitment: string;
+            invite_code?: string | null;
+            external_ref?: string | null;
+        };
+        /** RoundMatchRequest */
+        RoundMatchRequest: {
+            external_ref?: string | null;
+            external_player_ids?: (string | null)[];
+            bots?: ("random" | "simple" | "strong" | null)[];
+        };
+        /** RoundResults */
+        RoundResults: {
+            round_id: string;
+            /** Format: date-time */
+            created_at: string;
+            clocks_start_at: string | null;
+            matches: components["schemas"]["MatchResult"][];
         };
         /** RuleOptions */
         RuleOptions: {
@@ -1094,7 +1230,7 @@ export interface components {
         Webhook: {
             webhook_id: string;
             url: string;
-            events: ("hand_end" | "game_end" | "match_end")[];
+            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
             /** Format: date-time */
             created_at: string;
         };
@@ -1214,6 +1350,8 @@ export interface operations {
             header?: {
                 /** @description Bearer <an operator key> */
                 Authorization?: string | null;
+                /** @description A retry with the same key returns the first answer and changes nothing */
+                "Idempotency-Key"?: string | null;
             };
             path?: never;
             cookie?: never;
@@ -1253,6 +1391,15 @@ export interface operations {
             };
             /** @description Forbidden (RFC 9457 problem details) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1979,6 +2126,26 @@ export interface operations {
             };
         };
     };
+    LogCheckpointLogCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     CommitmentsCreate: {
         parameters: {
             query?: never;
@@ -2033,6 +2200,12 @@ export interface operations {
                 after?: number;
                 /** @description Page size */
                 limit?: number;
+                /** @description Only this match */
+                match_id?: string | null;
+                /** @description Only your match with this ref */
+                external_ref?: string | null;
+                /** @description Only these event types (repeatable) */
+                type?: string[] | null;
             };
             header?: {
                 /** @description Bearer <an operator key> */
@@ -2312,6 +2485,270 @@ export interface operations {
             };
             /** @description Not Found (RFC 9457 problem details) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RoundsCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <an operator key> */
+                Authorization?: string | null;
+                /** @description A retry with the same key returns the first answer and changes nothing */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRound"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewRound"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    RoundsRoundIdResults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <an operator key> */
+                Authorization?: string | null;
+            };
+            path: {
+                /** @description The round's id */
+                round_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoundResults"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OperatorMatchesByRefByRef: {
+        parameters: {
+            query: {
+                /** @description Yours */
+                external_ref: string;
+            };
+            header?: {
+                /** @description Bearer <an operator key> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListedMatch"];
+                };
+            };
+            /** @description Bad request syntax or unsupported method */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status_code: number;
+                        detail: string;
+                        extra?: null | {
+                            [key: string]: unknown;
+                        } | unknown[];
+                    };
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    OperatorMatchesListMatches: {
+        parameters: {
+            query?: {
+                status?: "waiting_for_opponent" | "in_progress" | "finished" | null;
+                external_ref_prefix?: string | null;
+                /** @description inclusive */
+                created_from?: string | null;
+                /** @description exclusive */
+                created_before?: string | null;
+                cursor?: string | null;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: {
+                /** @description Bearer <an operator key> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchList"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

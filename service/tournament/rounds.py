@@ -1,0 +1,86 @@
+"""Rounds: a batch of an operator's matches made in one request, all or none, at most once.
+
+Every match of a round shares the round's rule options and ``start_at`` (when their clocks
+start, where matches have clocks). A round is checked whole before anything is stored: one
+match that cannot be made refuses the round, and nothing is created.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
+
+import msgspec
+
+from domain import RuleOptions
+from service.errors import InvalidRound, RoundNotFound
+from service.matches.idempotent import IdempotentCreations
+from service.matches.use_cases import CreatedMatch, MatchService, RoundMatch, RoundRequest
+from service.ports.match_registry import RoundInfo
+
+MAX_MATCHES = 256
+
+
+class CreatedRound(msgspec.Struct, frozen=True, kw_only=True):
+    round_id: str
+    start_at: datetime | None
+    matches: list[CreatedMatch]  # in the order they were asked for
+
+
+class Rounds:
+    def __init__(self, matches: MatchService, creations: IdempotentCreations) -> None:
+        self._matches = matches
+        self._creations = creations
+
+    async def create(
+        self,
+        operator_id: str,
+        *,
+        options: RuleOptions,
+        start_at: datetime | None,
+        matches: Sequence[RoundMatch],
+        idempotency_key: str | None,
+        request: object,
+    ) -> CreatedRound:
+        """``request`` is what a retry with ``idempotency_key`` must repeat (the body)."""
+        _check(matches)
+
+        async def create() -> CreatedRound:
+            round_id = str(uuid.uuid4())
+            made = await self._matches.create_round(
+                RoundRequest(
+                    round_id=round_id,
+                    operator_id=operator_id,
+                    options=options,
+                    start_at=start_at,
+                    matches=matches,
+                )
+            )
+            return CreatedRound(round_id=round_id, start_at=start_at, matches=made)
+
+        if idempotency_key is None:
+            return await create()
+        return await self._creations.once(
+            scope=operator_id,
+            key=idempotency_key,
+            request=["round", request],
+            create=create,
+            answer=CreatedRound,
+        )
+
+    async def get(self, operator_id: str, round_id: str) -> RoundInfo:
+        found = await self._matches.registry.round(round_id)
+        if found is None or found.operator_id != operator_id:
+            raise RoundNotFound(f"you have no round {round_id}")
+        return found
+
+
+def _check(matches: Sequence[RoundMatch]) -> None:
+    if not 1 <= len(matches) <= MAX_MATCHES:
+        raise InvalidRound(f"a round has 1 to {MAX_MATCHES} matches, not {len(matches)}")
+    refs = Counter(m.external_ref for m in matches if m.external_ref is not None)
+    repeated = sorted(ref for ref, count in refs.items() if count > 1)
+    if repeated:
+        raise InvalidRound(f"external refs repeat within the round: {', '.join(repeated)}")
