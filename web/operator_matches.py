@@ -88,7 +88,7 @@ class OperatorMatchesController(Controller):
     @get(
         "/by-ref",
         summary="Your match with this external ref",
-        responses=problems(401, 403, 404),
+        responses=problems(400, 401, 403, 404),
     )
     async def by_ref(
         self,

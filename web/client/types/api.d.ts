@@ -2654,19 +2654,13 @@ export interface operations {
                     "application/json": components["schemas"]["ListedMatch"];
                 };
             };
-            /** @description Bad request syntax or unsupported method */
+            /** @description Bad Request (RFC 9457 problem details) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status_code: number;
-                        detail: string;
-                        extra?: null | {
-                            [key: string]: unknown;
-                        } | unknown[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (RFC 9457 problem details) */
