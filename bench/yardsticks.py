@@ -29,7 +29,7 @@ from tqdm import tqdm
 
 from bench.bots import Duel, duel, player
 from bench.tables import print_table
-from service.bots import LEVELS
+from service.bots import DISTINCT_LEVELS, LEVELS
 from service.bots.references import REFERENCES, reference_for
 
 GAME_TARGET = 100
@@ -99,7 +99,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10_000, help="hands per pairing (even)")
     parser.add_argument("--seed", type=int, default=2021)
-    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
+    parser.add_argument("--levels", nargs="+", default=list(DISTINCT_LEVELS), choices=LEVELS)
     parser.add_argument("--references", nargs="+", default=list(REFERENCES), choices=REFERENCES)
     args = parser.parse_args()
     pairings = [(level, ref) for level in args.levels for ref in args.references]

@@ -14,7 +14,7 @@ from service.fairness.events import FairnessView
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
 Entropy = Annotated[str, Meta(max_length=256)]
 ExternalId = Annotated[str, Meta(min_length=1, max_length=200)]
-BotLevel = Literal["random", "simple", "strong"]
+BotLevel = Literal["easy", "medium", "hard", "random", "simple", "strong"]
 CommitmentHex = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="From POST /commitments")]
 
 
@@ -28,7 +28,7 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ``entropy`` (by seat) goes into every shuffle of the match; it needs a ``commitment`` from
     ``POST /commitments``, so the server's seeds are fixed before it sees the entropy.
 
-    ``bots`` (by seat) has the server play a seat at a level, e.g. ``[null, "strong"]``: that
+    ``bots`` (by seat) has the server play a seat at a level, e.g. ``[null, "hard"]``: that
     seat gets no token, and the person's answers already hold the bot's replies. At least one
     seat is a person's, and an invited seat is never a bot."""
 

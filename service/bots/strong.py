@@ -26,7 +26,7 @@ from service.bots.actions import (
 )
 from service.bots.card_memory import CardMemory, read_view
 from service.bots.hand_value import expected_deadwood
-from service.bots.knocking import KnockPolicy, best_knock
+from service.bots.knocking import KnockPlan, KnockPolicy, best_knock
 from service.bots.opponent_melds import Chances, holding_chances, usefulness
 
 
@@ -81,9 +81,14 @@ class StrongBot:
         knock_cards = knockable(view)
         if knock_cards:
             plan = best_knock(memory.hand, knock_cards, chances)
-            if self.tuning.knock.knocks(plan, memory):
+            if self._knocks(plan, view, memory, chances):
                 return plan.command(view.seat)
         return discard(view, self._best_discard(memory, discardable(view), chances))
+
+    def _knocks(
+        self, plan: KnockPlan, view: SeatView, memory: CardMemory, chances: Chances
+    ) -> bool:
+        return self.tuning.knock.knocks(plan, memory)
 
     def _best_discard(self, memory: CardMemory, allowed: list[Card], chances: Chances) -> Card:
         hand, declined = memory.hand, memory.declined

@@ -1,0 +1,49 @@
+"""The hard level: the strong level's draws and discards, with a knock judged by playing it
+out exactly against opponent hands sampled from what the seat has seen.
+
+A knock is final at once, so its worth is the opponent's hand as it stands: for each sampled
+hand the defender's best layoffs onto the melds shown and the rules' scoring give the points
+exactly. The bot knocks when the mean is worth taking and an undercut is unlikely; it plays on
+for gin early with very little deadwood (a knock then leaves the gin bonus on the table), and
+always knocks at the wall or with gin. Sampling draws from a stream seeded by the view, so the
+same view always gets the same move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.views import SeatView
+from service.bots.card_memory import CardMemory
+from service.bots.knock_odds import knock_odds
+from service.bots.knocking import KnockPlan, KnockPolicy
+from service.bots.opponent_hands import sample_hands
+from service.bots.opponent_melds import Chances
+from service.bots.seeded import view_seeded
+from service.bots.strong import StrongBot, Tuning
+
+
+@dataclass(frozen=True, slots=True)
+class SampledKnock:
+    samples: int = 24  # opponent hands a knock is played out against
+    min_value: float = 0.0  # knock only when its mean points are above this...
+    max_undercut: float = 0.25  # ...and no larger a share of the samples undercuts it
+    gin_hunt: KnockPolicy = field(default_factory=KnockPolicy)  # its gin-hunting rule
+
+
+class HardBot(StrongBot):
+    def __init__(self, tuning: Tuning | None = None, knock: SampledKnock | None = None) -> None:
+        super().__init__(tuning)
+        self.knock = knock or SampledKnock()
+
+    def _knocks(
+        self, plan: KnockPlan, view: SeatView, memory: CardMemory, chances: Chances
+    ) -> bool:
+        rule = self.knock.gin_hunt
+        if rule.must_knock(plan, memory):
+            return True
+        if rule.hunts_gin(plan, memory):
+            return False
+        hands = sample_hands(memory, chances, view_seeded(view), self.knock.samples)
+        odds = knock_odds(plan, hands, view.options)
+        return odds.value > self.knock.min_value and odds.undercut <= self.knock.max_undercut
