@@ -4,7 +4,8 @@
                                          [--references R ...]
 
 The references (``service.bots.references``): ``eaai``, the EAAI-2021 challenge's simple
-player; ``openspiel``, OpenSpiel's simple bot; ``rlcard``, RLCard's novice rule agent. Every
+player; ``openspiel``, OpenSpiel's simple bot; ``rlcard``, RLCard's novice rule agent; and
+``simple``, our own easiest level. Every
 deal is played twice with the seats swapped (``bench.bots.duel``), so luck of the cards
 cancels out within a pair and the 95% interval, taken over deal pairs, is narrow enough to
 tell half a point per hand apart at 10,000 hands.
@@ -29,10 +30,16 @@ from tqdm import tqdm
 
 from bench.bots import Duel, duel, player
 from bench.tables import print_table
-from service.bots import DISTINCT_LEVELS, LEVELS
+from service.bots import DISTINCT_LEVELS, LEVELS, Bot, bot_for
 from service.bots.references import REFERENCES, reference_for
 
 GAME_TARGET = 100
+# Our own easiest level is a yardstick too: the top level must beat it as widely.
+OPPONENTS = (*REFERENCES, "simple")
+
+
+def opponent(name: str, seed: int) -> Bot:
+    return bot_for(name) if name == "simple" else reference_for(name, random.Random(seed))
 
 
 @dataclass(frozen=True)
@@ -100,7 +107,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=10_000, help="hands per pairing (even)")
     parser.add_argument("--seed", type=int, default=2021)
     parser.add_argument("--levels", nargs="+", default=list(DISTINCT_LEVELS), choices=LEVELS)
-    parser.add_argument("--references", nargs="+", default=list(REFERENCES), choices=REFERENCES)
+    parser.add_argument("--references", nargs="+", default=list(OPPONENTS), choices=OPPONENTS)
     args = parser.parse_args()
     pairings = [(level, ref) for level in args.levels for ref in args.references]
     rows = []
@@ -109,12 +116,13 @@ def main() -> None:
             progress.set_description(f"{level} vs {reference}")
             result = duel(
                 player(level, args.seed + 1),
-                reference_for(reference, random.Random(args.seed + 2)),
+                opponent(reference, args.seed + 2),
                 args.hands,
                 args.seed,
                 on_hand=progress.update,
             )
             rows.append(row(level, reference, result))
+            progress.write("  ".join(rows[-1]))  # kept should a long run be stopped early
     header = ["level vs reference", "hands", "net pts/hand (95%)", "won", "wall", "games to 100"]
     print_table([*header, "ms/decision mean / p99", "reference ms"], rows)
     print("\nwon: share of the hands that were not drawn at the wall; net and won are the level's.")

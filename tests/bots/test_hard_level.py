@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from domain.cards import mask_of, parse_cards
 from domain.evolve import evolve
+from domain.melds import min_deadwood
 from domain.options import RuleOptions
 from domain.views import view
 from service.bots import bot_for
@@ -57,3 +58,14 @@ def test_hard_plays_differently_from_strong() -> None:
             differ += move != strong.choose(seen)
             state, _ = apply(state, move)
     assert differ > 0
+
+
+def test_late_in_a_hand_the_sampled_opponent_has_kept_what_melds() -> None:
+    """An opponent that has drawn for many turns holds less deadwood than ten random cards."""
+
+    def mean_deadwood(stock_size: int) -> float:
+        memory = memory_at(stock_size)
+        hands = sample_hands(memory, holding_chances(memory), random.Random(2), 30)
+        return sum(min_deadwood(hand) for hand in hands) / len(hands)
+
+    assert mean_deadwood(8) < mean_deadwood(30) - 15
