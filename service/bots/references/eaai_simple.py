@@ -27,7 +27,8 @@ from service.bots.actions import (
     knockable,
     require_a_move,
 )
-from service.bots.references.hand_maths import face_up, in_some_meld, least_deadwood_discards
+from service.bots.neighbours import in_some_meld
+from service.bots.references.hand_maths import face_up, least_deadwood_discards
 
 
 class EaaiSimple:

@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 from domain.cards import Card, Mask, parse_card
-from domain.melds import ALL_MELDS, min_deadwood
+from domain.melds import min_deadwood
 from domain.views import SeatView
-
-
-def in_some_meld(hand: Mask, card: Card) -> bool:
-    """Whether ``card`` would make a set or a run with cards of ``hand``."""
-    held = hand | 1 << card
-    return any(meld >> card & 1 and meld & held == meld for meld in ALL_MELDS)
 
 
 def least_deadwood_discards(hand: Mask, allowed: list[Card]) -> list[Card]:
