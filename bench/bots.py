@@ -18,6 +18,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from domain.commands import ChooseDealer, Command, Cut, Deal, StartMatch
@@ -34,9 +35,19 @@ from service.bots.random_bot import RandomBot
 class Side:
     won: int = 0
     points: int = 0
-    moves: int = 0
-    seconds: float = 0.0
-    slowest: float = 0.0
+    times: list[float] = field(default_factory=list)  # CPU seconds of each decision
+
+    @property
+    def moves(self) -> int:
+        return len(self.times)
+
+    @property
+    def seconds(self) -> float:
+        return sum(self.times)
+
+    @property
+    def slowest(self) -> float:
+        return max(self.times, default=0.0)
 
 
 @dataclass
@@ -47,6 +58,7 @@ class Duel:
     sides: tuple[Side, Side] = field(default_factory=lambda: (Side(), Side()))
     deal_nets: list[int] = field(default_factory=list)  # the first bot's net points per deal
     deal_net_wins: list[int] = field(default_factory=list)  # and its net hands won per deal
+    hand_nets: list[int] = field(default_factory=list)  # the first bot's net points, by hand
 
 
 def first_hand(deal_seed: str) -> MatchState:
@@ -72,11 +84,7 @@ def play_hand(seated: tuple[Bot, Bot], sides: tuple[Side, Side], deal_seed: str)
         seen = view(state, seat)
         start = time.process_time()
         command = seated[seat].choose(seen)
-        spent = time.process_time() - start
-        side = sides[seat]
-        side.moves += 1
-        side.seconds += spent
-        side.slowest = max(side.slowest, spent)
+        sides[seat].times.append(time.process_time() - start)
         for event in decide(state, command):
             state = evolve(state, event)
             if isinstance(event, Scored):
@@ -85,7 +93,10 @@ def play_hand(seated: tuple[Bot, Bot], sides: tuple[Side, Side], deal_seed: str)
                 return None
 
 
-def duel(first: Bot, second: Bot, hands: int, seed: int) -> Duel:
+def duel(
+    first: Bot, second: Bot, hands: int, seed: int, on_hand: Callable[[], object] = lambda: None
+) -> Duel:
+    """``on_hand`` is called after every hand (a progress bar's update)."""
     result = Duel()
     rng = random.Random(seed)
     start = time.process_time()
@@ -98,14 +109,17 @@ def duel(first: Bot, second: Bot, hands: int, seed: int) -> Duel:
         ):
             scored = play_hand(seated, sides, deal_seed)
             result.hands += 1
+            on_hand()
             if scored is None or scored.winner is None:
                 result.draws += 1
+                result.hand_nets.append(0)
                 continue
             winner = sides[scored.winner]
             winner.won += 1
             winner.points += scored.points
             first_won = winner is result.sides[0]
-            net += scored.points if first_won else -scored.points
+            result.hand_nets.append(scored.points if first_won else -scored.points)
+            net += result.hand_nets[-1]
             net_wins += 1 if first_won else -1
         result.deal_nets.append(net)
         result.deal_net_wins.append(net_wins)

@@ -16,7 +16,7 @@ Entropy = Annotated[str, Meta(max_length=256)]
 # PostgreSQL text cannot hold NUL: refused as input, not left to fail in the database.
 NO_NUL = "^[^\\x00]*$"
 ExternalId = Annotated[str, Meta(min_length=1, max_length=200, pattern=NO_NUL)]
-BotLevel = Literal["random", "simple", "strong"]
+BotLevel = Literal["easy", "medium", "hard", "random", "simple", "strong"]
 CommitmentHex = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="From POST /commitments")]
 
 
@@ -30,7 +30,7 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ``entropy`` (by seat) goes into every shuffle of the match; it needs a ``commitment`` from
     ``POST /commitments``, so the server's seeds are fixed before it sees the entropy.
 
-    ``bots`` (by seat) has the server play a seat at a level, e.g. ``[null, "strong"]``: that
+    ``bots`` (by seat) has the server play a seat at a level, e.g. ``[null, "hard"]``: that
     seat gets no token, and the person's answers already hold the bot's replies. At least one
     seat is a person's, and an invited seat is never a bot."""
 

@@ -34,6 +34,11 @@ def discard(view: SeatView, card: Card) -> Discard:
     return Discard(seat=view.seat, card=card_name(card))
 
 
+def knock_with(view: SeatView, card: Card) -> Knock:
+    """A knock putting ``card`` face down, the service arranging the rest."""
+    return Knock(seat=view.seat, card=card_name(card))
+
+
 def require_a_move(view: SeatView) -> None:
     if not view.legal_actions:
         raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase})")

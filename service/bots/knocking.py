@@ -60,10 +60,22 @@ class KnockPolicy:
     wall: int = WALL  # ...or the stock is down to the cards that are never drawn
 
     def knocks(self, plan: KnockPlan, memory: CardMemory) -> bool:
-        if plan.deadwood == 0 or memory.stock_size <= self.wall:
+        if self.must_knock(plan, memory):
             return True
-        if plan.deadwood <= self.gin_hunt_deadwood and memory.stock_size >= self.gin_hunt_stock:
-            return memory.opponent_took.bit_count() >= self.pressed_takes
+        if self.hunts_gin(plan, memory):
+            return False
         if memory.stock_size < self.wary_stock:
             return plan.deadwood + plan.layoffs < self.wary_risk
         return True
+
+    def must_knock(self, plan: KnockPlan, memory: CardMemory) -> bool:
+        """Gin, or the wall: nothing is worth more."""
+        return plan.deadwood == 0 or memory.stock_size <= self.wall
+
+    def hunts_gin(self, plan: KnockPlan, memory: CardMemory) -> bool:
+        """Plays on for gin: little deadwood, early, and the opponent not collecting."""
+        return (
+            plan.deadwood <= self.gin_hunt_deadwood
+            and memory.stock_size >= self.gin_hunt_stock
+            and memory.opponent_took.bit_count() < self.pressed_takes
+        )

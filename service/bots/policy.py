@@ -12,11 +12,16 @@ from typing import Protocol
 from domain.commands import Command
 from domain.errors import InvalidCommand
 from domain.views import SeatView
+from service.bots.hard import HardBot
 from service.bots.random_bot import RandomBot
 from service.bots.simple import SimpleBot
 from service.bots.strong import StrongBot
 
-LEVELS: tuple[str, ...] = ("random", "simple", "strong")
+# The names players see, and the names the levels had before them (kept: stored seats and
+# clients use them).
+ALIASES: dict[str, str] = {"easy": "simple", "medium": "strong"}
+DISTINCT_LEVELS: tuple[str, ...] = ("random", "simple", "strong", "hard")  # each plays its own way
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "random", "simple", "strong")
 
 
 class Bot(Protocol):
@@ -27,10 +32,13 @@ class Bot(Protocol):
 
 
 def bot_for(level: str) -> Bot:
+    level = ALIASES.get(level, level)
     if level == "random":
         return RandomBot()
     if level == "simple":
         return SimpleBot()
     if level == "strong":
         return StrongBot()
+    if level == "hard":
+        return HardBot()
     raise InvalidCommand(f"{level!r} is not a bot level: choose one of {', '.join(LEVELS)}")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 
 from domain.commands import Command
 from domain.views import SeatView
 from service.bots.actions import require_a_move
+from service.bots.seeded import view_seeded
 
 
 class RandomBot:
@@ -20,5 +20,5 @@ class RandomBot:
 
     def choose(self, view: SeatView) -> Command:
         require_a_move(view)
-        rng = self._rng or random.Random(hashlib.sha256(repr(view).encode()).digest())
+        rng = self._rng or view_seeded(view)
         return rng.choice(view.legal_actions)

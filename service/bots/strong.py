@@ -9,6 +9,7 @@ or passed over (it did not need them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from domain.cards import Card, Mask, cards_of, value_of
@@ -26,7 +27,7 @@ from service.bots.actions import (
 )
 from service.bots.card_memory import CardMemory, read_view
 from service.bots.hand_value import expected_deadwood
-from service.bots.knocking import KnockPolicy, best_knock
+from service.bots.knocking import KnockPlan, KnockPolicy, best_knock
 from service.bots.opponent_melds import Chances, holding_chances, usefulness
 
 
@@ -81,17 +82,30 @@ class StrongBot:
         knock_cards = knockable(view)
         if knock_cards:
             plan = best_knock(memory.hand, knock_cards, chances)
-            if self.tuning.knock.knocks(plan, memory):
+            if self._knocks(plan, view, memory, chances):
                 return plan.command(view.seat)
-        return discard(view, self._best_discard(memory, discardable(view), chances))
+        useful = self._usefulness(view, memory, chances)
+        return discard(view, self._best_discard(memory, discardable(view), useful))
 
-    def _best_discard(self, memory: CardMemory, allowed: list[Card], chances: Chances) -> Card:
-        hand, declined = memory.hand, memory.declined
-        danger = self.tuning.danger
+    def _knocks(
+        self, plan: KnockPlan, view: SeatView, memory: CardMemory, chances: Chances
+    ) -> bool:
+        return self.tuning.knock.knocks(plan, memory)
+
+    def _usefulness(
+        self, view: SeatView, memory: CardMemory, chances: Chances
+    ) -> Callable[[Card], float]:
+        """The chance that a discard would make a meld in the opponent's hand, by card."""
+        return lambda card: usefulness(card, chances, memory.declined)
+
+    def _best_discard(
+        self, memory: CardMemory, allowed: list[Card], useful: Callable[[Card], float]
+    ) -> Card:
+        hand, danger = memory.hand, self.tuning.danger
 
         def cost(card: Card) -> tuple[float, int, int]:
             kept = expected_deadwood(hand ^ 1 << card, memory.unseen)
-            return kept + danger * usefulness(card, chances, declined), -value_of(card), card
+            return kept + danger * useful(card), -value_of(card), card
 
         return min(self._weighed(hand, allowed), key=cost)
 

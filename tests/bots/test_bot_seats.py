@@ -11,7 +11,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from bench.loadtest.records import record_problem
-from service.bots import LEVELS
+from service.bots import DISTINCT_LEVELS
 from tests.bots.table import SHORT_MATCH, create_bot_match
 
 Client = AsyncTestClient[Litestar]
@@ -59,7 +59,7 @@ async def test_a_bot_may_sit_opposite_an_invited_person(client: Client) -> None:
     assert summary["status"] == "in_progress"
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", DISTINCT_LEVELS)
 async def test_the_persons_answer_already_holds_the_bots_reply(client: Client, level: str) -> None:
     table = await create_bot_match(client, level)
 

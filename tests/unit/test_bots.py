@@ -29,7 +29,7 @@ from domain.melds import min_deadwood_after_discard
 from domain.options import RuleOptions
 from domain.state import MatchState, Phase, new_match
 from domain.views import SeatView, view
-from service.bots import LEVELS, Bot, bot_for
+from service.bots import DISTINCT_LEVELS, LEVELS, Bot, bot_for
 from service.bots.card_memory import CardMemory, read_view
 from service.bots.hand_value import expected_deadwood
 from service.bots.knocking import KnockPlan, KnockPolicy
@@ -160,7 +160,7 @@ def reshuffled(dealt: Dealt, known: set[str], rng: random.Random) -> Dealt:
     )
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", DISTINCT_LEVELS)
 def test_a_bot_decides_from_its_seats_view_alone(level: str) -> None:
     """At every move of a hand the bot plays against itself, a second table is built that
     differs only in what the moving seat cannot know (the opponent's hidden cards and the
@@ -199,7 +199,7 @@ def test_the_random_level_is_seeded_by_the_view_or_by_the_generator_passed_in() 
 
 
 def test_unknown_levels_are_refused_with_the_levels_named() -> None:
-    with pytest.raises(InvalidCommand, match="random, simple, strong"):
+    with pytest.raises(InvalidCommand, match="easy, medium, hard"):
         bot_for("expert")
 
 

@@ -529,7 +529,7 @@ export interface components {
              * @default 0
              */
             seat: number;
-            bots?: ("random" | "simple" | "strong" | null)[];
+            bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
         };
         /** CreateRound */
         CreateRound: {
@@ -1059,7 +1059,7 @@ export interface components {
         RoundMatchRequest: {
             external_ref?: string | null;
             external_player_ids?: (string | null)[];
-            bots?: ("random" | "simple" | "strong" | null)[];
+            bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
         };
         /** RoundResults */
         RoundResults: {
