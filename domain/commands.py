@@ -7,6 +7,9 @@ Cards are written in notation ("7h").
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Literal
+
 import msgspec
 
 from domain.errors import InvalidCommand
@@ -94,6 +97,37 @@ class FinishLayoff(_Command, tag="finish_layoff", frozen=True):
     seat: int
 
 
+class Resign(_Command, tag="resign", frozen=True):
+    """The seat concedes the match: the opponent wins it, the scores stand as they are."""
+
+    seat: int
+
+
+class StampTime(_Command, tag="stamp_time", frozen=True):
+    """The time a decision was received (from the service's clock): restarts the turn clock."""
+
+    at: datetime
+
+
+class TimeOut(_Command, tag="time_out", frozen=True):
+    """The seat's deadline passed before it acted; ``at`` is when the service noticed."""
+
+    seat: int
+    at: datetime
+
+
+Verdict = Literal["forfeit", "award", "void"]
+
+
+class Adjudicate(_Command, tag="adjudicate", frozen=True):
+    """An operator ends the match: ``forfeit`` (``seat`` loses), ``award`` (``seat`` wins) or
+    ``void`` (nobody wins; ``seat`` is None), for ``reason``."""
+
+    verdict: Verdict
+    seat: int | None
+    reason: str
+
+
 SeatCommand = (
     ChooseDealer
     | TakeUpcard
@@ -105,8 +139,9 @@ SeatCommand = (
     | BigGin
     | LayOff
     | FinishLayoff
+    | Resign
 )
-SystemCommand = StartMatch | Cut | Deal
+SystemCommand = StartMatch | Cut | Deal | StampTime | TimeOut | Adjudicate
 Command = SystemCommand | SeatCommand
 
 COMMAND_TYPES: tuple[type[Command], ...] = (
@@ -123,6 +158,10 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     BigGin,
     LayOff,
     FinishLayoff,
+    Resign,
+    StampTime,
+    TimeOut,
+    Adjudicate,
 )
 
 _decoder = msgspec.json.Decoder(Command)

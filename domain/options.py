@@ -25,6 +25,9 @@ _RANGES: dict[str, tuple[int, int]] = {
     "line_bonus": _POINTS,
     "shutout_bonus": _POINTS,
     "match_target": (0, 100_000),
+    "turn_seconds": (0, 86_400),
+    "bank_seconds": (0, 864_000),
+    "timeouts_to_forfeit": (1, 100),
 }
 _FLAGS = ("undercut_on_tie", "oklahoma", "oklahoma_spades_double")
 
@@ -125,6 +128,28 @@ class RuleOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
             "drawn hand (the wall, or a tie that scores nothing) the same dealer deals again."
         ),
     ] = "winner"
+    turn_seconds: Annotated[
+        int,
+        Meta(
+            description="Turn clock: seconds each decision may take before the seat's time "
+            "bank runs, 0 to 86400 (default 0: no clock). When both run out the server makes "
+            'the seat\'s default move (docs/rules.md, "Clocks and timeouts").'
+        ),
+    ] = 0
+    bank_seconds: Annotated[
+        int,
+        Meta(
+            description="With turn_seconds: each seat's time bank for the whole match, spent "
+            "by decisions that take longer than turn_seconds, 0 to 864000 (default 0)."
+        ),
+    ] = 0
+    timeouts_to_forfeit: Annotated[
+        int,
+        Meta(
+            description="With turn_seconds: consecutive timeouts after which a seat forfeits "
+            "the match, 1 to 100 (default 3)."
+        ),
+    ] = 3
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():
@@ -136,6 +161,8 @@ class RuleOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
                 raise InvalidOptions(f"{name} must be true or false")
         if self.next_dealer not in ("winner", "alternate"):
             raise InvalidOptions('next_dealer must be "winner" or "alternate"')
+        if self.bank_seconds and not self.turn_seconds:
+            raise InvalidOptions("bank_seconds needs a turn clock: set turn_seconds too")
 
 
 def parse_options(raw: Mapping[str, Any] | None) -> RuleOptions:
