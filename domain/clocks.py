@@ -9,7 +9,7 @@ next decision is stamped.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from domain.commands import Command, StampTime, TimeOut
 from domain.default_moves import default_move

@@ -47,9 +47,11 @@ def test_a_resigning_seat_loses_the_match_and_the_scores_stand() -> None:
     assert ended == MatchEnded(
         reason="resigned", seat=0, winner=1, note=None, match_scores=[0, 0], games_won=[0, 0]
     )
-    assert table.state.phase is Phase.MATCH_OVER and table.state.winner == 1
+    assert table.state.phase is Phase.MATCH_OVER
+    assert table.state.winner == 1
     ending = public_view(table.state).ending
-    assert ending is not None and (ending.reason, ending.seat, ending.winner) == ("resigned", 0, 1)
+    assert ending is not None
+    assert (ending.reason, ending.seat, ending.winner) == ("resigned", 0, 1)
 
 
 def test_resigning_a_finished_match_is_refused_with_its_own_error() -> None:
@@ -71,7 +73,8 @@ def test_the_clock_gives_the_seat_to_act_its_turn_time_and_bank() -> None:
         seat=1, at=T0, due_at=T0 + seconds(40), banks_ms=[30_000, 30_000]
     )
     clock = view(table.state, 1).clock
-    assert clock is not None and clock.due_at == T0 + seconds(40)
+    assert clock is not None
+    assert clock.due_at == T0 + seconds(40)
 
 
 def test_time_past_the_turn_time_is_taken_from_the_bank() -> None:
@@ -110,7 +113,8 @@ def test_a_timeout_makes_the_default_move_and_is_recorded() -> None:
     assert events[0] == TimedOut(
         seat=1, due_at=T0 + seconds(40), at=T0 + seconds(40), consecutive=1
     )
-    assert table.state.upcard_passes == 1 and table.state.turn == 0
+    assert table.state.upcard_passes == 1
+    assert table.state.turn == 0
 
 
 def test_the_default_discard_leaves_the_least_deadwood() -> None:
@@ -140,7 +144,8 @@ def test_consecutive_timeouts_forfeit_the_match() -> None:
     table.do(StampTime(at=at + seconds(1)))
     events = table.do(TimeOut(seat=1, at=at + seconds(11)))
     assert [type(e) for e in events] == [TimedOut, MatchEnded]
-    assert isinstance(events[1], MatchEnded) and events[1].reason == "forfeited_on_time"
+    assert isinstance(events[1], MatchEnded)
+    assert events[1].reason == "forfeited_on_time"
     assert table.state.winner == 0
 
 
@@ -151,7 +156,8 @@ def test_a_seat_acting_itself_starts_its_count_of_timeouts_over() -> None:
     table.pass_upcard(0)
     table.do(StampTime(at=T0 + seconds(11)))
     events = table.draw_stock(1)
-    assert events[0] == SeatReturned(seat=1) and isinstance(events[1], Drew)
+    assert events[0] == SeatReturned(seat=1)
+    assert isinstance(events[1], Drew)
     assert table.state.timeouts == (0, 0)
     table.do(StampTime(at=T0 + seconds(12)))
     events = table.do(TimeOut(seat=1, at=T0 + seconds(22)))
