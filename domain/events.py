@@ -226,6 +226,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
+# The events that end a match: by play, or otherwise.
+MATCH_ENDINGS = (MatchWon, MatchEnded)
+MATCH_ENDING_TYPES = ("match_won", "match_ended")
+
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Event)
 

@@ -85,10 +85,7 @@ class MatchState(msgspec.Struct, frozen=True):
     @property
     def hand_over(self) -> bool:
         """Between hands (or after the last one): every card of the last hand may be shown."""
-        if self.last_hand is None:
-            return False
-        # A match ended by resigning, time or an operator stops mid-hand: that hand stays hidden.
-        return self.phase is Phase.DEAL or (self.phase is Phase.MATCH_OVER and self.ending is None)
+        return self.last_hand is not None and self.phase in (Phase.DEAL, Phase.MATCH_OVER)
 
 
 def new_match() -> MatchState:

@@ -155,3 +155,8 @@ class DatabaseUnavailable(ServiceError):  # noqa: N818
 
     def __init__(self, detail: str = "the database did not answer in time; nothing was done"):
         super().__init__(detail)
+
+
+class DeadlinePassed(ServiceError):  # noqa: N818
+    kind = "deadline-passed"
+    title = "The seat's time ran out: the server makes its default move"

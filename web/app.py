@@ -18,6 +18,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from adapters.ed25519_signer import key_from_file
 from adapters.postgres.database import open_database
+from adapters.postgres.deadlines import PostgresDeadlines
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
@@ -34,6 +35,7 @@ from service.audit.notary import Notary
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
+from service.matches.deadline_timer import DeadlineTimer, running_deadlines
 from service.matches.metered import MeteredMatchService
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
@@ -116,6 +118,9 @@ def create_app(settings: Settings) -> Litestar:
                         settings.webhooks,
                     ),
                     running_bots(app.state.bots, wakeups, registry, store),
+                    running_deadlines(
+                        DeadlineTimer(PostgresDeadlines(pool), app.state.matches), wakeups
+                    ),
                 ):
                     yield
             finally:

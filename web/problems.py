@@ -38,6 +38,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "illegal-move": 422,
     "not-your-turn": 422,
     "match-over": 409,
+    "match-already-ended": 409,
     # the request itself
     "service-error": 400,
     "malformed-json": 400,
@@ -64,6 +65,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "version-conflict": 409,
     "version-in-play": 409,
     "stale-version": 412,
+    "deadline-passed": 409,
     "idempotency-key-reused": 422,
     # how a match is set up
     "invalid-bot-seats": 422,

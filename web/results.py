@@ -11,6 +11,7 @@ import msgspec
 from litestar import Controller, get
 
 from domain import Event, GameWon, HandDrawn, MatchState, Phase, Scored
+from domain.views import EndingView, ending_view
 from service.ports.match_registry import RegisteredMatch
 from web.docs import problems
 from web.params import Matches, MatchId
@@ -49,6 +50,7 @@ class MatchResult(msgspec.Struct, frozen=True, kw_only=True):
     games: list[GameResult]
     hands_played: int
     record: str  # the match's audit record
+    ending: EndingView | None = None  # how the match ended, once it has
 
 
 class ResultController(Controller):
@@ -107,6 +109,7 @@ def match_result(
         ],
         hands_played=len(hands),
         record=f"/matches/{record.match_id}/record",
+        ending=ending_view(state),
     )
 
 

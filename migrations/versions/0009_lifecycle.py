@@ -33,6 +33,8 @@ CREATE TABLE match_deadlines (
     lease_until timestamptz
 );
 CREATE INDEX match_deadlines_due ON match_deadlines (due_at);
+-- A match that ended other than by play, found as ``events_match_won`` finds a won one.
+CREATE INDEX events_match_ended ON events (stream_id) WHERE type = 'match_ended';
 
 CREATE FUNCTION keep_match_deadline() RETURNS trigger LANGUAGE plpgsql
     SET search_path = pg_catalog, public, pg_temp AS $$
@@ -66,6 +68,7 @@ DOWNGRADE = """
 DROP TRIGGER events_keep_match_deadline ON events;
 DROP FUNCTION keep_match_deadline();
 DROP TABLE match_deadlines;
+DROP INDEX events_match_ended;
 """
 
 

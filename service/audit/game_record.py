@@ -16,7 +16,8 @@ from typing import Literal
 
 import msgspec
 
-from domain import Event, HandDrawn, MatchCreated, MatchWon, RuleOptions, Scored, fold
+from domain import Event, HandDrawn, MatchCreated, RuleOptions, Scored, fold
+from domain.events import MATCH_ENDINGS
 from service.fairness.events import (
     FairnessView,
     SeedsCommitted,
@@ -156,7 +157,7 @@ def stream_record(stream: str, records: Sequence[StoredEvent]) -> StreamRecord:
 def _status(match: RegisteredMatch, events: Sequence[object]) -> Status:
     if not match.full:
         return "waiting_for_opponent"
-    return "finished" if any(isinstance(e, MatchWon) for e in events) else "in_progress"
+    return "finished" if any(isinstance(e, MATCH_ENDINGS) for e in events) else "in_progress"
 
 
 def encode_record(record: GameRecord) -> bytes:

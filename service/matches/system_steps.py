@@ -7,20 +7,32 @@ the match's committed chain of server seeds and both seats' entropy (``service.f
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from domain import Command, Cut, Deal, Event, MatchState, decide, fold, legal_actions
+from domain.commands import StampTime
 from service.fairness.log import cut_seed, deal_seed
 from service.fairness.seeds import CHAIN_LINKS
 from service.ports.match_registry import RegisteredMatch
 
 
 def system_steps(
-    state: MatchState, match: RegisteredMatch, *, links: int = CHAIN_LINKS
+    state: MatchState,
+    match: RegisteredMatch,
+    *,
+    links: int = CHAIN_LINKS,
+    now: datetime | None = None,
 ) -> tuple[list[Event], MatchState]:
     """The events of every system step due at ``state``, and the state they lead to (each
-    event folded once); ``links`` is the length of the match's seed chains."""
+    event folded once); ``links`` is the length of the match's seed chains. ``now``, the time
+    the decision that led here was received, restarts a match's turn clock."""
     events: list[Event] = []
     while (command := _next_step(state, match, links)) is not None:
         step = decide(state, command)
+        state = fold(step, state)
+        events += step
+    if now is not None and state.options.turn_seconds:
+        step = decide(state, StampTime(at=now))
         state = fold(step, state)
         events += step
     return events, state

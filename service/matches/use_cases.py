@@ -35,9 +35,11 @@ from domain import (
     new_match,
     redact_event,
 )
-from domain.commands import SeatCommand
+from domain.commands import Resign, SeatCommand, TimeOut
+from domain.state import MatchState
 from service.bots.seating import bot_levels
 from service.errors import (
+    DeadlinePassed,
     EntropyBeforeCommitment,
     IdempotencyKeyReused,
     InviteNotFound,
@@ -55,6 +57,7 @@ from service.fairness.seeds import CHAIN_LINKS, new_secret
 from service.matches import tokens
 from service.matches.system_steps import system_steps
 from service.ports import event_store
+from service.ports.clock import Clock, system_clock
 from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
 from service.store.match_streams import Loaded, MatchStreams, stream_id
 
@@ -101,10 +104,13 @@ class MatchService:
         *,
         new_match_id: Callable[[], str] | None = None,
         chain_links: int = CHAIN_LINKS,
+        clock: Clock = system_clock,
     ) -> None:
         """``new_match_id`` (a UUID string each call; random by default) and ``chain_links``
         (the length of each seed chain) are for callers that play matches again by seed: the
-        verifier's tests, which also need matches that run through several short chains."""
+        verifier's tests, which also need matches that run through several short chains.
+        ``clock`` stamps each command with the time it was received (the turn clocks)."""
+        self.clock = clock
         self.streams = streams
         self.registry = registry
         self.commitments = commitments
@@ -154,7 +160,9 @@ class MatchService:
             operator_id=operator_id,
         )
         events = decide(new_match(), StartMatch(options=options))
-        steps, state = system_steps(fold(events), match, links=self.fairness.links)
+        steps, state = system_steps(
+            fold(events), match, links=self.fairness.links, now=self.clock()
+        )
         await self.registry.create(
             match_id,
             external_ref=external_ref,
@@ -196,7 +204,9 @@ class MatchService:
         # The cut was waiting for this seat; a conflict means another request already cut.
         loaded = await self.streams.load(match_id)
         match = await self.match(match_id)
-        steps, state = system_steps(loaded.state, match, links=self.fairness.links)
+        steps, state = system_steps(
+            loaded.state, match, links=self.fairness.links, now=self.clock()
+        )
         if steps:
             with contextlib.suppress(event_store.ConcurrencyConflict):
                 after, _ = await self.streams.append(match_id, loaded, steps, state=state)
@@ -243,6 +253,7 @@ class MatchService:
     async def handle(self, match: RegisteredMatch, seat: int, request: CommandRequest) -> Loaded:
         """Decide and append ``request.command`` for ``seat`` of ``match`` (the registry row
         the request was authenticated with); the state after it, as committed."""
+        received_at = self.clock()
         if not match.full:
             raise WaitingForOpponent("the invited player has not joined yet")
         match_id = match.match_id
@@ -262,8 +273,11 @@ class MatchService:
                 f"the match is at version {loaded.version}, not {request.if_match}; "
                 "load the view again"
             )
+        _require_in_time(loaded.state, seat, request.command, received_at)
         events = decide(loaded.state, request.command)
-        steps, state = system_steps(fold(events, loaded.state), match, links=self.fairness.links)
+        steps, state = system_steps(
+            fold(events, loaded.state), match, links=self.fairness.links, now=received_at
+        )
         try:
             after, _ = await self.streams.append(
                 match_id,
@@ -280,6 +294,29 @@ class MatchService:
                 "handled; nothing was applied"
             ) from None
         if touches_fairness([*events, *steps]):
+            await self.fairness.sync(match, after.state)
+        return after
+
+    async def time_out(self, match_id: str) -> Loaded | None:
+        """The timeout of the seat on the clock, with its default move, if its deadline has
+        passed; None when nothing is due (a bot's seat never times out) or another command
+        got there first. Appended at the loaded version, like any command."""
+        match = await self.match(match_id)
+        loaded = await self.streams.load(match_id)
+        clock, now = loaded.state.clock, self.clock()
+        if clock is None or clock.seat is None or clock.due_at is None or now < clock.due_at:
+            return None
+        if match.seats[clock.seat].bot is not None:
+            return None
+        events = decide(loaded.state, TimeOut(seat=clock.seat, at=now))
+        steps, state = system_steps(
+            fold(events, loaded.state), match, links=self.fairness.links, now=now
+        )
+        try:
+            after, _ = await self.streams.append(match_id, loaded, [*events, *steps], state=state)
+        except event_store.ConcurrencyConflict:
+            return None
+        if touches_fairness(steps):
             await self.fairness.sync(match, after.state)
         return after
 
@@ -300,6 +337,19 @@ class MatchService:
         await self.match(match_id)
         events = await self.streams.read_events(match_id, after_version=max(after_version, 0))
         return redact_events(events, seat)
+
+
+def _require_in_time(state: MatchState, seat: int, command: SeatCommand, at: datetime) -> None:
+    """A seat's move received after its deadline is refused: the timeout is what applies.
+    Resigning is never too late."""
+    clock = state.clock
+    if clock is None or clock.seat != seat or clock.due_at is None or at <= clock.due_at:
+        return
+    if not isinstance(command, Resign):
+        raise DeadlinePassed(
+            f"seat {seat}'s time ran out at {clock.due_at.isoformat()}; "
+            "the server makes its default move"
+        )
 
 
 def redact_events(events: Sequence[tuple[int, Event]], seat: int | None) -> list[tuple[int, Event]]:

@@ -40,8 +40,8 @@ class Clocks:
 @pytest.fixture(params=ADAPTERS)
 async def clocks(request: pytest.FixtureRequest) -> AsyncIterator[Clocks]:
     if request.param == "memory":
-        store = InMemoryEventStore()
-        yield Clocks(store, InMemoryDeadlines(store), {})
+        memory = InMemoryEventStore()
+        yield Clocks(memory, InMemoryDeadlines(memory), {})
     else:
         url: str = request.getfixturevalue("fresh_database_url")
         async with open_pool(as_app(url), max_size=10) as pool:

@@ -12,6 +12,7 @@ from typing import Literal, get_args
 import msgspec
 
 from domain import GameWon, HandDrawn, MatchWon, Scored, event_type, redact_event
+from domain.events import MatchEnded
 
 Kind = Literal["hand_end", "game_end", "match_end"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
@@ -22,9 +23,10 @@ KIND_OF_TYPE: dict[str, Kind] = {
     "hand_drawn": "hand_end",
     "game_won": "game_end",
     "match_won": "match_end",
+    "match_ended": "match_end",
 }
 
-Ending = Scored | HandDrawn | GameWon | MatchWon
+Ending = Scored | HandDrawn | GameWon | MatchWon | MatchEnded
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
