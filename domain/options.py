@@ -132,8 +132,8 @@ class RuleOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
         int,
         Meta(
             description="Turn clock: seconds each decision may take before the seat's time "
-            "bank runs, 0 to 86400 (default 0: no clock). When both run out the server makes "
-            'the seat\'s default move (docs/rules.md, "Clocks and timeouts").'
+            "bank runs, 0 to 86400 (default 0); 0 means no clock. When both run out the "
+            'server makes the default move (docs/rules.md, "Clocks and timeouts").'
         ),
     ] = 0
     bank_seconds: Annotated[

@@ -85,7 +85,10 @@ class MatchState(msgspec.Struct, frozen=True):
     @property
     def hand_over(self) -> bool:
         """Between hands (or after the last one): every card of the last hand may be shown."""
-        return self.last_hand is not None and self.phase in (Phase.DEAL, Phase.MATCH_OVER)
+        if self.last_hand is None:
+            return False
+        # A match that ends other than by play ends mid-hand: that hand never ended.
+        return self.phase is Phase.DEAL or (self.phase is Phase.MATCH_OVER and self.ending is None)
 
 
 def new_match() -> MatchState:

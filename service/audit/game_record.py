@@ -17,7 +17,7 @@ from typing import Literal
 import msgspec
 
 from domain import Event, HandDrawn, MatchCreated, RuleOptions, Scored, fold
-from domain.events import MATCH_ENDINGS
+from domain.events import MATCH_ENDING_TYPES, MATCH_ENDINGS
 from service.fairness.events import (
     FairnessView,
     SeedsCommitted,
@@ -126,12 +126,13 @@ def build_record(
 
 
 def finished_part(records: Sequence[StoredEvent]) -> Sequence[StoredEvent]:
-    """The events before the hand in progress (all of them when no hand is in progress)."""
+    """The events before the hand in progress (all of them when no hand is in progress: a
+    match that ended mid-hand has none)."""
     last_deal = None
     for index, record in enumerate(records):
         if record.type == "dealt":
             last_deal = index
-        elif record.type in ("scored", "hand_drawn"):
+        elif record.type in ("scored", "hand_drawn", *MATCH_ENDING_TYPES):
             last_deal = None
     return records if last_deal is None else records[:last_deal]
 
