@@ -160,3 +160,8 @@ class DatabaseUnavailable(ServiceError):  # noqa: N818
 class DeadlinePassed(ServiceError):  # noqa: N818
     kind = "deadline-passed"
     title = "The seat's time ran out: the server makes its default move"
+
+
+class NotYourMatch(ServiceError):  # noqa: N818
+    kind = "not-your-match"
+    title = "An operator may only adjudicate the matches it created"

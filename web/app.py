@@ -44,6 +44,7 @@ from service.tournament.operators import OperatorKeys
 from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
+from web.adjudication import AdjudicationController
 from web.checkpoints import CheckpointsController
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
@@ -137,6 +138,7 @@ def create_app(settings: Settings) -> Litestar:
             EventsController,
             StreamController,
             ResultController,
+            AdjudicationController,
             RecordsController,
             CheckpointsController,
             CommitmentsController,

@@ -53,6 +53,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "unknown-operator-key": 401,
     "seat-token-not-operator-key": 403,
     "missing-scope": 403,
+    "not-your-match": 403,
     # what is asked for
     "match-not-found": 404,
     "invite-not-found": 404,

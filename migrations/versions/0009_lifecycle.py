@@ -10,6 +10,8 @@ exists exactly when the committed events say so: set by ``deadline_set`` (a new 
 clears any lease), removed by a ``deadline_set`` with nobody on the clock, a ``match_won`` or
 a ``match_ended``. The trigger only fires for those three types.
 
+The operator key scope ``matches:adjudicate`` is added to the scopes a key may hold.
+
 Servers claim due rows with ``FOR UPDATE SKIP LOCKED`` under a lease (``lease_until``); the
 timeout itself is appended at the match's expected version, so it applies at most once
 whatever claims it, and a lease that runs out lets another server take it up.
@@ -58,6 +60,13 @@ CREATE TRIGGER events_keep_match_deadline
     FOR EACH ROW WHEN (NEW.type IN ('deadline_set', 'match_won', 'match_ended'))
     EXECUTE FUNCTION keep_match_deadline();
 
+-- Operators may now end their own matches by adjudication.
+ALTER TABLE operator_keys DROP CONSTRAINT operator_keys_scopes_check;
+ALTER TABLE operator_keys ADD CONSTRAINT operator_keys_scopes_check CHECK (
+    cardinality(scopes) >= 1
+    AND scopes <@ ARRAY['matches:create', 'feed:read', 'webhooks:manage', 'matches:adjudicate']
+);
+
 ALTER TABLE match_deadlines OWNER TO gin_owner;
 ALTER FUNCTION keep_match_deadline() OWNER TO gin_owner;
 REVOKE ALL ON FUNCTION keep_match_deadline() FROM PUBLIC;
@@ -65,6 +74,11 @@ GRANT SELECT, UPDATE (lease_until) ON match_deadlines TO gin_app;
 """
 
 DOWNGRADE = """
+ALTER TABLE operator_keys DROP CONSTRAINT operator_keys_scopes_check;
+ALTER TABLE operator_keys ADD CONSTRAINT operator_keys_scopes_check CHECK (
+    cardinality(scopes) >= 1
+    AND scopes <@ ARRAY['matches:create', 'feed:read', 'webhooks:manage']
+);
 DROP TRIGGER events_keep_match_deadline ON events;
 DROP FUNCTION keep_match_deadline();
 DROP TABLE match_deadlines;

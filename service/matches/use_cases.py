@@ -309,14 +309,21 @@ class MatchService:
         if match.seats[clock.seat].bot is not None:
             return None
         events = decide(loaded.state, TimeOut(seat=clock.seat, at=now))
+        try:
+            return await self.append_decided(match, loaded, events, now=now)
+        except event_store.ConcurrencyConflict:
+            return None
+
+    async def append_decided(
+        self, match: RegisteredMatch, loaded: Loaded, events: list[Event], *, now: datetime
+    ) -> Loaded:
+        """Append ``events``, decided on ``loaded`` at ``now``, with the system steps they
+        make due, at the loaded version (``ConcurrencyConflict`` if the match moved on)."""
         steps, state = system_steps(
             fold(events, loaded.state), match, links=self.fairness.links, now=now
         )
-        try:
-            after, _ = await self.streams.append(match_id, loaded, [*events, *steps], state=state)
-        except event_store.ConcurrencyConflict:
-            return None
-        if touches_fairness(steps):
+        after, _ = await self.streams.append(match.match_id, loaded, [*events, *steps], state=state)
+        if touches_fairness([*events, *steps]):
             await self.fairness.sync(match, after.state)
         return after
 

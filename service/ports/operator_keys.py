@@ -12,7 +12,7 @@ from typing import Literal, Protocol, get_args
 
 import msgspec
 
-Scope = Literal["matches:create", "feed:read", "webhooks:manage"]
+Scope = Literal["matches:create", "feed:read", "webhooks:manage", "matches:adjudicate"]
 SCOPES: tuple[Scope, ...] = get_args(Scope)
 
 
