@@ -126,7 +126,9 @@ async def test_a_move_at_the_last_instant_and_its_timeout_apply_exactly_once(
                     json={"type": "choose_dealer", "dealer": seat},
                     headers=table.headers(seat),
                 )
-                assert response.status_code in (200, 409), response.text
+                # 409: the move came after its deadline, or lost the race to the timeout's
+                # append; 422: it was decided after the timeout, on the table the timeout left.
+                assert response.status_code in (200, 409, 422), response.text
                 moved = response.status_code == 200
                 if moved:
                     events = await events_of(on_a, table)
