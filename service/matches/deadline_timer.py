@@ -80,10 +80,14 @@ class DeadlineTimer:
         return max(0.0, (wakeup - self._matches.clock()).total_seconds())
 
     async def run(self) -> None:
+        # Claims are made only when the timer runs out (or on start, for deadlines that fell
+        # due while no process ran): a wake-up costs one look at the next deadline, no more.
+        fire = True
         while True:
             self._changed.clear()
             try:
-                await self.fire_due()
+                if fire:
+                    await self.fire_due()
                 delay = await self.seconds_to_sleep()
             except DatabaseUnavailable:
                 _log.warning("the turn clocks wait for the database")
@@ -91,8 +95,12 @@ class DeadlineTimer:
             except Exception:
                 _log.exception("the turn clocks' timer failed")
                 delay = RETRY_SECONDS
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), timeout=delay)
+            fire = delay == 0.0
+            if not fire:
+                try:
+                    await asyncio.wait_for(self._changed.wait(), timeout=delay)
+                except TimeoutError:
+                    fire = True
 
 
 @asynccontextmanager
