@@ -116,6 +116,22 @@ class TimeOut(_Command, tag="time_out", frozen=True):
     at: datetime
 
 
+class AwaitJoin(_Command, tag="await_join", frozen=True):
+    """The invited ``seat`` has ``join_seconds`` from ``at`` (the match's creation) to join."""
+
+    seat: int
+    at: datetime
+
+
+class NoShow(_Command, tag="no_show", frozen=True):
+    """The invited ``seat`` had not joined by its deadline; noticed ``at``. ``forfeit``: the
+    seat forfeits (an operator's match); otherwise the match is cancelled."""
+
+    seat: int
+    at: datetime
+    forfeit: bool
+
+
 Verdict = Literal["forfeit", "award", "void"]
 
 
@@ -141,7 +157,7 @@ SeatCommand = (
     | FinishLayoff
     | Resign
 )
-SystemCommand = StartMatch | Cut | Deal | StampTime | TimeOut | Adjudicate
+SystemCommand = StartMatch | Cut | Deal | StampTime | TimeOut | Adjudicate | AwaitJoin | NoShow
 Command = SystemCommand | SeatCommand
 
 COMMAND_TYPES: tuple[type[Command], ...] = (
@@ -162,6 +178,8 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     StampTime,
     TimeOut,
     Adjudicate,
+    AwaitJoin,
+    NoShow,
 )
 
 _decoder = msgspec.json.Decoder(Command)

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.clocks import stamp_time, time_out
+from domain.clocks import await_join, no_show, stamp_time, time_out
 from domain.commands import (
     Adjudicate,
+    AwaitJoin,
     BigGin,
     ChooseDealer,
     Command,
@@ -21,6 +22,7 @@ from domain.commands import (
     FinishLayoff,
     Knock,
     LayOff,
+    NoShow,
     PassUpcard,
     Resign,
     SeatCommand,
@@ -75,4 +77,6 @@ _HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
     StampTime: stamp_time,
     TimeOut: _time_out,
     Adjudicate: adjudicate,
+    AwaitJoin: await_join,
+    NoShow: no_show,
 }

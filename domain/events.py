@@ -17,7 +17,8 @@ from domain.options import RuleOptions
 Outcome = Literal["knock", "undercut", "gin", "big_gin", "tie"]
 DrawSource = Literal["stock", "discard"]
 # Why a match ended other than by play ("played_out", a ``MatchWon``).
-EndReason = Literal["resigned", "forfeited_on_time", "forfeited", "awarded", "voided"]
+EndReason = Literal["resigned", "forfeited_on_time", "no_show", "forfeited", "awarded", "voided"]
+ClockKind = Literal["turn", "join"]
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type"):
@@ -153,6 +154,7 @@ class DeadlineSet(_Event, tag="deadline_set", frozen=True):
     at: datetime
     due_at: datetime | None
     banks_ms: list[int]
+    kind: ClockKind = "turn"  # "join": the invited seat must join by ``due_at``
 
 
 class TimedOut(_Event, tag="timed_out", frozen=True):

@@ -114,8 +114,6 @@ def match_result(
 
 
 def _status(record: RegisteredMatch, state: MatchState) -> Status:
-    if not record.full:
-        return "waiting_for_opponent"
     if state.phase is Phase.MATCH_OVER:
-        return "finished"
-    return "in_progress"
+        return "finished"  # a no-show ends a match nobody joined
+    return "in_progress" if record.full else "waiting_for_opponent"

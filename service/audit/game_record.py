@@ -156,9 +156,9 @@ def stream_record(stream: str, records: Sequence[StoredEvent]) -> StreamRecord:
 
 
 def _status(match: RegisteredMatch, events: Sequence[object]) -> Status:
-    if not match.full:
-        return "waiting_for_opponent"
-    return "finished" if any(isinstance(e, MATCH_ENDINGS) for e in events) else "in_progress"
+    if any(isinstance(e, MATCH_ENDINGS) for e in events):
+        return "finished"  # a no-show ends a match nobody joined
+    return "in_progress" if match.full else "waiting_for_opponent"
 
 
 def encode_record(record: GameRecord) -> bytes:

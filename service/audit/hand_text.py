@@ -67,6 +67,7 @@ def match_ending(event: MatchWon) -> str:
 ENDING_WORDS = {
     "resigned": "resigned by {seat}",
     "forfeited_on_time": "forfeited on time by {seat}",
+    "no_show": "ended: {seat} never joined",
     "forfeited": "forfeited by {seat} (adjudicated)",
     "awarded": "awarded to {seat} (adjudicated)",
     "voided": "voided (adjudicated), no winner",

@@ -44,7 +44,15 @@ from domain import (
     evolve,
     new_match,
 )
-from domain.commands import Adjudicate, Resign, StampTime, TimeOut, Verdict
+from domain.commands import (
+    Adjudicate,
+    AwaitJoin,
+    NoShow,
+    Resign,
+    StampTime,
+    TimeOut,
+    Verdict,
+)
 from domain.errors import DomainError
 from domain.events import DeadlineSet, MatchEnded, SeatReturned, TimedOut
 from service.audit.event_diff import Discrepancy, first_difference, name
@@ -128,16 +136,20 @@ def _commands(state: MatchState, event: Event, seeds: SeedBook) -> list[Command]
         return [laid, FinishLayoff(seat=event.seat)]
     if isinstance(event, Scored) and state.phase is Phase.LAYOFF and state.turn is not None:
         return [FinishLayoff(seat=state.turn)]
-    return _clock_or_ending(event)
+    return _clock_or_ending(state, event)
 
 
-def _clock_or_ending(event: Event) -> list[Command]:
+def _clock_or_ending(state: MatchState, event: Event) -> list[Command]:
     """A timeout is decided again at its recorded time: ``decide`` refuses one before the
     deadline the recorded clock set, and makes the documented default move, which must be the
     move recorded."""
     if isinstance(event, DeadlineSet):
+        if event.kind == "join" and event.seat is not None:
+            return [AwaitJoin(seat=event.seat, at=event.at)]
         return [StampTime(at=event.at)]
     if isinstance(event, TimedOut):
+        if state.clock is not None and state.clock.kind == "join":
+            return [NoShow(seat=event.seat, at=event.at, forfeit=f) for f in (True, False)]
         return [TimeOut(seat=event.seat, at=event.at)]
     if isinstance(event, MatchEnded):
         if event.reason == "resigned" and event.seat is not None:

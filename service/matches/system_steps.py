@@ -10,7 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from domain import Command, Cut, Deal, Event, MatchState, decide, fold, legal_actions
-from domain.commands import StampTime
+from domain.commands import AwaitJoin, StampTime
+from domain.state import Phase
 from service.fairness.log import cut_seed, deal_seed
 from service.fairness.seeds import CHAIN_LINKS
 from service.ports.match_registry import RegisteredMatch
@@ -31,11 +32,27 @@ def system_steps(
         step = decide(state, command)
         state = fold(step, state)
         events += step
-    if now is not None and state.options.turn_seconds:
-        step = decide(state, StampTime(at=now))
+    if now is not None and (clock := _clock_step(state, match, now)) is not None:
+        step = decide(state, clock)
         state = fold(step, state)
         events += step
     return events, state
+
+
+def _clock_step(state: MatchState, match: RegisteredMatch, now: datetime) -> Command | None:
+    """The clock's step at ``now``: a join deadline for an invited seat not yet in, or the
+    turn clock restarted (which also clears a join deadline once the players are in)."""
+    options = state.options
+    if not (options.turn_seconds or options.join_seconds or state.clock is not None):
+        return None
+    waiting = [s.seat for s in match.seats if s.token_hash is None and s.bot is None]
+    if state.phase is Phase.CUT and waiting:
+        if options.join_seconds and state.clock is None:
+            return AwaitJoin(seat=waiting[0], at=now)
+        return None
+    if options.turn_seconds or state.clock is not None:
+        return StampTime(at=now)
+    return None
 
 
 def _next_step(state: MatchState, match: RegisteredMatch, links: int) -> Command | None:

@@ -35,7 +35,7 @@ from domain import (
     new_match,
     redact_event,
 )
-from domain.commands import Resign, SeatCommand, TimeOut
+from domain.commands import NoShow, Resign, SeatCommand, TimeOut
 from domain.state import MatchState
 from service.bots.seating import bot_levels
 from service.errors import (
@@ -306,9 +306,18 @@ class MatchService:
         clock, now = loaded.state.clock, self.clock()
         if clock is None or clock.seat is None or clock.due_at is None or now < clock.due_at:
             return None
-        if match.seats[clock.seat].bot is not None:
+        if clock.kind == "join":
+            # Read afresh, not from the cache: the player may have joined a moment ago.
+            match = await self.registry.get(match_id) or match
+            if match.full:
+                return None
+            forfeit = match.operator_id is not None and loaded.state.options.no_show == "forfeit"
+            command: NoShow | TimeOut = NoShow(seat=clock.seat, at=now, forfeit=forfeit)
+        elif match.seats[clock.seat].bot is not None:
             return None
-        events = decide(loaded.state, TimeOut(seat=clock.seat, at=now))
+        else:
+            command = TimeOut(seat=clock.seat, at=now)
+        events = decide(loaded.state, command)
         try:
             return await self.append_decided(match, loaded, events, now=now)
         except event_store.ConcurrencyConflict:

@@ -9,8 +9,11 @@ import pytest
 
 from domain.commands import (
     Adjudicate,
+    AwaitJoin,
+    Cut,
     Discard,
     DrawFromStock,
+    NoShow,
     PassUpcard,
     Resign,
     StampTime,
@@ -22,7 +25,7 @@ from domain.events import DeadlineSet, Discarded, Drew, MatchEnded, SeatReturned
 from domain.options import RuleOptions, parse_options
 from domain.state import Phase
 from domain.views import public_view, view
-from tests.unit.helpers import Table, deal
+from tests.unit.helpers import CUT_SEED, Table, created, deal
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 CLOCKED = RuleOptions(turn_seconds=10, bank_seconds=30, timeouts_to_forfeit=3)
@@ -211,3 +214,42 @@ def test_an_adjudication_needs_a_reason_and_a_running_match() -> None:
     table.do(Resign(seat=0))
     with pytest.raises(MatchAlreadyEnded):
         table.do(Adjudicate(verdict="void", seat=None, reason="late"))
+
+
+def waiting_for_seat_1(options: RuleOptions) -> Table:
+    table = created(options)
+    table.do(AwaitJoin(seat=1, at=T0))
+    return table
+
+
+def test_an_invited_seat_has_a_join_deadline() -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    assert table.state.clock == DeadlineSet(
+        seat=1, at=T0, due_at=T0 + seconds(60), banks_ms=[0, 0], kind="join"
+    )
+    with pytest.raises(IllegalMove, match="to join"):
+        table.do(NoShow(seat=1, at=T0 + seconds(59), forfeit=False))
+
+
+@pytest.mark.parametrize(("forfeit", "winner"), [(False, None), (True, 0)])
+def test_a_no_show_cancels_or_forfeits_the_match(forfeit: bool, winner: int | None) -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    events = table.do(NoShow(seat=1, at=T0 + seconds(60), forfeit=forfeit))
+    assert isinstance(events[-1], MatchEnded)
+    assert (events[-1].reason, events[-1].seat, events[-1].winner) == ("no_show", 1, winner)
+    assert table.state.phase is Phase.MATCH_OVER
+
+
+def test_the_wait_to_join_is_not_taken_from_a_bank() -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60, turn_seconds=10, bank_seconds=30))
+    table.do(Cut(seed=CUT_SEED))
+    [stamp] = table.do(StampTime(at=T0 + seconds(50)))
+    assert isinstance(stamp, DeadlineSet)
+    assert (stamp.kind, stamp.banks_ms) == ("turn", [30_000, 30_000])
+
+
+def test_a_join_deadline_without_a_turn_clock_is_cleared_once_the_seat_is_in() -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    table.do(Cut(seed=CUT_SEED))
+    [stamp] = table.do(StampTime(at=T0 + seconds(5)))
+    assert stamp == DeadlineSet(seat=None, at=T0 + seconds(5), due_at=None, banks_ms=[0, 0])
