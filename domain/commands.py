@@ -7,6 +7,9 @@ Cards are written in notation ("7h").
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Literal
+
 import msgspec
 
 from domain.errors import InvalidCommand
@@ -94,6 +97,53 @@ class FinishLayoff(_Command, tag="finish_layoff", frozen=True):
     seat: int
 
 
+class Resign(_Command, tag="resign", frozen=True):
+    """The seat concedes the match: the opponent wins it, the scores stand as they are."""
+
+    seat: int
+
+
+class StampTime(_Command, tag="stamp_time", frozen=True):
+    """The time a decision was received (from the service's clock): restarts the turn clock."""
+
+    at: datetime
+
+
+class TimeOut(_Command, tag="time_out", frozen=True):
+    """The seat's deadline passed before it acted; ``at`` is when the service noticed."""
+
+    seat: int
+    at: datetime
+
+
+class AwaitJoin(_Command, tag="await_join", frozen=True):
+    """The invited ``seat`` has ``join_seconds`` from ``at`` (the match's creation) to join."""
+
+    seat: int
+    at: datetime
+
+
+class NoShow(_Command, tag="no_show", frozen=True):
+    """The invited ``seat`` had not joined by its deadline; noticed ``at``. ``forfeit``: the
+    seat forfeits (an operator's match); otherwise the match is cancelled."""
+
+    seat: int
+    at: datetime
+    forfeit: bool
+
+
+Verdict = Literal["forfeit", "award", "void"]
+
+
+class Adjudicate(_Command, tag="adjudicate", frozen=True):
+    """An operator ends the match: ``forfeit`` (``seat`` loses), ``award`` (``seat`` wins) or
+    ``void`` (nobody wins; ``seat`` is None), for ``reason``."""
+
+    verdict: Verdict
+    seat: int | None
+    reason: str
+
+
 SeatCommand = (
     ChooseDealer
     | TakeUpcard
@@ -105,8 +155,9 @@ SeatCommand = (
     | BigGin
     | LayOff
     | FinishLayoff
+    | Resign
 )
-SystemCommand = StartMatch | Cut | Deal
+SystemCommand = StartMatch | Cut | Deal | StampTime | TimeOut | Adjudicate | AwaitJoin | NoShow
 Command = SystemCommand | SeatCommand
 
 COMMAND_TYPES: tuple[type[Command], ...] = (
@@ -123,6 +174,12 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     BigGin,
     LayOff,
     FinishLayoff,
+    Resign,
+    StampTime,
+    TimeOut,
+    Adjudicate,
+    AwaitJoin,
+    NoShow,
 )
 
 _decoder = msgspec.json.Decoder(Command)

@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.clocks import await_join, no_show, stamp_time, time_out
 from domain.commands import (
+    Adjudicate,
+    AwaitJoin,
     BigGin,
     ChooseDealer,
     Command,
@@ -19,12 +22,18 @@ from domain.commands import (
     FinishLayoff,
     Knock,
     LayOff,
+    NoShow,
     PassUpcard,
+    Resign,
+    SeatCommand,
+    StampTime,
     StartMatch,
     TakeUpcard,
+    TimeOut,
 )
+from domain.endings import adjudicate, resign
 from domain.errors import InvalidCommand
-from domain.events import Event
+from domain.events import Event, SeatReturned
 from domain.going_out import big_gin, finish_layoff, knock, lay_off
 from domain.setup import choose_dealer, cut, deal, start_match
 from domain.state import MatchState
@@ -32,10 +41,22 @@ from domain.turns import discard, draw_from_discard, draw_from_stock, pass_upcar
 
 
 def decide(state: MatchState, command: Command) -> list[Event]:
+    events = _play(state, command)
+    if isinstance(command, SeatCommand) and state.timeouts[command.seat]:
+        # The seat is back: its next timeout counts from one again.
+        return [SeatReturned(seat=command.seat), *events]
+    return events
+
+
+def _play(state: MatchState, command: Command) -> list[Event]:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise InvalidCommand(f"{type(command).__name__} is not a command of this game")
     return handler(state, command)
+
+
+def _time_out(state: MatchState, command: TimeOut) -> list[Event]:
+    return time_out(state, command, _play)
 
 
 _HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
@@ -52,4 +73,10 @@ _HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
     BigGin: big_gin,
     LayOff: lay_off,
     FinishLayoff: finish_layoff,
+    Resign: resign,
+    StampTime: stamp_time,
+    TimeOut: _time_out,
+    Adjudicate: adjudicate,
+    AwaitJoin: await_join,
+    NoShow: no_show,
 }

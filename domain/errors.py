@@ -40,3 +40,9 @@ class NotYourTurn(IllegalMove):
 
 class MatchOver(IllegalMove):
     kind = "match-over"
+
+
+class MatchAlreadyEnded(MatchOver):
+    """Resigning or adjudicating a match that has already ended."""
+
+    kind = "match-already-ended"

@@ -7,6 +7,7 @@ by seat hold one entry per seat. ``schema_version`` is bumped when a type's fiel
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import ClassVar, Literal
 
 import msgspec
@@ -15,6 +16,9 @@ from domain.options import RuleOptions
 
 Outcome = Literal["knock", "undercut", "gin", "big_gin", "tie"]
 DrawSource = Literal["stock", "discard"]
+# Why a match ended other than by play ("played_out", a ``MatchWon``).
+EndReason = Literal["resigned", "forfeited_on_time", "no_show", "forfeited", "awarded", "voided"]
+ClockKind = Literal["turn", "join"]
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type"):
@@ -142,6 +146,45 @@ class MatchWon(_Event, tag="match_won", frozen=True):
     games_won: list[int]
 
 
+class DeadlineSet(_Event, tag="deadline_set", frozen=True):
+    """The turn clock after a decision received ``at``: ``seat`` must act by ``due_at`` (both
+    None: nobody is on the clock). ``banks_ms`` are both seats' time banks left."""
+
+    seat: int | None
+    at: datetime
+    due_at: datetime | None
+    banks_ms: list[int]
+    kind: ClockKind = "turn"  # "join": the invited seat must join by ``due_at``
+
+
+class TimedOut(_Event, tag="timed_out", frozen=True):
+    """``seat`` did not act by ``due_at``; noticed ``at``. The default move (docs/rules.md)
+    follows, unless this is the seat's ``consecutive``-th timeout that forfeits the match."""
+
+    seat: int
+    due_at: datetime
+    at: datetime
+    consecutive: int
+
+
+class SeatReturned(_Event, tag="seat_returned", frozen=True):
+    """``seat`` acted itself after timing out: its count of consecutive timeouts starts over."""
+
+    seat: int
+
+
+class MatchEnded(_Event, tag="match_ended", frozen=True):
+    """The match ended other than by play. ``seat`` is the seat the reason is about (who
+    resigned, forfeited or was awarded the match); ``winner`` None: nobody won (voided)."""
+
+    reason: EndReason
+    seat: int | None
+    winner: int | None
+    note: str | None
+    match_scores: list[int]
+    games_won: list[int]
+
+
 Event = (
     MatchCreated
     | CardsCut
@@ -156,6 +199,10 @@ Event = (
     | HandDrawn
     | GameWon
     | MatchWon
+    | DeadlineSet
+    | TimedOut
+    | SeatReturned
+    | MatchEnded
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -174,8 +221,16 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HandDrawn,
         GameWon,
         MatchWon,
+        DeadlineSet,
+        TimedOut,
+        SeatReturned,
+        MatchEnded,
     )
 }
+
+# The events that end a match: by play, or otherwise.
+MATCH_ENDINGS = (MatchWon, MatchEnded)
+MATCH_ENDING_TYPES = ("match_won", "match_ended")
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Event)

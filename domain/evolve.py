@@ -15,6 +15,7 @@ from msgspec.structs import replace
 from domain.cards import parse_card
 from domain.events import (
     CardsCut,
+    DeadlineSet,
     DealerChosen,
     Dealt,
     Discarded,
@@ -25,8 +26,11 @@ from domain.events import (
     Knocked,
     LaidOff,
     MatchCreated,
+    MatchEnded,
     MatchWon,
     Scored,
+    SeatReturned,
+    TimedOut,
     UpcardPassed,
 )
 from domain.state import KnockState, MatchState, Phase, Score, new_match
@@ -217,6 +221,22 @@ def _match_won(state: MatchState, e: MatchWon) -> MatchState:
     return replace(state, phase=Phase.MATCH_OVER, turn=None, winner=e.winner)
 
 
+def _deadline_set(state: MatchState, e: DeadlineSet) -> MatchState:
+    return replace(state, clock=e)
+
+
+def _timed_out(state: MatchState, e: TimedOut) -> MatchState:
+    return replace(state, timeouts=_with_seat(state.timeouts, e.seat, e.consecutive))
+
+
+def _seat_returned(state: MatchState, e: SeatReturned) -> MatchState:
+    return replace(state, timeouts=_with_seat(state.timeouts, e.seat, 0))
+
+
+def _match_ended(state: MatchState, e: MatchEnded) -> MatchState:
+    return replace(state, phase=Phase.MATCH_OVER, turn=None, winner=e.winner, ending=e)
+
+
 _EVOLVERS: dict[type[Any], Callable[[MatchState, Any], MatchState]] = {
     MatchCreated: _match_created,
     CardsCut: _cards_cut,
@@ -231,4 +251,8 @@ _EVOLVERS: dict[type[Any], Callable[[MatchState, Any], MatchState]] = {
     HandDrawn: _hand_drawn,
     GameWon: _game_won,
     MatchWon: _match_won,
+    DeadlineSet: _deadline_set,
+    TimedOut: _timed_out,
+    SeatReturned: _seat_returned,
+    MatchEnded: _match_ended,
 }

@@ -25,6 +25,10 @@ _RANGES: dict[str, tuple[int, int]] = {
     "line_bonus": _POINTS,
     "shutout_bonus": _POINTS,
     "match_target": (0, 100_000),
+    "turn_seconds": (0, 86_400),
+    "bank_seconds": (0, 864_000),
+    "timeouts_to_forfeit": (1, 100),
+    "join_seconds": (0, 2_592_000),
 }
 _FLAGS = ("undercut_on_tie", "oklahoma", "oklahoma_spades_double")
 
@@ -125,6 +129,44 @@ class RuleOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
             "drawn hand (the wall, or a tie that scores nothing) the same dealer deals again."
         ),
     ] = "winner"
+    turn_seconds: Annotated[
+        int,
+        Meta(
+            description="Turn clock: seconds each decision may take before the seat's time "
+            "bank runs, 0 to 86400 (default 0); 0 means no clock. When both run out the "
+            'server makes the default move (docs/rules.md, "Clocks and timeouts").'
+        ),
+    ] = 0
+    bank_seconds: Annotated[
+        int,
+        Meta(
+            description="With turn_seconds: each seat's time bank for the whole match, spent "
+            "by decisions that take longer than turn_seconds, 0 to 864000 (default 0)."
+        ),
+    ] = 0
+    timeouts_to_forfeit: Annotated[
+        int,
+        Meta(
+            description="With turn_seconds: consecutive timeouts after which a seat forfeits "
+            "the match, 1 to 100 (default 3)."
+        ),
+    ] = 3
+    join_seconds: Annotated[
+        int,
+        Meta(
+            description="Seconds an invited player has to join, 0 to 2592000 (default 0); 0 "
+            "means no limit. A casual match whose invited player has not joined by then is "
+            "cancelled; an operator's match is forfeited by the absent seat (see no_show)."
+        ),
+    ] = 0
+    no_show: Annotated[
+        Literal["forfeit", "cancel"],
+        Meta(
+            description="With join_seconds, in an operator's match: what a no-show is "
+            '(default "forfeit"): "forfeit", the absent seat forfeits; "cancel", the match '
+            "ends with no result. A casual match is always cancelled."
+        ),
+    ] = "forfeit"
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():
@@ -136,6 +178,10 @@ class RuleOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
                 raise InvalidOptions(f"{name} must be true or false")
         if self.next_dealer not in ("winner", "alternate"):
             raise InvalidOptions('next_dealer must be "winner" or "alternate"')
+        if self.no_show not in ("forfeit", "cancel"):
+            raise InvalidOptions('no_show must be "forfeit" or "cancel"')
+        if self.bank_seconds and not self.turn_seconds:
+            raise InvalidOptions("bank_seconds needs a turn clock: set turn_seconds too")
 
 
 def parse_options(raw: Mapping[str, Any] | None) -> RuleOptions:

@@ -11,7 +11,7 @@ from enum import StrEnum
 import msgspec
 
 from domain.cards import Card, Mask
-from domain.events import CardsCut, GameWon, HandDrawn, Scored
+from domain.events import CardsCut, DeadlineSet, GameWon, HandDrawn, MatchEnded, Scored
 from domain.options import RuleOptions
 
 
@@ -74,6 +74,9 @@ class MatchState(msgspec.Struct, frozen=True):
     last_hand: Scored | HandDrawn | None = None
     last_game: GameWon | None = None
     winner: int | None = None
+    clock: DeadlineSet | None = None  # the turn clock as last set; None without one
+    timeouts: tuple[int, int] = (0, 0)  # each seat's consecutive timeouts
+    ending: MatchEnded | None = None  # how the match ended, when not by play
 
     @property
     def stock_left(self) -> int:
@@ -82,7 +85,10 @@ class MatchState(msgspec.Struct, frozen=True):
     @property
     def hand_over(self) -> bool:
         """Between hands (or after the last one): every card of the last hand may be shown."""
-        return self.last_hand is not None and self.phase in (Phase.DEAL, Phase.MATCH_OVER)
+        if self.last_hand is None:
+            return False
+        # A match that ends other than by play ends mid-hand: that hand never ended.
+        return self.phase is Phase.DEAL or (self.phase is Phase.MATCH_OVER and self.ending is None)
 
 
 def new_match() -> MatchState:

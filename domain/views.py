@@ -7,12 +7,24 @@ over), or any seed. Once a hand is over both hands are shown in its result (``la
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import msgspec
 from msgspec.structs import asdict, replace
 
 from domain.cards import CARD_NAMES, Mask, cards_of, names
 from domain.commands import Command
-from domain.events import CardsCut, Dealt, Drew, Event, GameWon, HandDrawn, Knocked, Scored
+from domain.events import (
+    CardsCut,
+    Dealt,
+    Drew,
+    Event,
+    GameWon,
+    HandDrawn,
+    Knocked,
+    MatchEnded,
+    Scored,
+)
 from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import MatchState, Phase
@@ -42,6 +54,24 @@ class KnockView(msgspec.Struct, frozen=True):
     knock_card: str | None
 
 
+class ClockView(msgspec.Struct, frozen=True):
+    """The turn clock: ``seat`` must act by ``due_at`` (UTC); ``banks_ms`` by seat."""
+
+    seat: int | None
+    due_at: datetime | None
+    banks_ms: list[int]
+
+
+class EndingView(msgspec.Struct, frozen=True):
+    """How the match ended: ``reason`` is "played_out" or a ``MatchEnded`` reason; ``seat`` is
+    who resigned, forfeited or was awarded it; ``note`` an operator's reason."""
+
+    reason: str
+    seat: int | None
+    winner: int | None
+    note: str | None
+
+
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
     """What everybody at the table, spectators included, may know."""
 
@@ -64,6 +94,8 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     last_game: GameWon | None
     winner: int | None
     options: RuleOptions
+    clock: ClockView | None
+    ending: EndingView | None
 
 
 class SeatView(TableView, frozen=True, kw_only=True):
@@ -130,7 +162,25 @@ def _table(state: MatchState, viewer: int | None) -> TableView:
         last_game=state.last_game,
         winner=state.winner,
         options=state.options,
+        clock=clock_view(state),
+        ending=ending_view(state),
     )
+
+
+def clock_view(state: MatchState) -> ClockView | None:
+    clock = state.clock
+    if clock is None:
+        return None
+    return ClockView(clock.seat, clock.due_at, list(clock.banks_ms))
+
+
+def ending_view(state: MatchState) -> EndingView | None:
+    if state.phase is not Phase.MATCH_OVER:
+        return None
+    ending: MatchEnded | None = state.ending
+    if ending is None:
+        return EndingView("played_out", None, state.winner, None)
+    return EndingView(ending.reason, ending.seat, ending.winner, ending.note)
 
 
 def knock_view(

@@ -192,6 +192,11 @@ class InvalidRound(ServiceError):  # noqa: N818
     title = "This round cannot be created as asked; nothing was created"
 
 
+class DeadlinePassed(ServiceError):  # noqa: N818
+    kind = "deadline-passed"
+    title = "The seat's time ran out: the server makes its default move"
+
+
 class NotYourMatch(ServiceError):  # noqa: N818
     kind = "not-your-match"
     title = "This match belongs to another operator"

@@ -22,6 +22,7 @@ from adapters.dns_resolver import SystemResolver
 from adapters.ed25519_signer import key_from_file
 from adapters.no_metrics import NoMetrics
 from adapters.postgres.database import open_database
+from adapters.postgres.deadlines import PostgresDeadlines
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_creations import PostgresMatchCreations
@@ -42,6 +43,7 @@ from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
 from service.fairness.commitments import SeedCommitments
+from service.matches.deadline_timer import DeadlineTimer, running_deadlines
 from service.matches.idempotent import IdempotentCreations
 from service.matches.metered import MeteredMatchService
 from service.matches.stream_tickets import StreamTickets
@@ -56,6 +58,7 @@ from service.tournament.webhooks.guarded import GuardedSender
 from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
+from web.adjudication import AdjudicationController
 from web.checkpoints import CheckpointsController
 from web.client import client_files
 from web.commands import CommandsController
@@ -160,6 +163,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                         settings.webhooks,
                     ),
                     running_bots(app.state.bots, wakeups, registry, store),
+                    running_deadlines(
+                        DeadlineTimer(PostgresDeadlines(pool), app.state.matches), wakeups
+                    ),
                 ):
                     yield
             finally:
@@ -178,6 +184,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             StreamController,
             StreamTicketsController,
             ResultController,
+            AdjudicationController,
             RecordsController,
             CheckpointsController,
             CommitmentsController,

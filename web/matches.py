@@ -134,10 +134,10 @@ class MatchesController(Controller):
         loaded = await matches.load(str(match_id))
         events = await matches.events(str(match_id), None, after_version=0)
         status: Status = "in_progress"
-        if not record.full:
+        if loaded.state.phase is Phase.MATCH_OVER:
+            status = "finished"  # a no-show ends a match nobody joined
+        elif not record.full:
             status = "waiting_for_opponent"
-        elif loaded.state.phase is Phase.MATCH_OVER:
-            status = "finished"
         return MatchSummary(
             match_id=record.match_id,
             external_ref=record.external_ref,

@@ -38,6 +38,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "illegal-move": 422,
     "not-your-turn": 422,
     "match-over": 409,
+    "match-already-ended": 409,
     # the request itself
     "service-error": 400,
     "malformed-json": 400,
@@ -54,6 +55,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "unknown-operator-key": 401,
     "seat-token-not-operator-key": 403,
     "missing-scope": 403,
+    "not-your-match": 403,
     # what is asked for
     "match-not-found": 404,
     "invite-not-found": 404,
@@ -66,6 +68,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "version-conflict": 409,
     "version-in-play": 409,
     "stale-version": 412,
+    "deadline-passed": 409,
     "idempotency-key-reused": 422,
     # how a match is set up
     "invalid-bot-seats": 422,
@@ -79,7 +82,6 @@ STATUS_OF_KIND: dict[str, int] = {
     "idempotency-window-over": 422,
     "round-not-found": 404,
     "invalid-round": 422,
-    "not-your-match": 403,
     "webhook-url-refused": 422,
 }
 # Headers that go with a kind: when to ask again.

@@ -11,6 +11,7 @@ import msgspec
 from litestar import Controller, get
 
 from domain import Event, GameWon, HandDrawn, MatchState, Phase, Scored
+from domain.views import EndingView, ending_view
 from service.matches.use_cases import MatchService
 from service.ports.match_registry import RegisteredMatch
 from web.docs import problems
@@ -50,6 +51,7 @@ class MatchResult(msgspec.Struct, frozen=True, kw_only=True):
     games: list[GameResult]
     hands_played: int
     record: str  # the match's audit record
+    ending: EndingView | None = None  # how the match ended, once it has
 
 
 class ResultController(Controller):
@@ -112,12 +114,11 @@ def match_result(
         ],
         hands_played=len(hands),
         record=f"/matches/{record.match_id}/record",
+        ending=ending_view(state),
     )
 
 
 def _status(record: RegisteredMatch, state: MatchState) -> Status:
-    if not record.full:
-        return "waiting_for_opponent"
     if state.phase is Phase.MATCH_OVER:
-        return "finished"
-    return "in_progress"
+        return "finished"  # a no-show ends a match nobody joined
+    return "in_progress" if record.full else "waiting_for_opponent"

@@ -14,7 +14,8 @@ import msgspec
 from litestar import Controller, Request, get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from domain import MatchWon, Phase, event_type
+from domain import Phase, event_type
+from domain.events import MATCH_ENDINGS
 from service.errors import DatabaseUnavailable, InvalidParameter
 from service.matches.stream_tickets import StreamTickets
 from service.matches.use_cases import MatchService
@@ -121,7 +122,7 @@ async def _messages(
                 data = msgspec.json.encode(EventEnvelope(event_version, event)).decode()
                 yield ServerSentEventMessage(data=data, event=event_type(event), id=event_version)
                 version = event_version
-                finished = finished or isinstance(event, MatchWon)
+                finished = finished or isinstance(event, MATCH_ENDINGS)
             if finished:
                 return
             if not await waiter.wait(KEEPALIVE_SECONDS):

@@ -16,7 +16,8 @@ from typing import Literal
 
 import msgspec
 
-from domain import Event, HandDrawn, MatchCreated, MatchWon, RuleOptions, Scored, fold
+from domain import Event, HandDrawn, MatchCreated, RuleOptions, Scored, fold
+from domain.events import MATCH_ENDING_TYPES, MATCH_ENDINGS
 from service.fairness.events import (
     FairnessView,
     SeedsCommitted,
@@ -125,12 +126,13 @@ def build_record(
 
 
 def finished_part(records: Sequence[StoredEvent]) -> Sequence[StoredEvent]:
-    """The events before the hand in progress (all of them when no hand is in progress)."""
+    """The events before the hand in progress (all of them when no hand is in progress: a
+    match that ended mid-hand has none)."""
     last_deal = None
     for index, record in enumerate(records):
         if record.type == "dealt":
             last_deal = index
-        elif record.type in ("scored", "hand_drawn"):
+        elif record.type in ("scored", "hand_drawn", *MATCH_ENDING_TYPES):
             last_deal = None
     return records if last_deal is None else records[:last_deal]
 
@@ -154,9 +156,9 @@ def stream_record(stream: str, records: Sequence[StoredEvent]) -> StreamRecord:
 
 
 def _status(match: RegisteredMatch, events: Sequence[object]) -> Status:
-    if not match.full:
-        return "waiting_for_opponent"
-    return "finished" if any(isinstance(e, MatchWon) for e in events) else "in_progress"
+    if any(isinstance(e, MATCH_ENDINGS) for e in events):
+        return "finished"  # a no-show ends a match nobody joined
+    return "in_progress" if match.full else "waiting_for_opponent"
 
 
 def encode_record(record: GameRecord) -> bytes:

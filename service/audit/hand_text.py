@@ -15,6 +15,7 @@ from domain import (
     Scored,
     UpcardPassed,
 )
+from domain.events import MatchEnded
 
 
 def seat(number: int | None) -> str:
@@ -61,6 +62,23 @@ def match_ending(event: MatchWon) -> str:
         f"match won by {seat(event.winner)}: {pair(event.match_scores)}, "
         f"games {pair(event.games_won)}"
     )
+
+
+ENDING_WORDS = {
+    "resigned": "resigned by {seat}",
+    "forfeited_on_time": "forfeited on time by {seat}",
+    "no_show": "ended: {seat} never joined",
+    "forfeited": "forfeited by {seat} (adjudicated)",
+    "awarded": "awarded to {seat} (adjudicated)",
+    "voided": "voided (adjudicated), no winner",
+}
+
+
+def match_ended(event: MatchEnded) -> str:
+    how = ENDING_WORDS[event.reason].format(seat=seat(event.seat))
+    winner = f", won by {seat(event.winner)}" if event.winner is not None else ""
+    note = f" ({event.note})" if event.note else ""
+    return f"match {how}{winner}{note}: {pair(event.match_scores)}, games {pair(event.games_won)}"
 
 
 def move(event: Event, upcard_offer: bool) -> str | None:

@@ -14,7 +14,8 @@ from typing import TypeVar
 
 import msgspec
 
-from domain import Event, MatchCreated, MatchWon, event_type
+from domain import Event, MatchCreated, event_type
+from domain.events import MATCH_ENDINGS
 from service.audit.event_diff import Discrepancy
 from service.audit.game_record import (
     FORMAT,
@@ -160,7 +161,7 @@ def _check_summary(
     for field in summary.__struct_fields__:
         if getattr(summary, field) != getattr(record.fairness, field):
             raise Discrepancy(f"the record's fairness summary differs from its stream in {field}")
-    finished = any(isinstance(e, MatchWon) for _, e in events)
+    finished = any(isinstance(e, MATCH_ENDINGS) for _, e in events)
     if (record.status == "finished") != finished:
         last = events[-1][0]
         raise Discrepancy(

@@ -44,13 +44,25 @@ from domain import (
     evolve,
     new_match,
 )
+from domain.commands import (
+    Adjudicate,
+    AwaitJoin,
+    NoShow,
+    Resign,
+    StampTime,
+    TimeOut,
+    Verdict,
+)
 from domain.errors import DomainError
+from domain.events import DeadlineSet, MatchEnded, SeatReturned, TimedOut
 from service.audit.event_diff import Discrepancy, first_difference, name
-from service.audit.hand_text import game_ending, hand_ending, match_ending, seat
+from service.audit.hand_text import game_ending, hand_ending, match_ended, match_ending, seat
 from service.audit.verify_seeds import SeedBook
 from service.fairness.seeds import CUT_LINK, deal_link
 
 Report = Callable[[str], None]
+
+_VERDICT_OF: dict[str, Verdict] = {"forfeited": "forfeit", "awarded": "award", "voided": "void"}
 
 
 def check_play(events: Sequence[tuple[int, Event]], seeds: SeedBook, report: Report) -> MatchState:
@@ -78,7 +90,11 @@ def _decided_group(
 ) -> list[Event]:
     version, event = events[index]
     problems: list[str] = []
-    for command in _commands(state, event, seeds):
+    # A seat back from a timeout: the command is the one its next event implies.
+    implied = events[index + 1][1] if isinstance(event, SeatReturned) else event
+    if implied is not event and index + 1 == len(events):
+        implied = event
+    for command in _commands(state, implied, seeds):
         try:
             produced = decide(state, command)
         except DomainError as error:
@@ -120,6 +136,27 @@ def _commands(state: MatchState, event: Event, seeds: SeedBook) -> list[Command]
         return [laid, FinishLayoff(seat=event.seat)]
     if isinstance(event, Scored) and state.phase is Phase.LAYOFF and state.turn is not None:
         return [FinishLayoff(seat=state.turn)]
+    return _clock_or_ending(state, event)
+
+
+def _clock_or_ending(state: MatchState, event: Event) -> list[Command]:
+    """A timeout is decided again at its recorded time: ``decide`` refuses one before the
+    deadline the recorded clock set, and makes the documented default move, which must be the
+    move recorded."""
+    if isinstance(event, DeadlineSet):
+        if event.kind == "join" and event.seat is not None:
+            return [AwaitJoin(seat=event.seat, at=event.at)]
+        return [StampTime(at=event.at)]
+    if isinstance(event, TimedOut):
+        if state.clock is not None and state.clock.kind == "join":
+            return [NoShow(seat=event.seat, at=event.at, forfeit=f) for f in (True, False)]
+        return [TimeOut(seat=event.seat, at=event.at)]
+    if isinstance(event, MatchEnded):
+        if event.reason == "resigned" and event.seat is not None:
+            return [Resign(seat=event.seat)]
+        if event.reason in _VERDICT_OF:
+            verdict = _VERDICT_OF[event.reason]
+            return [Adjudicate(verdict=verdict, seat=event.seat, reason=event.note or "")]
     return []
 
 
@@ -147,6 +184,8 @@ def _announce(event: Event, where: str, dealer: int | None, report: Report) -> N
         report(game_ending(event))
     elif isinstance(event, MatchWon):
         report(match_ending(event))
+    elif isinstance(event, MatchEnded):
+        report(match_ended(event))
 
 
 def _pair(event: Scored) -> str:

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from domain import CardsCut, Dealt, Event, HandDrawn, MatchWon, Scored
+from domain import CardsCut, Dealt, Event, HandDrawn, Scored
+from domain.events import MATCH_ENDINGS
 from service.audit.event_diff import Discrepancy
 from service.fairness.events import (
     EntropyFixed,
@@ -85,7 +86,7 @@ def _due(events: Sequence[tuple[int, Event]], links: int) -> list[Slot]:
         cut=any(isinstance(e, CardsCut) for _, e in events),
         deals=deals,
         last_hand_over=last_deal >= 0 and over,
-        match_over=any(isinstance(e, MatchWon) for _, e in events),
+        match_over=any(isinstance(e, MATCH_ENDINGS) for _, e in events),
         links=links,
     )
 

@@ -16,14 +16,13 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+from domain.events import MATCH_ENDING_TYPES
 from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
 from service.ports.wakeups import Wakeups
 from service.store.match_streams import match_id_of, stream_id
-
-MATCH_WON = "match_won"
 
 _log = logging.getLogger("gin.bots")
 
@@ -61,9 +60,9 @@ class DueMatches:
 
 
 async def unfinished_bot_matches(registry: MatchRegistry, store: EventStore) -> set[str]:
-    """Every match with a bot seat whose stream holds no match win."""
+    """Every match with a bot seat whose stream holds no end of the match."""
     with_bots = await registry.matches_with_bots()
-    won = await store.latest_versions([stream_id(m) for m in with_bots], [MATCH_WON])
+    won = await store.latest_versions([stream_id(m) for m in with_bots], MATCH_ENDING_TYPES)
     return {match_id for match_id in with_bots if stream_id(match_id) not in won}
 
 

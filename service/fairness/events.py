@@ -103,7 +103,8 @@ def slots_for(
         chain, index = locate(deal_link(deal), links)
         if index == 1 and chain > 1:
             slots.append(Slot("commit", chain))
-        if deal < deals or last_hand_over:
+        # A match that ended mid-hand reveals that hand's seed too: the record shows it all.
+        if deal < deals or last_hand_over or match_over:
             slots.append(Slot("reveal", deal_link(deal)))
     if match_over:
         slots.append(Slot("secret"))

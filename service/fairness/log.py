@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from domain import CardsCut, Dealt, Event, HandDrawn, MatchState, MatchWon, Phase, Scored
+from domain.events import MatchEnded
 from service.fairness.events import (
     EntropyFixed,
     FairnessEvent,
@@ -130,7 +131,9 @@ def _fairness_view(
 
 def touches_fairness(events: Sequence[Event]) -> bool:
     """Whether appending ``events`` may make fairness records due."""
-    return any(isinstance(e, CardsCut | Dealt | Scored | HandDrawn | MatchWon) for e in events)
+    return any(
+        isinstance(e, CardsCut | Dealt | Scored | HandDrawn | MatchWon | MatchEnded) for e in events
+    )
 
 
 def to_record(event: FairnessEvent) -> NewEvent:

@@ -37,9 +37,11 @@ from domain import (
     new_match,
     redact_event,
 )
-from domain.commands import SeatCommand
+from domain.commands import NoShow, Resign, SeatCommand, TimeOut
+from domain.state import MatchState
 from service.bots.seating import bot_levels
 from service.errors import (
+    DeadlinePassed,
     EntropyBeforeCommitment,
     IdempotencyKeyReused,
     InviteNotFound,
@@ -57,6 +59,7 @@ from service.fairness.seeds import CHAIN_LINKS, new_secret
 from service.matches import tokens
 from service.matches.system_steps import system_steps
 from service.ports import event_store
+from service.ports.clock import Clock, system_clock
 from service.ports.match_registry import (
     MatchRegistry,
     NewRound,
@@ -131,10 +134,13 @@ class MatchService:
         *,
         new_match_id: Callable[[], str] | None = None,
         chain_links: int = CHAIN_LINKS,
+        clock: Clock = system_clock,
     ) -> None:
         """``new_match_id`` (a UUID string each call; random by default) and ``chain_links``
         (the length of each seed chain) are for callers that play matches again by seed: the
-        verifier's tests, which also need matches that run through several short chains."""
+        verifier's tests, which also need matches that run through several short chains.
+        ``clock`` stamps each command with the time it was received (the turn clocks)."""
+        self.clock = clock
         self.streams = streams
         self.registry = registry
         self.commitments = commitments
@@ -259,7 +265,9 @@ class MatchService:
 
     async def _start(self, new: _NewMatch) -> CreatedMatch:
         """Open the fairness stream of a registered match and append its first events."""
-        steps, state = system_steps(fold(new.events), new.match, links=self.fairness.links)
+        steps, state = system_steps(
+            fold(new.events), new.match, links=self.fairness.links, now=self.clock()
+        )
         await self.fairness.open(new.match)
         after, _ = await self.streams.append(
             new.match.match_id, Loaded(new_match(), 0), [*new.events, *steps], state=state
@@ -294,7 +302,9 @@ class MatchService:
         # The cut was waiting for this seat; a conflict means another request already cut.
         loaded = await self.streams.load(match_id)
         match = await self.match(match_id)
-        steps, state = system_steps(loaded.state, match, links=self.fairness.links)
+        steps, state = system_steps(
+            loaded.state, match, links=self.fairness.links, now=self.clock()
+        )
         if steps:
             with contextlib.suppress(event_store.ConcurrencyConflict):
                 after, _ = await self.streams.append(match_id, loaded, steps, state=state)
@@ -341,6 +351,7 @@ class MatchService:
     async def handle(self, match: RegisteredMatch, seat: int, request: CommandRequest) -> Loaded:
         """Decide and append ``request.command`` for ``seat`` of ``match`` (the registry row
         the request was authenticated with); the state after it, as committed."""
+        received_at = self.clock()
         if not match.full:
             raise WaitingForOpponent("the invited player has not joined yet")
         match_id = match.match_id
@@ -360,8 +371,11 @@ class MatchService:
                 f"the match is at version {loaded.version}, not {request.if_match}; "
                 "load the view again"
             )
+        _require_in_time(loaded.state, seat, request.command, received_at)
         events = decide(loaded.state, request.command)
-        steps, state = system_steps(fold(events, loaded.state), match, links=self.fairness.links)
+        steps, state = system_steps(
+            fold(events, loaded.state), match, links=self.fairness.links, now=received_at
+        )
         try:
             after, _ = await self.streams.append(
                 match_id,
@@ -377,6 +391,45 @@ class MatchService:
                 f"the match moved on to version {conflict.current} while this command was "
                 "handled; nothing was applied"
             ) from None
+        if touches_fairness([*events, *steps]):
+            await self.fairness.sync(match, after.state)
+        return after
+
+    async def time_out(self, match_id: str) -> Loaded | None:
+        """The timeout of the seat on the clock, with its default move, if its deadline has
+        passed; None when nothing is due (a bot's seat never times out) or another command
+        got there first. Appended at the loaded version, like any command."""
+        match = await self.match(match_id)
+        loaded = await self.streams.load(match_id)
+        clock, now = loaded.state.clock, self.clock()
+        if clock is None or clock.seat is None or clock.due_at is None or now < clock.due_at:
+            return None
+        if clock.kind == "join":
+            # Read afresh, not from the cache: the player may have joined a moment ago.
+            match = await self.registry.get(match_id) or match
+            if match.full:
+                return None
+            forfeit = match.operator_id is not None and loaded.state.options.no_show == "forfeit"
+            command: NoShow | TimeOut = NoShow(seat=clock.seat, at=now, forfeit=forfeit)
+        elif match.seats[clock.seat].bot is not None:
+            return None
+        else:
+            command = TimeOut(seat=clock.seat, at=now)
+        events = decide(loaded.state, command)
+        try:
+            return await self.append_decided(match, loaded, events, now=now)
+        except event_store.ConcurrencyConflict:
+            return None
+
+    async def append_decided(
+        self, match: RegisteredMatch, loaded: Loaded, events: list[Event], *, now: datetime
+    ) -> Loaded:
+        """Append ``events``, decided on ``loaded`` at ``now``, with the system steps they
+        make due, at the loaded version (``ConcurrencyConflict`` if the match moved on)."""
+        steps, state = system_steps(
+            fold(events, loaded.state), match, links=self.fairness.links, now=now
+        )
+        after, _ = await self.streams.append(match.match_id, loaded, [*events, *steps], state=state)
         if touches_fairness([*events, *steps]):
             await self.fairness.sync(match, after.state)
         return after
@@ -398,6 +451,19 @@ class MatchService:
         await self.match(match_id)
         events = await self.streams.read_events(match_id, after_version=max(after_version, 0))
         return redact_events(events, seat)
+
+
+def _require_in_time(state: MatchState, seat: int, command: SeatCommand, at: datetime) -> None:
+    """A seat's move received after its deadline is refused: the timeout is what applies.
+    Resigning is never too late."""
+    clock = state.clock
+    if clock is None or clock.seat != seat or clock.due_at is None or at <= clock.due_at:
+        return
+    if not isinstance(command, Resign):
+        raise DeadlinePassed(
+            f"seat {seat}'s time ran out at {clock.due_at.isoformat()}; "
+            "the server makes its default move"
+        )
 
 
 def redact_events(events: Sequence[tuple[int, Event]], seat: int | None) -> list[tuple[int, Event]]:

@@ -12,7 +12,14 @@ from typing import Literal, Protocol, get_args
 
 import msgspec
 
-Scope = Literal["matches:create", "matches:read", "feed:read", "feed:all", "webhooks:manage"]
+Scope = Literal[
+    "matches:create",
+    "matches:read",
+    "matches:adjudicate",
+    "feed:read",
+    "feed:all",
+    "webhooks:manage",
+]
 SCOPES: tuple[Scope, ...] = get_args(Scope)
 
 

@@ -21,8 +21,8 @@ from service.ports.match_registry import MatchQuery, MatchRegistry, RegisteredMa
 from service.store.match_streams import stream_id
 
 Status = Literal["waiting_for_opponent", "in_progress", "finished"]
-# Events after which a match is over (ends for other reasons add their own types here).
-MATCH_ENDS = ("match_won",)
+# Events after which a match is over: won by play, or ended for another reason.
+MATCH_ENDS = ("match_won", "match_ended")
 
 
 class Listed(msgspec.Struct, frozen=True, kw_only=True):

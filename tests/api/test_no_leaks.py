@@ -28,6 +28,7 @@ from tests.api.live import read_stream, sse_messages
 from tests.api.players import Json, Table, bearer, choose, create_table
 
 MATCHES = int(os.environ.get("GIN_LEAK_MATCHES", "200"))
+RESIGNS = 0.005  # of commands: about one match in seven ends by resigning
 AT_ONCE = 4  # matches played side by side, so one's database waits overlap another's work
 Client = httpx.AsyncClient
 
@@ -59,6 +60,9 @@ def options_for(rng: random.Random) -> dict[str, Any]:
         options["oklahoma"] = True
     if rng.random() < 0.25:
         options["knock_limit"] = rng.randint(1, 10)
+    if rng.random() < 0.25:
+        # A clock nobody runs out of here: its deadlines are in every view and event list.
+        options.update(turn_seconds=3600, bank_seconds=rng.randint(0, 600))
     return options
 
 
@@ -134,14 +138,17 @@ async def play_and_record(client: Client, match: Match, rng: random.Random) -> N
             echo = frozenset(cards_in(bad))
             match.records.append(Record(bad_seat, match.version, "error", response.json(), echo))
         match.versions.append(match.version)  # reserved for the command about to start
+        # Now and then a seat resigns, whoever is to play: the match ends mid-hand.
+        command = {"type": "resign"} if rng.random() < RESIGNS else choose(view, rng)
+        sender = rng.choice([0, 1]) if command["type"] == "resign" else seat
         response = await client.post(
-            f"{table.path}/commands", json=choose(view, rng), headers=table.headers(seat)
+            f"{table.path}/commands", json=command, headers=table.headers(sender)
         )
         assert response.status_code == 200, response.text
         view = response.json()
         match.version = view["version"]
         match.versions[-1] = match.version
-        match.records.append(Record(seat, match.version, "view", view))
+        match.records.append(Record(sender, match.version, "view", view))
     for viewer in (0, 1, None):
         await observe(client, match, viewer, rng)
 

@@ -38,6 +38,11 @@ def test_defaults_are_those_of_rules_md() -> None:
         "oklahoma": False,
         "oklahoma_spades_double": True,
         "next_dealer": "winner",
+        "turn_seconds": 0,
+        "bank_seconds": 0,
+        "timeouts_to_forfeit": 3,
+        "join_seconds": 0,
+        "no_show": "forfeit",
     }
 
 

@@ -24,6 +24,7 @@ from domain import (
     event_type,
     redact_event,
 )
+from domain.events import MatchEnded
 
 Kind = Literal["match_created", "match_started", "hand_end", "game_end", "match_end"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
@@ -36,11 +37,10 @@ KIND_OF_TYPE: dict[str, Kind] = {
     "hand_drawn": "hand_end",
     "game_won": "game_end",
     "match_won": "match_end",
+    "match_ended": "match_end",
 }
 
-Ending = MatchCreated | CardsCut | Scored | HandDrawn | GameWon | MatchWon
-# Why a match ended, by the type of its last event.
-REASON_OF_TYPE: dict[str, str] = {"match_won": "played_out"}
+Ending = MatchCreated | CardsCut | Scored | HandDrawn | GameWon | MatchWon | MatchEnded
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
@@ -86,6 +86,15 @@ def payload_body(
         position=position,
         event=public,
         result=f"/matches/{match_id}/result",
-        reason=REASON_OF_TYPE.get(kind),
+        reason=_reason(event),
     )
     return msgspec.json.encode(payload)
+
+
+def _reason(event: Ending) -> str | None:
+    """Why the match ended: by play to its target, or the reason its ending event gives."""
+    if isinstance(event, MatchWon):
+        return "played_out"
+    if isinstance(event, MatchEnded):
+        return event.reason
+    return None

@@ -157,6 +157,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/matches/{match_id}/adjudication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End one of your matches by adjudication */
+        post: operations["MatchesMatchIdAdjudicationAdjudicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/matches/{match_id}/hands/{hand}/history": {
         parameters: {
             query?: never;
@@ -468,6 +485,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Adjudication */
+        Adjudication: {
+            /** @enum {string} */
+            verdict: "forfeit" | "award" | "void";
+            seat?: number | null;
+            reason: string;
+        };
         /** Attempt */
         Attempt: {
             attempt: number;
@@ -508,6 +532,12 @@ export interface components {
              */
             type: "choose_dealer";
         };
+        /** ClockView */
+        ClockView: {
+            seat: number | null;
+            due_at: string | null;
+            banks_ms: number[];
+        };
         /** Commitment */
         Commitment: {
             scheme: string;
@@ -542,6 +572,24 @@ export interface components {
             url: string;
             secret?: string | null;
             events?: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
+        };
+        /** DeadlineSet */
+        DeadlineSet: {
+            seat: number | null;
+            /** Format: date-time */
+            at: string;
+            due_at: string | null;
+            banks_ms: number[];
+            /**
+             * @default turn
+             * @enum {string}
+             */
+            kind: "turn" | "join";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deadline_set";
         };
         /** DealerChosen */
         DealerChosen: {
@@ -643,6 +691,13 @@ export interface components {
              */
             type: "drew";
         };
+        /** EndingView */
+        EndingView: {
+            reason: string;
+            seat: number | null;
+            winner: number | null;
+            note: string | null;
+        };
         /** EventEntry */
         EventEntry: {
             version: number;
@@ -655,7 +710,7 @@ export interface components {
         /** EventEnvelope */
         EventEnvelope: {
             version: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"];
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"];
         };
         /** EventFeed */
         EventFeed: {
@@ -679,7 +734,7 @@ export interface components {
             type: string;
             /** Format: date-time */
             recorded_at: string;
-            data: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"];
+            data: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"];
         };
         /** FeedPage */
         FeedPage: {
@@ -867,6 +922,21 @@ export interface components {
              */
             type: "match_created";
         };
+        /** MatchEnded */
+        MatchEnded: {
+            /** @enum {string} */
+            reason: "resigned" | "forfeited_on_time" | "no_show" | "forfeited" | "awarded" | "voided";
+            seat: number | null;
+            winner: number | null;
+            note: string | null;
+            match_scores: number[];
+            games_won: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "match_ended";
+        };
         /** MatchList */
         MatchList: {
             matches: components["schemas"]["ListedMatch"][];
@@ -884,6 +954,7 @@ export interface components {
             games: components["schemas"]["GameResult"][];
             hands_played: number;
             record: string;
+            ending?: components["schemas"]["EndingView"] | null;
         };
         /** MatchSummary */
         MatchSummary: {
@@ -921,11 +992,13 @@ export interface components {
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+            clock: components["schemas"]["ClockView"] | null;
+            ending: components["schemas"]["EndingView"] | null;
             seat: number;
             hand: string[];
             opponent_card_count: number;
             opponent_took: string[];
-            legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"])[];
+            legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"] | components["schemas"]["Resign"])[];
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
@@ -995,7 +1068,7 @@ export interface components {
         /** Problem */
         Problem: {
             /** @enum {string} */
-            type: "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-token";
+            type: "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-token";
             title: string;
             status: number;
             detail: string;
@@ -1021,7 +1094,7 @@ export interface components {
         ReplayState: {
             match_id: string;
             version: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"];
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"];
             phase: components["schemas"]["Phase"];
             turn: number | null;
             dealer: number | null;
@@ -1040,6 +1113,15 @@ export interface components {
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+        };
+        /** Resign */
+        Resign: {
+            seat: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resign";
         };
         /** RevealedSeed */
         RevealedSeed: {
@@ -1137,6 +1219,32 @@ export interface components {
              * @enum {string}
              */
             next_dealer: "winner" | "alternate";
+            /**
+             * @description Turn clock: seconds each decision may take before the seat's time bank runs, 0 to 86400 (default 0); 0 means no clock. When both run out the server makes the default move (docs/rules.md, "Clocks and timeouts").
+             * @default 0
+             */
+            turn_seconds: number;
+            /**
+             * @description With turn_seconds: each seat's time bank for the whole match, spent by decisions that take longer than turn_seconds, 0 to 864000 (default 0).
+             * @default 0
+             */
+            bank_seconds: number;
+            /**
+             * @description With turn_seconds: consecutive timeouts after which a seat forfeits the match, 1 to 100 (default 3).
+             * @default 3
+             */
+            timeouts_to_forfeit: number;
+            /**
+             * @description Seconds an invited player has to join, 0 to 2592000 (default 0); 0 means no limit. A casual match whose invited player has not joined by then is cancelled; an operator's match is forfeited by the absent seat (see no_show).
+             * @default 0
+             */
+            join_seconds: number;
+            /**
+             * @description With join_seconds, in an operator's match: what a no-show is (default "forfeit"): "forfeit", the absent seat forfeits; "cancel", the match ends with no result. A casual match is always cancelled.
+             * @default forfeit
+             * @enum {string}
+             */
+            no_show: "forfeit" | "cancel";
         };
         /** Scored */
         Scored: {
@@ -1170,6 +1278,15 @@ export interface components {
             hands_won: number[];
             match_scores: number[];
             games_won: number[];
+        };
+        /** SeatReturned */
+        SeatReturned: {
+            seat: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_returned";
         };
         /** SeatToken */
         SeatToken: {
@@ -1207,6 +1324,8 @@ export interface components {
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+            clock: components["schemas"]["ClockView"] | null;
+            ending: components["schemas"]["EndingView"] | null;
         };
         /** TakeUpcard */
         TakeUpcard: {
@@ -1216,6 +1335,20 @@ export interface components {
              * @enum {string}
              */
             type: "take_upcard";
+        };
+        /** TimedOut */
+        TimedOut: {
+            seat: number;
+            /** Format: date-time */
+            due_at: string;
+            /** Format: date-time */
+            at: string;
+            consecutive: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "timed_out";
         };
         /** UpcardPassed */
         UpcardPassed: {
@@ -1334,6 +1467,15 @@ export interface components {
              * @enum {string}
              */
             type: "finish_layoff";
+        };
+        /** ResignBody */
+        ResignBody: {
+            seat?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resign";
         };
     };
     responses: never;
@@ -1593,7 +1735,7 @@ export interface operations {
         /** @description One command, e.g. {"type": "discard", "card": "7h"}, as listed in a view's legal_actions; seat may be left out (it must be the token's seat). */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChooseDealerBody"] | components["schemas"]["TakeUpcardBody"] | components["schemas"]["PassUpcardBody"] | components["schemas"]["DrawFromStockBody"] | components["schemas"]["DrawFromDiscardBody"] | components["schemas"]["DiscardBody"] | components["schemas"]["KnockBody"] | components["schemas"]["BigGinBody"] | components["schemas"]["LayOffBody"] | components["schemas"]["FinishLayoffBody"];
+                "application/json": components["schemas"]["ChooseDealerBody"] | components["schemas"]["TakeUpcardBody"] | components["schemas"]["PassUpcardBody"] | components["schemas"]["DrawFromStockBody"] | components["schemas"]["DrawFromDiscardBody"] | components["schemas"]["DiscardBody"] | components["schemas"]["KnockBody"] | components["schemas"]["BigGinBody"] | components["schemas"]["LayOffBody"] | components["schemas"]["FinishLayoffBody"] | components["schemas"]["ResignBody"];
             };
         };
         responses: {
@@ -1919,6 +2061,90 @@ export interface operations {
             };
             /** @description Not Found (RFC 9457 problem details) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    MatchesMatchIdAdjudicationAdjudicate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <an operator key> */
+                Authorization?: string | null;
+            };
+            path: {
+                /** @description The match's id */
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Adjudication"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableView"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,64 @@
+"""Deciding the endings that are not play: a seat resigns, or an operator adjudicates."""
+
+from __future__ import annotations
+
+from domain.commands import Adjudicate, Resign
+from domain.errors import IllegalMove, InvalidCommand, MatchAlreadyEnded
+from domain.events import EndReason, Event, MatchEnded
+from domain.guards import checked_seat
+from domain.state import MatchState, Phase
+
+_VERDICTS: dict[str, EndReason] = {"forfeit": "forfeited", "award": "awarded", "void": "voided"}
+MAX_REASON = 500
+
+
+def resign(state: MatchState, command: Resign) -> list[Event]:
+    seat = checked_seat(command.seat)
+    _require_running(state, "resign")
+    return [ended(state, "resigned", seat, winner=1 - seat)]
+
+
+def adjudicate(state: MatchState, command: Adjudicate) -> list[Event]:
+    reason = _VERDICTS.get(command.verdict)
+    if reason is None:
+        raise InvalidCommand('verdict must be "forfeit", "award" or "void"')
+    if not isinstance(command.reason, str) or not command.reason.strip():
+        raise InvalidCommand("an adjudication needs a reason")
+    if len(command.reason) > MAX_REASON:
+        raise InvalidCommand(f"the reason is at most {MAX_REASON} characters")
+    if command.verdict == "void":
+        if command.seat is not None:
+            raise InvalidCommand("a void names no seat")
+        _require_running(state, "adjudicate")
+        return [ended(state, "voided", None, winner=None, note=command.reason)]
+    seat = checked_seat(command.seat)
+    _require_running(state, "adjudicate")
+    winner = 1 - seat if command.verdict == "forfeit" else seat
+    return [ended(state, reason, seat, winner=winner, note=command.reason)]
+
+
+def ended(
+    state: MatchState,
+    reason: EndReason,
+    seat: int | None,
+    *,
+    winner: int | None,
+    note: str | None = None,
+) -> MatchEnded:
+    """The match ends now for ``reason``; the scores stand as they are."""
+    score = state.score
+    return MatchEnded(
+        reason=reason,
+        seat=seat,
+        winner=winner,
+        note=note,
+        match_scores=list(score.match_scores),
+        games_won=list(score.games_won),
+    )
+
+
+def _require_running(state: MatchState, doing: str) -> None:
+    if state.phase is Phase.MATCH_OVER:
+        raise MatchAlreadyEnded(f"the match is over: you cannot {doing} it any more")
+    if state.phase is Phase.START:
+        raise IllegalMove(f"you cannot {doing} a match that has not been created")

@@ -1,0 +1,115 @@
+"""The turn clocks' timer, as a background task of a server process.
+
+One timer per process sleeps until the next deadline worth claiming (``Deadlines.next_wakeup``)
+and looks again whenever a match stream has new events (a ``Wakeups`` hint: a deadline may
+have moved). When one is due it claims it under a lease, ``FOR UPDATE SKIP LOCKED`` in
+PostgreSQL, so of several processes waking for the same deadline one tries it and the others
+go back to sleep. The timeout is then appended at the match's version like any command: a move
+that got there first wins, and the timeout is dropped. Deadlines that fell due while no process
+ran are due at once when one starts; one whose claimer died is taken up when its lease ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from service.errors import DatabaseUnavailable
+from service.matches.use_cases import MatchService
+from service.ports.deadlines import Deadlines
+from service.ports.wakeups import Wakeups
+from service.store.match_streams import match_id_of
+
+_log = logging.getLogger("gin.clocks")
+CLAIMED_AT_ONCE = 100
+LEASE_SECONDS = 30.0
+RETRY_SECONDS = 1.0
+
+
+class DeadlineTimer:
+    def __init__(
+        self,
+        deadlines: Deadlines,
+        matches: MatchService,
+        *,
+        lease_seconds: float = LEASE_SECONDS,
+        claimed_at_once: int = CLAIMED_AT_ONCE,
+    ) -> None:
+        """``lease_seconds`` is how long a claimed deadline is left to its claimer before
+        another process may take it up."""
+        self._deadlines = deadlines
+        self._matches = matches
+        self._lease = lease_seconds
+        self._batch = claimed_at_once
+        self._changed = asyncio.Event()
+
+    def notice(self, stream: str | None) -> None:
+        """A wake-up: a match's deadline may have moved (None: wake-ups may have been missed)."""
+        if stream is None or match_id_of(stream) is not None:
+            self._changed.set()
+
+    async def fire_due(self) -> int:
+        """Claim every deadline due now and time each out; how many timeouts applied."""
+        applied = 0
+        while True:
+            claimed = await self._deadlines.claim_due(
+                self._matches.clock(), limit=self._batch, lease_seconds=self._lease
+            )
+            for stream in claimed:
+                match_id = match_id_of(stream)
+                if match_id is None:
+                    continue
+                try:
+                    if await self._matches.time_out(match_id) is not None:
+                        applied += 1
+                except DatabaseUnavailable:
+                    raise
+                except Exception:
+                    _log.exception("a timeout failed", extra={"match_id": match_id})
+            if len(claimed) < self._batch:
+                return applied
+
+    async def seconds_to_sleep(self) -> float | None:
+        """How long to sleep before the next deadline worth claiming; None: until woken."""
+        wakeup = await self._deadlines.next_wakeup()
+        if wakeup is None:
+            return None
+        return max(0.0, (wakeup - self._matches.clock()).total_seconds())
+
+    async def run(self) -> None:
+        # Claims are made only when the timer runs out (or on start, for deadlines that fell
+        # due while no process ran): a wake-up costs one look at the next deadline, no more.
+        fire = True
+        while True:
+            self._changed.clear()
+            try:
+                if fire:
+                    await self.fire_due()
+                delay = await self.seconds_to_sleep()
+            except DatabaseUnavailable:
+                _log.warning("the turn clocks wait for the database")
+                delay = RETRY_SECONDS
+            except Exception:
+                _log.exception("the turn clocks' timer failed")
+                delay = RETRY_SECONDS
+            fire = delay == 0.0
+            if not fire:
+                try:
+                    await asyncio.wait_for(self._changed.wait(), timeout=delay)
+                except TimeoutError:
+                    fire = True
+
+
+@asynccontextmanager
+async def running_deadlines(timer: DeadlineTimer, wakeups: Wakeups) -> AsyncIterator[None]:
+    wakeups.subscribe(timer.notice)
+    task = asyncio.create_task(timer.run(), name="gin-clocks")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

@@ -1,0 +1,255 @@
+"""docs/rules.md "Clocks and timeouts" and "How a match ends": resigning, the turn clock, the
+default move of a timeout, forfeiting on time and adjudication, with time given as data."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from domain.commands import (
+    Adjudicate,
+    AwaitJoin,
+    Cut,
+    Discard,
+    DrawFromStock,
+    NoShow,
+    PassUpcard,
+    Resign,
+    StampTime,
+    TimeOut,
+)
+from domain.default_moves import default_move
+from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchAlreadyEnded
+from domain.events import DeadlineSet, Discarded, Drew, MatchEnded, SeatReturned, TimedOut
+from domain.options import RuleOptions, parse_options
+from domain.state import Phase
+from domain.views import public_view, view
+from tests.unit.helpers import CUT_SEED, Table, created, deal
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+CLOCKED = RuleOptions(turn_seconds=10, bank_seconds=30, timeouts_to_forfeit=3)
+SEAT0 = "As 2s 3s 7h 8h 9h Kc Qd 4c 6d"
+SEAT1 = "Ah 2h 3h 7s 8s 9s Kd Qc 4d 6c"
+
+
+def clocked(options: RuleOptions = CLOCKED) -> Table:
+    """Seat 1 (the non-dealer) is offered the upcard, its clock started at ``T0``."""
+    table = deal(seat0=SEAT0, seat1=SEAT1, upcard="Td", stock="5c 5h", options=options)
+    table.do(StampTime(at=T0))
+    return table
+
+
+def seconds(n: float) -> timedelta:
+    return timedelta(seconds=n)
+
+
+def test_a_resigning_seat_loses_the_match_and_the_scores_stand() -> None:
+    table = clocked()
+    [ended] = table.do(Resign(seat=0))
+    assert ended == MatchEnded(
+        reason="resigned", seat=0, winner=1, note=None, match_scores=[0, 0], games_won=[0, 0]
+    )
+    assert table.state.phase is Phase.MATCH_OVER
+    assert table.state.winner == 1
+    ending = public_view(table.state).ending
+    assert ending is not None
+    assert (ending.reason, ending.seat, ending.winner) == ("resigned", 0, 1)
+
+
+def test_resigning_a_finished_match_is_refused_with_its_own_error() -> None:
+    table = clocked()
+    table.do(Resign(seat=1))
+    with pytest.raises(MatchAlreadyEnded):
+        table.do(Resign(seat=0))
+
+
+def test_a_resigned_hand_stays_hidden() -> None:
+    table = clocked()
+    table.do(Resign(seat=1))
+    assert not table.state.hand_over
+
+
+def test_the_clock_gives_the_seat_to_act_its_turn_time_and_bank() -> None:
+    table = clocked()
+    assert table.state.clock == DeadlineSet(
+        seat=1, at=T0, due_at=T0 + seconds(40), banks_ms=[30_000, 30_000]
+    )
+    clock = view(table.state, 1).clock
+    assert clock is not None
+    assert clock.due_at == T0 + seconds(40)
+
+
+def test_time_past_the_turn_time_is_taken_from_the_bank() -> None:
+    table = clocked()
+    table.pass_upcard(1)
+    [stamp] = table.do(StampTime(at=T0 + seconds(14.5)))
+    assert stamp == DeadlineSet(
+        seat=0,
+        at=T0 + seconds(14.5),
+        due_at=T0 + seconds(14.5 + 10 + 30),
+        banks_ms=[30_000, 25_500],
+    )
+
+
+def test_without_a_clock_nothing_is_stamped() -> None:
+    table = deal(seat0=SEAT0, seat1=SEAT1, upcard="Td")
+    assert table.do(StampTime(at=T0)) == []
+    assert view(table.state, 0).clock is None
+
+
+def test_a_timeout_before_the_deadline_is_refused() -> None:
+    table = clocked()
+    with pytest.raises(IllegalMove, match="has until"):
+        table.do(TimeOut(seat=1, at=T0 + seconds(39.999)))
+
+
+def test_only_the_seat_on_the_clock_times_out() -> None:
+    table = clocked()
+    with pytest.raises(IllegalMove, match="not on the clock"):
+        table.do(TimeOut(seat=0, at=T0 + seconds(100)))
+
+
+def test_a_timeout_makes_the_default_move_and_is_recorded() -> None:
+    table = clocked()
+    events = table.do(TimeOut(seat=1, at=T0 + seconds(40)))
+    assert events[0] == TimedOut(
+        seat=1, due_at=T0 + seconds(40), at=T0 + seconds(40), consecutive=1
+    )
+    assert table.state.upcard_passes == 1
+    assert table.state.turn == 0
+
+
+def test_the_default_discard_leaves_the_least_deadwood() -> None:
+    table = clocked()
+    table.pass_upcard(1)
+    table.pass_upcard(0)
+    table.draw_stock(1)  # 5c: seat 1 holds Ah 2h 3h 7s 8s 9s Kd Qc 4d 6c 5c
+    move = default_move(view(table.state, 1))
+    # 4d 5c 6c: 5c joins nothing, the kings and queens are the heaviest; of Kd, Qc the king.
+    assert move == Discard(seat=1, card="Kd")
+
+
+def test_the_default_moves_of_the_offer_and_the_draw() -> None:
+    table = clocked()
+    assert default_move(view(table.state, 1)) == PassUpcard(seat=1)
+    table.pass_upcard(1)
+    table.pass_upcard(0)
+    assert default_move(view(table.state, 1)) == DrawFromStock(seat=1)
+
+
+def test_consecutive_timeouts_forfeit_the_match() -> None:
+    table = clocked(RuleOptions(turn_seconds=10, timeouts_to_forfeit=2))
+    at = T0 + seconds(10)
+    table.do(TimeOut(seat=1, at=at))  # seat 1 passes the upcard by default
+    table.do(StampTime(at=at))
+    table.pass_upcard(0)
+    table.do(StampTime(at=at + seconds(1)))
+    events = table.do(TimeOut(seat=1, at=at + seconds(11)))
+    assert [type(e) for e in events] == [TimedOut, MatchEnded]
+    assert isinstance(events[1], MatchEnded)
+    assert events[1].reason == "forfeited_on_time"
+    assert table.state.winner == 0
+
+
+def test_a_seat_acting_itself_starts_its_count_of_timeouts_over() -> None:
+    table = clocked(RuleOptions(turn_seconds=10, timeouts_to_forfeit=2))
+    table.do(TimeOut(seat=1, at=T0 + seconds(10)))
+    table.do(StampTime(at=T0 + seconds(10)))
+    table.pass_upcard(0)
+    table.do(StampTime(at=T0 + seconds(11)))
+    events = table.draw_stock(1)
+    assert events[0] == SeatReturned(seat=1)
+    assert isinstance(events[1], Drew)
+    assert table.state.timeouts == (0, 0)
+    table.do(StampTime(at=T0 + seconds(12)))
+    events = table.do(TimeOut(seat=1, at=T0 + seconds(22)))
+    assert isinstance(events[1], Discarded)  # one timeout in a row: the move is made
+
+
+def test_the_fold_of_a_clocked_match_is_its_state() -> None:
+    table = clocked()
+    table.do(TimeOut(seat=1, at=T0 + seconds(40)))
+    table.do(StampTime(at=T0 + seconds(40)))
+    table.do(Resign(seat=0))
+    assert table.replayed() == table.state
+
+
+@pytest.mark.parametrize(
+    ("raw", "named"),
+    [
+        ({"turn_seconds": -1}, "turn_seconds"),
+        ({"turn_seconds": 86_401}, "turn_seconds"),
+        ({"turn_seconds": 5, "bank_seconds": 864_001}, "bank_seconds"),
+        ({"turn_seconds": 5, "timeouts_to_forfeit": 0}, "timeouts_to_forfeit"),
+        ({"bank_seconds": 10}, "bank_seconds"),
+    ],
+)
+def test_clock_options_out_of_range_are_refused_by_name(raw: dict[str, int], named: str) -> None:
+    with pytest.raises(InvalidOptions, match=named):
+        parse_options(raw)
+
+
+def test_an_operator_awards_forfeits_or_voids_with_a_reason() -> None:
+    for verdict, seat, winner, reason in [
+        ("award", 1, 1, "awarded"),
+        ("forfeit", 1, 0, "forfeited"),
+        ("void", None, None, "voided"),
+    ]:
+        table = clocked()
+        [ended] = table.do(Adjudicate(verdict=verdict, seat=seat, reason="table talk"))  # type: ignore[arg-type]
+        assert isinstance(ended, MatchEnded)
+        assert (ended.reason, ended.seat, ended.winner, ended.note) == (
+            reason,
+            seat,
+            winner,
+            "table talk",
+        )
+
+
+def test_an_adjudication_needs_a_reason_and_a_running_match() -> None:
+    table = clocked()
+    with pytest.raises(InvalidCommand, match="reason"):
+        table.do(Adjudicate(verdict="void", seat=None, reason=" "))
+    table.do(Resign(seat=0))
+    with pytest.raises(MatchAlreadyEnded):
+        table.do(Adjudicate(verdict="void", seat=None, reason="late"))
+
+
+def waiting_for_seat_1(options: RuleOptions) -> Table:
+    table = created(options)
+    table.do(AwaitJoin(seat=1, at=T0))
+    return table
+
+
+def test_an_invited_seat_has_a_join_deadline() -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    assert table.state.clock == DeadlineSet(
+        seat=1, at=T0, due_at=T0 + seconds(60), banks_ms=[0, 0], kind="join"
+    )
+    with pytest.raises(IllegalMove, match="to join"):
+        table.do(NoShow(seat=1, at=T0 + seconds(59), forfeit=False))
+
+
+@pytest.mark.parametrize(("forfeit", "winner"), [(False, None), (True, 0)])
+def test_a_no_show_cancels_or_forfeits_the_match(forfeit: bool, winner: int | None) -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    events = table.do(NoShow(seat=1, at=T0 + seconds(60), forfeit=forfeit))
+    assert isinstance(events[-1], MatchEnded)
+    assert (events[-1].reason, events[-1].seat, events[-1].winner) == ("no_show", 1, winner)
+    assert table.state.phase is Phase.MATCH_OVER
+
+
+def test_the_wait_to_join_is_not_taken_from_a_bank() -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60, turn_seconds=10, bank_seconds=30))
+    table.do(Cut(seed=CUT_SEED))
+    [stamp] = table.do(StampTime(at=T0 + seconds(50)))
+    assert isinstance(stamp, DeadlineSet)
+    assert (stamp.kind, stamp.banks_ms) == ("turn", [30_000, 30_000])
+
+
+def test_a_join_deadline_without_a_turn_clock_is_cleared_once_the_seat_is_in() -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    table.do(Cut(seed=CUT_SEED))
+    [stamp] = table.do(StampTime(at=T0 + seconds(5)))
+    assert stamp == DeadlineSet(seat=None, at=T0 + seconds(5), due_at=None, banks_ms=[0, 0])

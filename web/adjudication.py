@@ -1,0 +1,60 @@
+"""``POST /matches/{id}/adjudication``: an operator with ``matches:adjudicate`` ends one of its
+own matches (forfeit a seat, award it, or void it), for a reason kept in the record."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, post
+from litestar.params import JSONBody
+from litestar.status_codes import HTTP_200_OK
+from msgspec import Meta
+
+from domain import TableView, public_view
+from domain.commands import Verdict
+from domain.endings import MAX_REASON
+from service.matches.adjudication import adjudicate
+from web.docs import problems
+from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
+from web.params import Matches, MatchId
+
+
+class Adjudication(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``forfeit``: ``seat`` loses; ``award``: ``seat`` wins; ``void``: nobody wins (no seat)."""
+
+    verdict: Verdict
+    seat: int | None = None
+    reason: Annotated[str, Meta(min_length=1, max_length=MAX_REASON)]
+
+
+class AdjudicationController(Controller):
+    path = "/matches/{match_id:uuid}/adjudication"
+    tags = ("tournament",)
+    security = ({OPERATOR_KEY: []},)
+
+    @post(
+        "/",
+        status_code=HTTP_200_OK,
+        summary="End one of your matches by adjudication",
+        responses=problems(400, 401, 403, 404, 409, 422),
+    )
+    async def adjudicate(
+        self,
+        match_id: MatchId,
+        data: JSONBody[Adjudication],
+        matches: Matches,
+        operator_keys: Operators,
+        authorization: OperatorAuthorization = None,
+    ) -> TableView:
+        """The match's public table once it has ended; its ``ending`` names the verdict."""
+        operator = await operator_for(operator_keys, authorization, "matches:adjudicate")
+        after = await adjudicate(
+            matches,
+            str(match_id),
+            operator.operator_id,
+            verdict=data.verdict,
+            seat=data.seat,
+            reason=data.reason,
+        )
+        return public_view(after.state)
