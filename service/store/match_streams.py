@@ -113,12 +113,11 @@ class MatchStreams:
             start.version + len(events),
         ):
             # The first append under this key was decided on another version than ``start``.
-            return await self.load_at(match_id, result.last_version), result
-        loaded = (
-            fold(start, events) if state is None else Loaded(state, start.version + len(events))
-        )
+            first = await self.load_at(match_id, result.last_version)
+            return Loaded(first.state, first.version, result), result
+        folded = state if state is not None else fold(start, events).state
+        loaded = Loaded(folded, start.version + len(events), result)
         self._remember(match_id, loaded)
-        loaded = Loaded(loaded.state, loaded.version, result)
         if loaded.version // self._snapshot_every > start.version // self._snapshot_every:
             await self.store.save_snapshot(
                 stream_id(match_id), loaded.version, STATE_TYPE, _state_encoder.encode(loaded.state)
