@@ -85,6 +85,13 @@ class PostgresMatchRegistry:
             operator_id=first["operator_id"],
         )
 
+    async def add_invite(self, match_id: str, code_hash: bytes, seat: int) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute(
+                "INSERT INTO match_invites (code_hash, match_id, seat) VALUES (%s, %s, %s)",
+                (code_hash, match_id, seat),
+            )
+
     async def accept_invite(
         self, code_hash: bytes, token_hash: bytes, entropy: str
     ) -> AcceptedInvite | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.events import DealerChosen, MatchCreated
+from domain.events import DealerChosen, Dealt, MatchCreated
 from domain.evolve import evolve, fold
 from domain.formats.events import (
     FormatEvent,
@@ -81,7 +81,10 @@ def _table_event(state: FormatState, e: TableEvent) -> FormatState:
     tables[e.table] = replace(table, state=evolve(table.state, e.event))
     dealt = all(hand.dealt for hand in tables)
     return replace(
-        state, tables=tuple(tables), phase=FormatPhase.PLAY if dealt else FormatPhase.DEAL
+        state,
+        tables=tuple(tables),
+        phase=FormatPhase.PLAY if dealt else FormatPhase.DEAL,
+        deals=state.deals + isinstance(e.event, Dealt),
     )
 
 

@@ -58,6 +58,7 @@ class FormatState(msgspec.Struct, frozen=True):
     dealer_side: int | None = None
     sitting_out: int | None = None
     round: int = 0  # rounds dealt in the match, the current one included
+    deals: int = 0  # hands dealt in the match at every table: each has its own seed
     game: int = 1
     hand: int = 0  # rounds dealt in this game, the current one included
     tables: tuple[SeatedHand, ...] = ()

@@ -62,6 +62,11 @@ class MatchRegistry(Protocol):
         if ``invite_code_hash`` is given. The registry dates it by its own clock."""
         ...
 
+    async def add_invite(self, match_id: str, code_hash: bytes, seat: int) -> None:
+        """Open one more invite to ``seat`` of a registered match (a match of three or four
+        players may invite several seats, each with its own code)."""
+        ...
+
     async def get(self, match_id: str) -> RegisteredMatch | None:
         """The match with its seats in seat order, or None if there is no such match."""
         ...
