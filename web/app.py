@@ -34,7 +34,9 @@ from service.audit.notary import Notary
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
+from service.matches.formats import FormatMatchService
 from service.matches.metered import MeteredMatchService
+from service.store.format_streams import FormatStreams
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
@@ -49,6 +51,7 @@ from web.dependencies import provide_bots, provide_matches, provide_wakeups
 from web.docs import BEARER
 from web.events import EventsController
 from web.feed import FeedController, provide_feed
+from web.format_matches import provide_formats
 from web.health import health, live, ready
 from web.limits import LimitsMiddleware
 from web.matches import MatchesController
@@ -95,6 +98,9 @@ def create_app(settings: Settings) -> Litestar:
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
             app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
+            app.state.formats = FormatMatchService(
+                FormatStreams(store), registry, app.state.matches.fairness
+            )
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
@@ -146,6 +152,7 @@ def create_app(settings: Settings) -> Litestar:
             "matches": Provide(provide_matches, sync_to_thread=False),
             "wakeups": Provide(provide_wakeups, sync_to_thread=False),
             "bots": Provide(provide_bots, sync_to_thread=False),
+            "formats": Provide(provide_formats, sync_to_thread=False),
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),

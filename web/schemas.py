@@ -12,6 +12,7 @@ from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, Tab
 from service.fairness.events import FairnessView
 
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
+AnySeat = Annotated[int, Meta(ge=0, le=3, description="0 to 3")]
 Entropy = Annotated[str, Meta(max_length=256)]
 ExternalId = Annotated[str, Meta(min_length=1, max_length=200)]
 BotLevel = Literal["random", "simple", "strong"]
@@ -30,7 +31,11 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     ``bots`` (by seat) has the server play a seat at a level, e.g. ``[null, "strong"]``: that
     seat gets no token, and the person's answers already hold the bot's replies. At least one
-    seat is a person's, and an invited seat is never a bot."""
+    seat is a person's, and an invited seat is never a bot.
+
+    ``players`` 3 (round robin) or 4 (partnerships, seats 0 and 2 against 1 and 3) makes a
+    match of that many seats (see docs/rules.md): every seat not a bot and not in
+    ``invite_seats`` gets a token, and each invited seat an invite code of its own."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     external_ref: Annotated[str, Meta(max_length=200)] | None = None
@@ -41,7 +46,9 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     commitment: CommitmentHex | None = None
     invite: bool = False
     seat: Seat = 0
-    bots: Annotated[list[BotLevel | None], Meta(max_length=2)] = msgspec.field(default_factory=list)
+    bots: Annotated[list[BotLevel | None], Meta(max_length=4)] = msgspec.field(default_factory=list)
+    players: Literal[2, 3, 4] = 2
+    invite_seats: Annotated[list[AnySeat], Meta(max_length=3)] = msgspec.field(default_factory=list)
 
 
 class SeatToken(msgspec.Struct, frozen=True):
@@ -56,6 +63,12 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     seats: list[SeatToken]
     commitment: str
     invite_code: str | None = None
+    invites: list[SeatInvite] | None = None  # three or four players: by invited seat
+
+
+class SeatInvite(msgspec.Struct, frozen=True):
+    seat: int
+    invite_code: str
 
 
 class JoinMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -8,12 +8,14 @@ from msgspec.structs import asdict
 
 from domain import view
 from service.fairness.log import fairness_view
+from service.matches.formats import is_format_match
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 from web.dependencies import seated
 from web.docs import BEARER, problems
 from web.etags import version_of, view_etag
-from web.params import Authorization, IfNoneMatch, Matches, MatchId
+from web.format_matches import FormatMatchView, format_view_response
+from web.params import Authorization, Formats, IfNoneMatch, Matches, MatchId
 from web.schemas import MatchView
 
 
@@ -41,17 +43,20 @@ class ViewController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
+        formats: Formats,
         authorization: Authorization = None,
         if_none_match: IfNoneMatch = None,
-    ) -> Response[MatchView]:
+    ) -> Response[MatchView] | Response[FormatMatchView]:
         """Your hand, what you know of the table, the scores, whose turn it is and the
         commands you may send now (``legal_actions``). ``ETag`` names the version."""
         by = await seated(matches, str(match_id), authorization)
+        if is_format_match(by.match):
+            return format_view_response(by.match, by.seat, await formats.load(by.match))
         loaded = await matches.load(by.match)
         known = version_of(if_none_match) if if_none_match else None
         if known == loaded.version:
-            return Response(
-                None,  # type: ignore[arg-type]
+            return Response(  # type: ignore[return-value]
+                None,
                 status_code=HTTP_304_NOT_MODIFIED,
                 headers={"ETag": view_etag(loaded.version, by.seat)},
             )
