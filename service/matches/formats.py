@@ -47,8 +47,8 @@ from service.ports import event_store
 from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
 from service.store.format_streams import FormatLoaded, FormatStreams
 
-# A bot answers within its person's request; a round of four bots' moves is a few hundred.
-BOT_MOVES_PER_REQUEST = 5_000
+# A bot answers within its person's request; a hand of two bots is some sixty moves.
+BOT_MOVES_PER_APPEND = 2_000
 
 
 def is_format_match(match: RegisteredMatch) -> bool:
@@ -173,20 +173,24 @@ class FormatMatchService:
     async def _append(
         self, match: RegisteredMatch, start: FormatLoaded, events: list[FormatEvent]
     ) -> FormatLoaded:
-        """``events`` with the server steps and bot moves they make due, in one append."""
+        """``events`` with the server steps and bot moves they make due, appended together.
+        Bots that play on while a person sits out (or two bots' hands end at the wall, again
+        and again) commit every ``BOT_MOVES_PER_APPEND`` moves, so nothing is left waiting on
+        a bot that nobody will wake."""
         state = fold_format(events, start.state)
         levels = {s.seat: s.bot for s in match.seats if s.bot is not None}
-        for _ in range(BOT_MOVES_PER_REQUEST):
+        while True:
             step = self._system_step(state, match) or _bot_move(state, levels)
+            if step is not None and len(events) < BOT_MOVES_PER_APPEND:
+                more = decide_format(state, step)
+                state = fold_format(more, state)
+                events += more
+                continue
+            if events:
+                start, _ = await self.streams.append(match.match_id, start, events)
             if step is None:
-                break
-            more = decide_format(state, step)
-            state = fold_format(more, state)
-            events += more
-        if not events:
-            return start
-        after, _ = await self.streams.append(match.match_id, start, events)
-        return after
+                return start
+            events = []
 
     def _system_step(
         self, state: FormatState, match: RegisteredMatch
