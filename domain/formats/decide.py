@@ -70,27 +70,28 @@ def _deal(state: FormatState, command: DealTable) -> list[FormatEvent]:
 
 
 def _play(state: FormatState, command: SeatCommand) -> list[FormatEvent]:
+    # Every move of every table passes here: the checks are ordered and written for speed.
     seat = command.seat
-    if type(seat) is not int or seat not in state.seats:
+    if type(seat) is not int or not 0 <= seat < state.players:
         raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
-    if isinstance(command, ChooseDealer):
+    if type(command) is ChooseDealer:
         raise InvalidCommand("the cut alone decides the first dealer in this format")
-    if state.phase is FormatPhase.MATCH_OVER:
-        raise MatchOver("the match is over")
     if state.phase is not FormatPhase.PLAY:
+        if state.phase is FormatPhase.MATCH_OVER:
+            raise MatchOver("the match is over")
         raise IllegalMove("you cannot play now: the hand has not been dealt yet")
     index = state.table_of(seat)
     if index is None:
         raise NotYourTurn(f"seat {seat} sits this hand out and deals it")
-    table = state.tables[index]
-    table_seat = table.table_seat(seat)
-    assert table_seat is not None
-    if table.over:
+    seats = state.tables[index].seats
+    hand = state.tables[index].state
+    if hand.last_hand is not None:
         raise NotYourTurn("your hand is over: the round ends when the other table's hand does")
-    inner = decide(table.state, replace(command, seat=table_seat))
-    events: list[FormatEvent] = [
-        TableEvent(table=index, seats=list(table.seats), event=event) for event in inner
-    ]
+    inner = decide(hand, replace(command, seat=seats.index(seat)))
+    listed = list(seats)
+    events: list[FormatEvent] = [TableEvent(table=index, seats=listed, event=e) for e in inner]
+    if not any(type(event) is Scored or type(event) is HandDrawn for event in inner):
+        return events  # the hand goes on, so the round does
     after = state
     for event in events:
         after = evolve_format(after, event)

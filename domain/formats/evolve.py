@@ -76,15 +76,20 @@ def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
 
 
 def _table_event(state: FormatState, e: TableEvent) -> FormatState:
-    tables = list(state.tables)
-    table = tables[e.table]
-    tables[e.table] = replace(table, state=evolve(table.state, e.event))
+    # Every move of every table passes here: only a deal changes more than the one table.
+    index = e.table
+    tables = state.tables
+    table = tables[index]
+    moved = SeatedHand(table.seats, evolve(table.state, e.event))
+    tables = (*tables[:index], moved, *tables[index + 1 :])
+    if type(e.event) is not Dealt:
+        return replace(state, tables=tables)
     dealt = all(hand.dealt for hand in tables)
     return replace(
         state,
-        tables=tuple(tables),
+        tables=tables,
         phase=FormatPhase.PLAY if dealt else FormatPhase.DEAL,
-        deals=state.deals + isinstance(e.event, Dealt),
+        deals=state.deals + 1,
     )
 
 

@@ -31,5 +31,15 @@ def format_legal_actions(state: FormatState, seat: int | None) -> list[FormatCom
 
 
 def _as_seat(action: Command, seat: int) -> FormatCommand:
+    # Listed actions are few and frozen (a card, a meld number, a seat), so each translation
+    # is made once: listing them is most of the cost of a move.
+    key = (action, seat)
+    known = _TRANSLATED.get(key)
+    if known is not None:
+        return known
     translated: FormatCommand = replace(action, seat=seat)  # type: ignore[assignment]
+    _TRANSLATED[key] = translated
     return translated
+
+
+_TRANSLATED: dict[tuple[Command, int], FormatCommand] = {}
