@@ -7,7 +7,7 @@ from litestar import Controller, get
 from service.matches.formats import is_format_match
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
-from web.format_matches import FormatEventFeed, format_feed
+from web.format_matches import format_feed
 from web.params import After, Authorization, Formats, Matches, MatchId
 from web.schemas import EventEnvelope, EventFeed
 
@@ -29,7 +29,7 @@ class EventsController(Controller):
         formats: Formats,
         after: After = 0,
         authorization: Authorization = None,
-    ) -> EventFeed | FormatEventFeed:
+    ) -> EventFeed:
         """With a seat's token: as that seat may see them now (the opponent's stock draws
         without their card, the knock card hidden until the hand is over). Without one: as a
         spectator may see them."""

@@ -30,7 +30,7 @@ from service.ports.match_registry import RegisteredMatch
 from service.store.format_streams import FormatLoaded
 from web.command_parsing import parse_seat_command
 from web.etags import version_of, view_etag
-from web.schemas import CreateMatch, Player, Status
+from web.schemas import CreateMatch, EventEnvelope, EventFeed, Player, Status
 
 
 class FormatMatchView(FormatSeatView, frozen=True, kw_only=True):
@@ -39,16 +39,6 @@ class FormatMatchView(FormatSeatView, frozen=True, kw_only=True):
 
     match_id: str
     version: int
-
-
-class FormatEventEnvelope(msgspec.Struct, frozen=True):
-    version: int
-    event: FormatEvent
-
-
-class FormatEventFeed(msgspec.Struct, frozen=True, kw_only=True):
-    match_id: str
-    events: list[FormatEventEnvelope]
 
 
 class FormatMatchSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -71,6 +61,12 @@ class FormatMatchSummary(msgspec.Struct, frozen=True, kw_only=True):
 
 def provide_formats(state: State) -> FormatMatchService:
     return cast(FormatMatchService, state.formats)
+
+
+def check_two_player_fields(data: CreateMatch) -> None:
+    """A two-player match invites with ``invite`` and ``seat``, never ``invite_seats``."""
+    if data.invite_seats:
+        raise InvalidParameter('invite_seats are for three or four players: use "invite"')
 
 
 async def create_format_match(
@@ -102,10 +98,9 @@ def format_view_response(
     return Response(body, headers={"ETag": view_etag(loaded.version, seat)})
 
 
-def format_feed(match_id: str, events: list[tuple[int, FormatEvent]]) -> FormatEventFeed:
-    return FormatEventFeed(
-        match_id=match_id,
-        events=[FormatEventEnvelope(version, event) for version, event in events],
+def format_feed(match_id: str, events: list[tuple[int, FormatEvent]]) -> EventFeed:
+    return EventFeed(
+        match_id=match_id, events=[EventEnvelope(version, event) for version, event in events]
     )
 
 

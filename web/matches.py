@@ -10,7 +10,12 @@ from domain import GameWon, HandDrawn, Phase, Scored, public_view
 from service.matches.formats import FormatMatchService, is_format_match
 from service.ports.operator_keys import Operator
 from web.docs import problems
-from web.format_matches import FormatMatchSummary, create_format_match, format_summary
+from web.format_matches import (
+    FormatMatchSummary,
+    check_two_player_fields,
+    create_format_match,
+    format_summary,
+)
 from web.operators import OperatorAuthorization, Operators, creating_operator
 from web.params import Bots, Formats, Matches, MatchId
 from web.schemas import (
@@ -55,6 +60,7 @@ class MatchesController(Controller):
         )
         if data.players != 2:
             return await _create_format_match(formats, data, operator)
+        check_two_player_fields(data)
         created = await matches.create_match(
             options=data.options,
             external_ref=data.external_ref,

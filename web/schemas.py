@@ -9,6 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, TableView
+from domain.formats import FormatEvent
 from service.fairness.events import FairnessView
 
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
@@ -92,8 +93,10 @@ class MatchView(SeatView, frozen=True, kw_only=True):
 
 
 class EventEnvelope(msgspec.Struct, frozen=True):
+    """``event`` is a two-player match's event, or a three- or four-player match's."""
+
     version: int
-    event: Event
+    event: Event | FormatEvent
 
 
 class EventFeed(msgspec.Struct, frozen=True, kw_only=True):
