@@ -27,18 +27,18 @@ def format_legal_actions(state: FormatState, seat: int | None) -> list[FormatCom
     table = state.tables[index]
     table_seat = table.table_seat(seat)
     assert table_seat is not None
-    return [_as_seat(action, seat) for action in legal_actions(table.state, table_seat)]
+    known = _TRANSLATED.get
+    return [
+        known((action, seat)) or _as_seat(action, seat)
+        for action in legal_actions(table.state, table_seat)
+    ]
 
 
 def _as_seat(action: Command, seat: int) -> FormatCommand:
-    # Listed actions are few and frozen (a card, a meld number, a seat), so each translation
-    # is made once: listing them is most of the cost of a move.
-    key = (action, seat)
-    known = _TRANSLATED.get(key)
-    if known is not None:
-        return known
+    # Listed actions are few and frozen (a card, a meld number, a seat), so each is
+    # translated once and looked up after that: listing them is most of the cost of a move.
     translated: FormatCommand = replace(action, seat=seat)  # type: ignore[assignment]
-    _TRANSLATED[key] = translated
+    _TRANSLATED[(action, seat)] = translated
     return translated
 
 
