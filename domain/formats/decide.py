@@ -87,7 +87,11 @@ def _play(state: FormatState, command: SeatCommand) -> list[FormatEvent]:
     hand = state.tables[index].state
     if hand.last_hand is not None:
         raise NotYourTurn("your hand is over: the round ends when the other table's hand does")
-    inner = decide(hand, replace(command, seat=seats.index(seat)))
+    table_seat = seats.index(seat)
+    if hand.turn is not None and hand.turn != table_seat:
+        # Said here, with match seats: the two-player hand would name its table seat.
+        raise NotYourTurn(f"it is not your turn: seat {seats[hand.turn]} is to play")
+    inner = decide(hand, replace(command, seat=table_seat))
     listed = list(seats)
     events: list[FormatEvent] = [TableEvent(table=index, seats=listed, event=e) for e in inner]
     if not any(type(event) is Scored or type(event) is HandDrawn for event in inner):

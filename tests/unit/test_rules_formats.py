@@ -91,6 +91,13 @@ def test_three_the_first_after_the_dealer_is_dealt_to_and_offered_the_upcard_fir
     assert format_legal_actions(match.state, 1) == []
 
 
+def test_three_a_refusal_names_the_match_seat_whose_turn_it_is() -> None:
+    match = format_match(3, dealer=0)  # seat 1 is offered the upcard first, seat 2 deals
+    match.deal(0, {1: KNOCKER_MELDS + " Ac", 2: DEFENDER_92}, upcard="2c")
+    with pytest.raises(NotYourTurn, match="seat 1 is to play"):
+        match.do(PassUpcard(seat=2))
+
+
 def test_three_the_seat_sitting_out_cannot_play_and_has_no_actions() -> None:
     match = format_match(3, dealer=2)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c", stock="Ks")
