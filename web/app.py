@@ -44,9 +44,11 @@ from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
 from service.fairness.commitments import SeedCommitments
 from service.matches.deadline_timer import DeadlineTimer, running_deadlines
+from service.matches.formats import FormatMatchService
 from service.matches.idempotent import IdempotentCreations
 from service.matches.metered import MeteredMatchService
 from service.matches.stream_tickets import StreamTickets
+from service.store.format_streams import FormatStreams
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
@@ -68,6 +70,7 @@ from web.dependencies import provide_bots, provide_matches, provide_wakeups
 from web.docs import BEARER
 from web.events import EventsController
 from web.feed import FeedController, provide_feed
+from web.format_matches import provide_formats
 from web.health import health, live, ready
 from web.limits import LimitsMiddleware
 from web.matches import MatchesController, provide_creations
@@ -132,6 +135,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.creations = IdempotentCreations(PostgresMatchCreations(pool))
             app.state.rounds = Rounds(app.state.matches, app.state.creations)
             app.state.operator_matches = OperatorMatches(registry, store)
+            app.state.formats = FormatMatchService(
+                FormatStreams(store), registry, app.state.matches.fairness
+            )
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(
                 signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
@@ -202,6 +208,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             "matches": Provide(provide_matches, sync_to_thread=False),
             "wakeups": Provide(provide_wakeups, sync_to_thread=False),
             "bots": Provide(provide_bots, sync_to_thread=False),
+            "formats": Provide(provide_formats, sync_to_thread=False),
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),

@@ -18,14 +18,15 @@ from litestar.status_codes import HTTP_200_OK
 
 from domain.commands import SeatCommand
 from service.errors import InvalidParameter
+from service.matches.formats import is_format_match
 from service.matches.use_cases import CommandRequest
 from web.checkpoints import provide_notary
 from web.command_parsing import parse_seat_command
 from web.dependencies import provide_bots, provide_matches, seated
 from web.docs import BEARER, problems
 from web.etags import version_of
+from web.format_matches import AnyMatchView, play_format, provide_formats
 from web.params import Authorization, IdempotencyKey, IfMatch, MatchId
-from web.schemas import MatchView
 from web.views import match_view
 
 MAX_IDEMPOTENCY_KEY = 200
@@ -86,12 +87,14 @@ class CommandsController(Controller):
         authorization: Authorization = None,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[MatchView]:
+    ) -> Response[AnyMatchView]:
         """Answered only once the command's events are committed, with the seat's new view."""
         # Read from the app state, not injected: Litestar resolves two or more dependencies in
         # a task group, a task each, which cost about a tenth of a command's server CPU.
         matches, bots = provide_matches(state), provide_bots(state)
         by = await seated(matches, str(match_id), authorization)
+        if is_format_match(by.match):
+            return await play_format(provide_formats(state), by, body, if_match)
         request = CommandRequest(
             command=parse_seat_command(body, by.seat),
             idempotency_key=_checked_key(idempotency_key),

@@ -11,12 +11,20 @@ from litestar.params import JSONBody
 from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
+from service.matches.formats import FormatMatchService, is_format_match
 from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch
 from service.ports.match_registry import RegisteredMatch
+from service.ports.operator_keys import Operator
 from web.docs import problems
+from web.format_matches import (
+    FormatMatchSummary,
+    check_two_player_fields,
+    create_format_match,
+    format_summary,
+)
 from web.operators import OperatorAuthorization, Operators, creating_operator
-from web.params import Bots, IdempotencyKey, Matches, MatchId
+from web.params import Bots, Formats, IdempotencyKey, Matches, MatchId
 from web.schemas import (
     CreateMatch,
     Joined,
@@ -24,6 +32,7 @@ from web.schemas import (
     MatchSummary,
     NewMatch,
     Player,
+    SeatInvite,
     SeatToken,
     Status,
 )
@@ -66,6 +75,7 @@ class MatchesController(Controller):
         bots: Bots,
         operator_keys: Operators,
         creations: Creations,
+        formats: Formats,
         authorization: OperatorAuthorization = None,
         idempotency_key: IdempotencyKey = None,
     ) -> NewMatch:
@@ -79,6 +89,9 @@ class MatchesController(Controller):
             authorization,
             tournament_ids=data.external_ref is not None or bool(data.external_player_ids),
         )
+        if data.players != 2:
+            return await _create_format_match(formats, data, operator)
+        check_two_player_fields(data)
 
         async def create() -> CreatedMatch:
             return await matches.create_match(
@@ -117,8 +130,14 @@ class MatchesController(Controller):
         summary="Join a match with an invite code",
         responses=problems(400, 404, 422),
     )
-    async def join(self, data: JSONBody[JoinMatch], matches: Matches, bots: Bots) -> Joined:
+    async def join(
+        self, data: JSONBody[JoinMatch], matches: Matches, bots: Bots, formats: Formats
+    ) -> Joined:
         seated = await matches.join(data.invite_code, data.entropy)
+        record = await matches.match(seated.match_id)
+        if is_format_match(record):
+            await formats.after_join(record)
+            return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
         await bots.resume(seated.match_id)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
 
@@ -127,10 +146,14 @@ class MatchesController(Controller):
         summary="A match's public summary",
         responses=problems(400, 404),
     )
-    async def summary(self, match_id: MatchId, matches: Matches) -> MatchSummary:
+    async def summary(
+        self, match_id: MatchId, matches: Matches, formats: Formats
+    ) -> MatchSummary | FormatMatchSummary:
         """Players, status, scores and every finished hand and game: no token needed, and
         nothing a spectator may not see."""
         record = await matches.match(str(match_id))
+        if is_format_match(record):
+            return await format_summary(formats, record)
         loaded = await matches.load(str(match_id))
         events = await matches.events(str(match_id), None, after_version=0)
         status: Status = "in_progress"
@@ -150,3 +173,16 @@ class MatchesController(Controller):
             hands=[event for _, event in events if isinstance(event, Scored | HandDrawn)],
             games=[event for _, event in events if isinstance(event, GameWon)],
         )
+
+
+async def _create_format_match(
+    formats: FormatMatchService, data: CreateMatch, operator: Operator | None
+) -> NewMatch:
+    made = await create_format_match(formats, data, operator.operator_id if operator else None)
+    created = made.created
+    return NewMatch(
+        match_id=created.match_id,
+        seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
+        commitment=created.commitment,
+        invites=[SeatInvite(seat, code) for seat, code in sorted(made.invite_codes.items())],
+    )

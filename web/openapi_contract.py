@@ -3,7 +3,7 @@
 Litestar describes the domain's types as they are; a client needs a little more and a little
 less: commands and events as unions with a discriminator mapping, command bodies in which
 ``seat`` may be left out, no trace of the commands only the server gives (``start_match``,
-``cut``, ``deal``), problem ``type`` as an enumeration, and the version policy. Served at
+``cut``, ``deal`` and their three- and four-player forms), problem ``type`` as an enumeration, and the version policy. Served at
 ``/docs/openapi.json``; the web client's types are generated from it.
 """
 
@@ -16,10 +16,16 @@ from litestar import Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from domain.commands import SeatCommand, SystemCommand
+from domain.formats.commands import CutSeats, DealTable, StartFormatMatch
 from web.problems import ALL_KINDS, problem_type
 
 Json = dict[str, Any]
 REF = "#/components/schemas/"
+# Commands only the server gives, in a match of two players and of three or four.
+SERVER_ONLY = [
+    *(cls.__name__ for cls in SystemCommand.__args__),
+    *(cls.__name__ for cls in (StartFormatMatch, CutSeats, DealTable)),
+]
 
 VERSION_POLICY = """
 
@@ -37,7 +43,7 @@ def client_document(schema: Json) -> Json:
     document = copy.deepcopy(schema)
     schemas: Json = document["components"]["schemas"]
     _seat_commands(document, schemas)
-    for name in (cls.__name__ for cls in SystemCommand.__args__):
+    for name in SERVER_ONLY:
         schemas.pop(name, None)
     _discriminate(document, schemas)
     _typed_headers(document)
@@ -70,8 +76,9 @@ def _seat_commands(document: Json, schemas: Json) -> None:
         body["required"] = [field for field in body["required"] if field != "seat"]
         body["title"] = f"{name}Body"
         schemas[f"{name}Body"] = body
-    actions = schemas["MatchView"]["properties"]["legal_actions"]
-    actions["items"] = {"oneOf": [{"$ref": REF + name} for name in names]}
+    for view in ("MatchView", "FormatMatchView"):
+        actions = schemas[view]["properties"]["legal_actions"]
+        actions["items"] = {"oneOf": [{"$ref": REF + name} for name in names]}
     request = document["paths"]["/matches/{match_id}/commands"]["post"]["requestBody"]
     request["content"]["application/json"]["schema"] = {
         "oneOf": [{"$ref": f"{REF}{name}Body"} for name in names]

@@ -9,6 +9,7 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, PathParameter, QueryParameter
 
 from service.bots.runner import BotRunner
+from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
 from service.ports.wakeups import Wakeups
 from web.schemas import MAX_VERSION
@@ -17,6 +18,7 @@ MatchId = Annotated[UUID, PathParameter(name="match_id", description="The match'
 Matches = NamedDependency[MatchService]
 WakeupsDependency = NamedDependency[Wakeups]
 Bots = NamedDependency[BotRunner]
+Formats = NamedDependency[FormatMatchService]
 Authorization = Annotated[
     str | None,
     HeaderParameter(name="Authorization", description="Bearer <a seat's token>"),

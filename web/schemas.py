@@ -9,9 +9,11 @@ import msgspec
 from msgspec import Meta
 
 from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, TableView
+from domain.formats import FormatEvent
 from service.fairness.events import FairnessView
 
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
+AnySeat = Annotated[int, Meta(ge=0, le=3, description="0 to 3")]
 Entropy = Annotated[str, Meta(max_length=256)]
 # PostgreSQL text cannot hold NUL: refused as input, not left to fail in the database.
 NO_NUL = "^[^\\x00]*$"
@@ -32,7 +34,11 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     ``bots`` (by seat) has the server play a seat at a level, e.g. ``[null, "hard"]``: that
     seat gets no token, and the person's answers already hold the bot's replies. At least one
-    seat is a person's, and an invited seat is never a bot."""
+    seat is a person's, and an invited seat is never a bot.
+
+    ``players`` 3 (round robin) or 4 (partnerships, seats 0 and 2 against 1 and 3) makes a
+    match of that many seats (see docs/rules.md): every seat not a bot and not in
+    ``invite_seats`` gets a token, and each invited seat an invite code of its own."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     external_ref: Annotated[str, Meta(max_length=200, pattern=NO_NUL)] | None = None
@@ -43,7 +49,9 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     commitment: CommitmentHex | None = None
     invite: bool = False
     seat: Seat = 0
-    bots: Annotated[list[BotLevel | None], Meta(max_length=2)] = msgspec.field(default_factory=list)
+    bots: Annotated[list[BotLevel | None], Meta(max_length=4)] = msgspec.field(default_factory=list)
+    players: Literal[2, 3, 4] = 2
+    invite_seats: Annotated[list[AnySeat], Meta(max_length=3)] = msgspec.field(default_factory=list)
 
 
 class SeatToken(msgspec.Struct, frozen=True):
@@ -58,6 +66,12 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     seats: list[SeatToken]
     commitment: str
     invite_code: str | None = None
+    invites: list[SeatInvite] | None = None  # three or four players: by invited seat
+
+
+class SeatInvite(msgspec.Struct, frozen=True):
+    seat: int
+    invite_code: str
 
 
 class JoinMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -81,8 +95,10 @@ class MatchView(SeatView, frozen=True, kw_only=True):
 
 
 class EventEnvelope(msgspec.Struct, frozen=True):
+    """``event`` is a two-player match's event, or a three- or four-player match's."""
+
     version: int
-    event: Event
+    event: Event | FormatEvent
 
 
 class EventFeed(msgspec.Struct, frozen=True, kw_only=True):

@@ -8,23 +8,28 @@ from msgspec.structs import asdict
 
 from domain import view
 from service.fairness.log import fairness_view
+from service.matches.formats import is_format_match
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 from web.dependencies import seated
 from web.docs import BEARER, problems
 from web.etags import version_of, view_etag
-from web.params import Authorization, IfNoneMatch, Matches, MatchId
+from web.format_matches import AnyMatchView, format_view_response
+from web.params import Authorization, Formats, IfNoneMatch, Matches, MatchId
 from web.schemas import MatchView
 
 
-def match_view(match: RegisteredMatch, seat: int, loaded: Loaded) -> Response[MatchView]:
+def match_view(match: RegisteredMatch, seat: int, loaded: Loaded) -> Response[AnyMatchView]:
     body = MatchView(
         **asdict(view(loaded.state, seat)),
         match_id=match.match_id,
         version=loaded.version,
         fairness=fairness_view(match, loaded.state),
     )
-    return Response(body, headers={"ETag": view_etag(loaded.version, seat)})
+    response: Response[AnyMatchView] = Response(
+        body, headers={"ETag": view_etag(loaded.version, seat)}
+    )
+    return response
 
 
 class ViewController(Controller):
@@ -41,12 +46,15 @@ class ViewController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
+        formats: Formats,
         authorization: Authorization = None,
         if_none_match: IfNoneMatch = None,
-    ) -> Response[MatchView]:
+    ) -> Response[AnyMatchView]:
         """Your hand, what you know of the table, the scores, whose turn it is and the
         commands you may send now (``legal_actions``). ``ETag`` names the version."""
         by = await seated(matches, str(match_id), authorization)
+        if is_format_match(by.match):
+            return format_view_response(by.match, by.seat, await formats.load(by.match))
         loaded = await matches.load(by.match)
         known = version_of(if_none_match) if if_none_match else None
         if known == loaded.version:

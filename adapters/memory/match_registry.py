@@ -132,6 +132,9 @@ class InMemoryMatchRegistry:
                 self._refs[(operator_id, r.external_ref)] = r.match_id
             self._token_hashes.update(s.token_hash for s in r.seats if s.token_hash is not None)
 
+    async def add_invite(self, match_id: str, code_hash: bytes, seat: int) -> None:
+        self._invites[code_hash] = _Invite(match_id, seat)
+
     async def get(self, match_id: str) -> RegisteredMatch | None:
         return self._matches.get(match_id)
 

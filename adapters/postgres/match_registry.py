@@ -144,6 +144,13 @@ class PostgresMatchRegistry:
             rows = await cur.fetchall()
         return [_match(group) for group in _by_match(rows)]
 
+    async def add_invite(self, match_id: str, code_hash: bytes, seat: int) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute(
+                "INSERT INTO match_invites (code_hash, match_id, seat) VALUES (%s, %s, %s)",
+                (code_hash, match_id, seat),
+            )
+
     async def accept_invite(
         self, code_hash: bytes, token_hash: bytes, entropy: str
     ) -> AcceptedInvite | None:

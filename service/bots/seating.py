@@ -15,11 +15,13 @@ from service.errors import InvalidBotSeats
 SEATS = 2
 
 
-def bot_levels(bots: Sequence[str | None], invite_seat: int | None) -> list[str | None]:
-    """The level of each seat's bot (None: a person), by seat."""
-    if len(bots) > SEATS:
-        raise InvalidBotSeats(f"a match has {SEATS} seats, not {len(bots)}")
-    levels = [*bots, *[None] * SEATS][:SEATS]
+def bot_levels(
+    bots: Sequence[str | None], invite_seat: int | None, seats: int = SEATS
+) -> list[str | None]:
+    """The level of each of ``seats`` seats' bot (None: a person), by seat."""
+    if len(bots) > seats:
+        raise InvalidBotSeats(f"a match has {seats} seats, not {len(bots)}")
+    levels = [*bots, *[None] * seats][:seats]
     for level in levels:
         if level is not None and level not in LEVELS:
             raise InvalidBotSeats(

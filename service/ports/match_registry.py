@@ -103,6 +103,11 @@ class MatchRegistry(Protocol):
         ref the operator already uses raises ``service.errors.ExternalRefTaken``."""
         ...
 
+    async def add_invite(self, match_id: str, code_hash: bytes, seat: int) -> None:
+        """Open one more invite to ``seat`` of a registered match (a match of three or four
+        players may invite several seats, each with its own code)."""
+        ...
+
     async def get(self, match_id: str) -> RegisteredMatch | None:
         """The match with its seats in seat order, or None if there is no such match."""
         ...

@@ -16,6 +16,7 @@ import pytest
 
 from adapters.postgres.event_store import PostgresEventStore
 from tests.api.conftest import Asgi
+from tests.api.format_knowledge import FormatKnowledge
 from tests.api.knowledge import (
     ALL_CARDS,
     Knowledge,
@@ -253,3 +254,129 @@ async def test_no_response_to_a_seat_names_a_card_it_may_not_know(
         for first in range(0, MATCHES, AT_ONCE):
             rngs = [random.Random(seeds.random()) for _ in range(min(AT_ONCE, MATCHES - first))]
             await asyncio.gather(*(play_and_check(asgi, store, rng) for rng in rngs))
+
+
+# Three and four players: random matches over HTTP, every response checked against the event
+# log, table by table (``format_knowledge.py``).
+FORMAT_MATCHES = int(os.environ.get("GIN_FORMAT_LEAK_MATCHES", "6"))
+
+
+class FormatMatch:
+    def __init__(self, match_id: str, tokens: dict[int, str]) -> None:
+        self.match_id = match_id
+        self.tokens = tokens
+        self.records: list[Record] = []
+
+    @property
+    def path(self) -> str:
+        return f"/matches/{self.match_id}"
+
+
+async def play_format_and_record(client: Client, match: FormatMatch, rng: random.Random) -> None:
+    seats = sorted(match.tokens)
+    for _ in range(20_000):
+        views = {}
+        for seat in seats:
+            response = await client.get(f"{match.path}/view", headers=bearer(match.tokens[seat]))
+            assert response.status_code == 200, response.text
+            views[seat] = response.json()
+            match.records.append(Record(seat, views[seat]["version"], "view", views[seat]))
+        version = views[seats[0]]["version"]
+        if views[seats[0]]["phase"] == "match_over":
+            break
+        if rng.random() < 0.15:
+            viewer = rng.choice([*seats, None])
+            headers = bearer(match.tokens[viewer]) if viewer is not None else {}
+            response = await client.get(
+                f"{match.path}/events?after={rng.randint(0, version)}", headers=headers
+            )
+            assert response.status_code == 200, response.text
+            match.records.append(Record(viewer, version, "events", response.json()))
+            response = await client.get(match.path)
+            assert response.status_code == 200, response.text
+            match.records.append(Record(None, version, "summary", response.json()))
+        movers = [seat for seat in seats if views[seat]["legal_actions"]]
+        if rng.random() < 0.1:
+            bad_seat = rng.choice(seats)
+            bad = bad_command(views[bad_seat], rng)
+            response = await client.post(
+                f"{match.path}/commands", json=bad, headers=bearer(match.tokens[bad_seat])
+            )
+            assert 400 <= response.status_code < 500, response.text
+            echo = frozenset(cards_in(bad))
+            match.records.append(Record(bad_seat, version, "error", response.json(), echo))
+        assert movers, {seat: (v["phase"], v["turns"], v["tables"]) for seat, v in views.items()}
+        seat = rng.choice(movers)
+        response = await client.post(
+            f"{match.path}/commands",
+            json=choose(views[seat], rng),
+            headers=bearer(match.tokens[seat]),
+        )
+        assert response.status_code == 200, response.text
+    else:
+        raise AssertionError("the match did not end")
+    for viewer in [*seats, None]:
+        headers = bearer(match.tokens[viewer]) if viewer is not None else {}
+        response = await client.get(f"{match.path}/events", headers=headers)
+        match.records.append(Record(viewer, version, "events", response.json()))
+
+
+def check_format(match: FormatMatch, knowledge: FormatKnowledge) -> None:
+    for record in match.records:
+        where = f"{record.kind} to {record.viewer} at version {record.version}"
+        found = _format_leaks(knowledge, record) - record.echo
+        assert not found, f"{where} names {sorted(found)}: {record.body}"
+
+
+def _format_leaks(knowledge: FormatKnowledge, record: Record) -> set[str]:
+    viewer, version, body = record.viewer, record.version, record.body
+    if record.kind == "view":
+        return knowledge.view_leaks(viewer, version, body)
+    if record.kind == "summary":
+        found = knowledge.view_leaks(None, version, body["table"])
+        return found | knowledge.ended_leaks(version, body["hands"])
+    if record.kind == "events":
+        found = set()
+        for envelope in body["events"]:
+            event = envelope["event"]
+            found |= knowledge.event_leaks(viewer, version, envelope["version"], event)
+            if event["type"] == "table_event" and event["event"]["type"] == "dealt":
+                assert event["event"]["stock"] == []
+            if knowledge.face_down(viewer, version, envelope["version"], event):
+                assert event["event"]["card"] is None, envelope
+        return found
+    # An error names no card of any table's hand in play but those the request named.
+    return set(cards_in(body)) - record.echo
+
+
+async def play_format_and_check(
+    asgi: Asgi, store: PostgresEventStore, players: int, rng: random.Random
+) -> None:
+    options = options_for(rng)
+    bots: list[str | None] = [None] * players
+    if rng.random() < 0.5:  # some seats played by the server, never all of them
+        for seat in rng.sample(range(players), k=rng.randint(1, players - 1)):
+            bots[seat] = "random"
+    response = await asgi.client.post(
+        "/matches", json={"options": options, "players": players, "bots": bots}
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    match = FormatMatch(body["match_id"], {s["seat"]: s["token"] for s in body["seats"]})
+    await play_format_and_record(asgi.client, match, rng)
+    records = await store.read_stream(f"format-match-{match.match_id}")
+    raw = [(record.version, msgspec.json.decode(record.data)) for record in records]
+    check_format(match, FormatKnowledge(raw))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4])
+async def test_no_response_to_a_seat_of_three_or_four_names_a_card_it_may_not_know(
+    asgi: Asgi, database_url: str, players: int
+) -> None:
+    seeds = random.Random(20261130 + players)
+    async with PostgresEventStore.connect(database_url) as store:
+        for first in range(0, FORMAT_MATCHES, AT_ONCE):
+            count = min(AT_ONCE, FORMAT_MATCHES - first)
+            rngs = [random.Random(seeds.random()) for _ in range(count)]
+            await asyncio.gather(*(play_format_and_check(asgi, store, players, r) for r in rngs))

@@ -157,3 +157,31 @@ async def test_every_match_with_a_bot_seat_is_listed_once_and_no_other(
     await seated([None, None])
 
     assert await registry.matches_with_bots() == {one_bot, two_bots}
+
+
+async def test_four_seats_with_an_invite_each_for_two_of_them(registry: MatchRegistry) -> None:
+    match_id = new_id()
+    await registry.create(
+        match_id,
+        external_ref=None,
+        server_secret=b"s" * 32,
+        seats=[
+            RegisteredSeat(0, digest(f"{match_id} seat 0"), ""),
+            RegisteredSeat(1, None, "", bot="simple"),
+            RegisteredSeat(2, None, ""),
+            RegisteredSeat(3, None, ""),
+        ],
+        invite_code_hash=digest(f"{match_id} invite 2"),
+        invite_seat=2,
+    )
+    await registry.add_invite(match_id, digest(f"{match_id} invite 3"), 3)
+
+    third = await registry.accept_invite(digest(f"{match_id} invite 3"), digest("third"), "c")
+    second = await registry.accept_invite(digest(f"{match_id} invite 2"), digest("second"), "")
+
+    assert (third, second) == (AcceptedInvite(match_id, 3), AcceptedInvite(match_id, 2))
+    after = await registry.get(match_id)
+    assert after is not None
+    assert after.full
+    assert [seat.seat for seat in after.seats] == [0, 1, 2, 3]
+    assert after.seats[3] == RegisteredSeat(3, digest("third"), "c")

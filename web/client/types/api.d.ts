@@ -560,6 +560,12 @@ export interface components {
              */
             seat: number;
             bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
+            /**
+             * @default 2
+             * @enum {integer}
+             */
+            players: 2 | 3 | 4;
+            invite_seats?: number[];
         };
         /** CreateRound */
         CreateRound: {
@@ -710,7 +716,7 @@ export interface components {
         /** EventEnvelope */
         EventEnvelope: {
             version: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"];
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
         };
         /** EventFeed */
         EventFeed: {
@@ -749,6 +755,113 @@ export interface components {
              * @enum {string}
              */
             type: "finish_layoff";
+        };
+        /** FormatGameWon */
+        FormatGameWon: {
+            game: number;
+            winner: number;
+            hand_points: number[];
+            hands_won: number[];
+            game_bonus: number;
+            line_bonuses: number[];
+            settlements: components["schemas"]["Settlement"][];
+            match_scores: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "format_game_won";
+        };
+        /** FormatMatchCreated */
+        FormatMatchCreated: {
+            /** @enum {integer} */
+            players: 3 | 4;
+            options: components["schemas"]["RuleOptions"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "format_match_created";
+        };
+        /** FormatMatchSummary */
+        FormatMatchSummary: {
+            match_id: string;
+            external_ref: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            status: "waiting_for_opponent" | "in_progress" | "finished";
+            version: number;
+            players: components["schemas"]["Player"][];
+            winner: number | null;
+            table: components["schemas"]["FormatTableView"];
+            hands: components["schemas"]["TableEvent"][];
+            rounds: components["schemas"]["RoundScored"][];
+            games: components["schemas"]["FormatGameWon"][];
+        };
+        /** FormatMatchView */
+        FormatMatchView: {
+            /** @enum {integer} */
+            players: 3 | 4;
+            phase: components["schemas"]["FormatPhase"];
+            turns: number[];
+            dealer_side: number | null;
+            sitting_out: number | null;
+            teams: number[][] | null;
+            round: number;
+            game: number;
+            hand_number: number;
+            tables: components["schemas"]["SeatedTableView"][];
+            scores: components["schemas"]["SidesScoresView"];
+            cut: components["schemas"]["SeatsCut"] | null;
+            last_round: components["schemas"]["RoundScored"] | null;
+            last_hands: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null)[];
+            last_game: components["schemas"]["FormatGameWon"] | null;
+            winner: number | null;
+            options: components["schemas"]["RuleOptions"];
+            seat: number;
+            table: number | null;
+            hand: string[];
+            legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"] | components["schemas"]["Resign"])[];
+            match_id: string;
+            version: number;
+        };
+        /** FormatMatchWon */
+        FormatMatchWon: {
+            winner: number;
+            match_scores: number[];
+            games_won: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "format_match_won";
+        };
+        /**
+         * FormatPhase
+         * @enum {string}
+         */
+        FormatPhase: "start" | "cut" | "deal" | "play" | "match_over";
+        /** FormatTableView */
+        FormatTableView: {
+            /** @enum {integer} */
+            players: 3 | 4;
+            phase: components["schemas"]["FormatPhase"];
+            turns: number[];
+            dealer_side: number | null;
+            sitting_out: number | null;
+            teams: number[][] | null;
+            round: number;
+            game: number;
+            hand_number: number;
+            tables: components["schemas"]["SeatedTableView"][];
+            scores: components["schemas"]["SidesScoresView"];
+            cut: components["schemas"]["SeatsCut"] | null;
+            last_round: components["schemas"]["RoundScored"] | null;
+            last_hands: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null)[];
+            last_game: components["schemas"]["FormatGameWon"] | null;
+            winner: number | null;
+            options: components["schemas"]["RuleOptions"];
         };
         /** GameRecord */
         GameRecord: {
@@ -1020,6 +1133,7 @@ export interface components {
             seats: components["schemas"]["SeatToken"][];
             commitment: string;
             invite_code?: string | null;
+            invites?: components["schemas"]["SeatInvite"][] | null;
         };
         /** NewRound */
         NewRound: {
@@ -1135,6 +1249,7 @@ export interface components {
             seats: components["schemas"]["SeatToken"][];
             commitment: string;
             invite_code?: string | null;
+            invites?: components["schemas"]["SeatInvite"][] | null;
             external_ref?: string | null;
         };
         /** RoundMatchRequest */
@@ -1150,6 +1265,34 @@ export interface components {
             created_at: string;
             clocks_start_at: string | null;
             matches: components["schemas"]["MatchResult"][];
+        };
+        /** RoundScored */
+        RoundScored: {
+            round: number;
+            points: number[];
+            winner: number | null;
+            net: number;
+            hand_points: number[];
+            hands_won: number[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "round_scored";
+        };
+        /** RoundStarted */
+        RoundStarted: {
+            round: number;
+            game: number;
+            hand: number;
+            dealer_side: number;
+            tables: number[][];
+            sitting_out: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "round_started";
         };
         /** RuleOptions */
         RuleOptions: {
@@ -1279,6 +1422,11 @@ export interface components {
             match_scores: number[];
             games_won: number[];
         };
+        /** SeatInvite */
+        SeatInvite: {
+            seat: number;
+            invite_code: string;
+        };
         /** SeatReturned */
         SeatReturned: {
             seat: number;
@@ -1293,6 +1441,37 @@ export interface components {
             seat: number;
             token: string;
         };
+        /** SeatedTableView */
+        SeatedTableView: {
+            table: number;
+            seats: number[];
+            view: components["schemas"]["TableView"];
+        };
+        /** SeatsCut */
+        SeatsCut: {
+            rounds: string[][];
+            dealer: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seats_cut";
+        };
+        /** Settlement */
+        Settlement: {
+            sides: number[];
+            totals: number[];
+            shutout_bonus: number;
+            scored_by: number | null;
+            points: number;
+        };
+        /** SidesScoresView */
+        SidesScoresView: {
+            hand_points: number[];
+            hands_won: number[];
+            match_scores: number[];
+            games_won: number[];
+        };
         /** StreamRecord */
         StreamRecord: {
             stream_id: string;
@@ -1302,6 +1481,17 @@ export interface components {
         StreamTicket: {
             ticket: string;
             expires_in: number;
+        };
+        /** TableEvent */
+        TableEvent: {
+            table: number;
+            seats: number[];
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "table_event";
         };
         /** TableView */
         TableView: {
@@ -1629,7 +1819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MatchSummary"];
+                    "application/json": components["schemas"]["MatchSummary"] | components["schemas"]["FormatMatchSummary"];
                 };
             };
             /** @description Bad Request (RFC 9457 problem details) */
@@ -1674,7 +1864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MatchView"];
+                    "application/json": components["schemas"]["MatchView"] | components["schemas"]["FormatMatchView"];
                 };
             };
             /** @description Bad Request (RFC 9457 problem details) */
@@ -1747,7 +1937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MatchView"];
+                    "application/json": components["schemas"]["MatchView"] | components["schemas"]["FormatMatchView"];
                 };
             };
             /** @description Bad Request (RFC 9457 problem details) */

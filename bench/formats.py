@@ -1,0 +1,132 @@
+"""Random legal play in three- and four-player matches: hands per second per table-hand,
+against the two-player engine in the same run.
+
+    .venv/bin/python -m bench.formats [--hands N] [--rounds R] [--seed S]
+
+Each format plays N table-hands per round, uniformly at random (a random seat of those whose
+turn it is -> ``format_legal_actions`` -> a random action ->
+``decide_format`` -> ``evolve_format`` for every event), with a fresh seed for each deal;
+matches start again as they end. The reference is the two-player engine's loop of
+``bench.engine`` (``legal_actions`` -> ``decide`` -> ``evolve``). Rounds are interleaved, the
+formats' order rotating each round, and the table shows each format's median round; the ratio
+is the format's hands per second over the two-player figure (1.0: as fast per table-hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from bench.tables import print_table
+from domain.commands import ChooseDealer, Command, Cut, Deal, StartMatch
+from domain.decide import decide
+from domain.events import HandDrawn, Scored
+from domain.evolve import evolve
+from domain.formats import (
+    CutSeats,
+    DealTable,
+    FormatPhase,
+    FormatState,
+    StartFormatMatch,
+    TableEvent,
+    decide_format,
+    evolve_format,
+    format_legal_actions,
+)
+from domain.formats.commands import FormatCommand
+from domain.formats.events import Players
+from domain.legal import legal_actions
+from domain.state import MatchState, Phase, new_match
+
+
+def two_player_hands(hands: int, rng: random.Random) -> None:
+    """The reference: ``bench.engine``'s loop (that module also needs OpenSpiel)."""
+    ended = 0
+    state = _new_two_player_match(rng)
+    while ended < hands:
+        if state.phase is Phase.MATCH_OVER:
+            state = _new_two_player_match(rng)
+        command: Command
+        if state.phase is Phase.DEAL:
+            command = Deal(seed=rng.randbytes(16).hex())
+        else:
+            command = rng.choice(legal_actions(state, state.turn))
+        for event in decide(state, command):
+            state = evolve(state, event)
+            if type(event) is Scored or type(event) is HandDrawn:
+                ended += 1
+
+
+def _new_two_player_match(rng: random.Random) -> MatchState:
+    state = new_match()
+    for command in (StartMatch(), Cut(seed=rng.randbytes(16).hex())):
+        for event in decide(state, command):
+            state = evolve(state, event)
+    assert state.turn is not None
+    for event in decide(state, ChooseDealer(seat=state.turn, dealer=rng.randrange(2))):
+        state = evolve(state, event)
+    return state
+
+
+def format_hands(players: Players) -> Callable[[int, random.Random], None]:
+    def play(hands: int, rng: random.Random) -> None:
+        ended = 0
+        state = _new_format_match(players)
+        while ended < hands:
+            if state.phase is FormatPhase.MATCH_OVER:
+                state = _new_format_match(players)
+            command: FormatCommand
+            if state.phase is FormatPhase.CUT:
+                command = CutSeats(seed=rng.randbytes(16).hex())
+            elif state.phase is FormatPhase.DEAL:
+                command = DealTable(seed=rng.randbytes(16).hex())
+            else:  # a seat whose turn it is, as a client would (both tables' in four)
+                command = rng.choice(format_legal_actions(state, rng.choice(state.turns)))
+            for event in decide_format(state, command):
+                state = evolve_format(state, event)
+                if type(event) is TableEvent and type(event.event) in (Scored, HandDrawn):
+                    ended += 1
+
+    return play
+
+
+def _new_format_match(players: Players) -> FormatState:
+    state = FormatState()
+    for event in decide_format(state, StartFormatMatch(players=players)):
+        state = evolve_format(state, event)
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000, help="table-hands per round")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    contenders: list[tuple[str, Callable[[int, random.Random], None]]] = [
+        ("two players (reference)", two_player_hands),
+        ("three players", format_hands(3)),
+        ("four players", format_hands(4)),
+    ]
+    seconds: dict[str, list[float]] = {name: [] for name, _ in contenders}
+    for round_ in range(args.rounds):
+        shift = round_ % len(contenders)
+        for name, play in contenders[shift:] + contenders[:shift]:
+            start = time.perf_counter()
+            play(args.hands, random.Random(args.seed + round_))
+            seconds[name].append(time.perf_counter() - start)
+    reference = args.hands / statistics.median(seconds[contenders[0][0]])
+    rows = []
+    for name, _ in contenders:
+        rate = args.hands / statistics.median(seconds[name])
+        low, high = (args.hands / s for s in (max(seconds[name]), min(seconds[name])))
+        rows.append([name, f"{rate:,.0f}", f"{low:,.0f}-{high:,.0f}", f"{rate / reference:.2f}"])
+    print(f"{args.hands} table-hands per round, {args.rounds} rounds interleaved\n")
+    print_table(["format", "hands/s (median)", "range", "vs two players"], rows)
+
+
+if __name__ == "__main__":
+    main()

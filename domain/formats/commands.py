@@ -1,0 +1,45 @@
+"""Commands of a three- or four-player match. Seats send the two-player seat commands with
+their match seat; the service sends the system commands, with the seeds."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.commands import SeatCommand
+from domain.errors import InvalidCommand
+from domain.formats.events import Players
+from domain.options import RuleOptions
+
+
+class _SystemCommand(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class StartFormatMatch(_SystemCommand, tag="start_format_match", frozen=True):
+    players: Players
+    options: RuleOptions = msgspec.field(default_factory=RuleOptions)
+
+
+class CutSeats(_SystemCommand, tag="cut_seats", frozen=True):
+    """Every seat cuts for the first deal; ``seed`` is hex seed material."""
+
+    seed: str
+
+
+class DealTable(_SystemCommand, tag="deal_table", frozen=True):
+    """Shuffle and deal the next table of the round still to be dealt, from its own deck."""
+
+    seed: str
+
+
+FormatSystemCommand = StartFormatMatch | CutSeats | DealTable
+FormatCommand = FormatSystemCommand | SeatCommand
+
+_decoder = msgspec.json.Decoder(FormatCommand)
+
+
+def decode_format_command(data: bytes | str) -> FormatCommand:
+    try:
+        return _decoder.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        raise InvalidCommand(f"the command is malformed: {error}") from None

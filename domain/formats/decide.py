@@ -1,0 +1,200 @@
+"""``decide_format(state, command) -> list[FormatEvent]``: the rules of the three- and
+four-player formats. A seat's command goes to the two-player hand at its table, translated
+to its table seat; the events that hand decides come back wrapped with their table, followed,
+when the round's last hand ends, by the round's score and what it leads to."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.cards import names
+from domain.commands import ChooseDealer, Deal, Resign, SeatCommand
+from domain.decide import decide
+from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
+from domain.events import HandDrawn, Scored
+from domain.formats.commands import CutSeats, DealTable, FormatCommand, StartFormatMatch
+from domain.formats.events import (
+    FormatEvent,
+    FormatGameWon,
+    FormatMatchCreated,
+    FormatMatchWon,
+    RoundScored,
+    RoundStarted,
+    SeatsCut,
+    TableEvent,
+)
+from domain.formats.evolve import evolve_format
+from domain.formats.scoring import match_winner, round_result, settle_game
+from domain.formats.seating import cut_for_dealer, next_dealer_side, round_tables, sitting_out
+from domain.formats.state import FormatPhase, FormatState
+from domain.options import RuleOptions
+from domain.setup import deal
+from domain.shuffle import seed_bytes
+
+
+def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEvent]:
+    if isinstance(command, StartFormatMatch):
+        return _start(state, command)
+    if isinstance(command, CutSeats):
+        return _cut(state, command)
+    if isinstance(command, DealTable):
+        return _deal(state, command)
+    return _play(state, command)
+
+
+def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
+    if not isinstance(command.options, RuleOptions):
+        raise InvalidOptions("options must be a set of rule options")
+    if command.players not in (3, 4) or type(command.players) is not int:
+        raise InvalidCommand("a match of this kind has 3 or 4 players")
+    _require_phase(state, FormatPhase.START, "create the match")
+    # Clocks and join deadlines are run by the two-player service only, so far.
+    for name in ("turn_seconds", "join_seconds"):
+        if getattr(command.options, name):
+            raise InvalidOptions(f"{name} is for two-player matches: leave it 0")
+    return [FormatMatchCreated(players=command.players, options=command.options)]
+
+
+def _cut(state: FormatState, command: CutSeats) -> list[FormatEvent]:
+    seed = seed_bytes(command.seed)
+    _require_phase(state, FormatPhase.CUT, "cut for the deal")
+    rounds, dealer = cut_for_dealer(seed, state.players)
+    cut = SeatsCut(rounds=[names(cards) for cards in rounds], dealer=dealer)
+    side = state.side_of(dealer)
+    return [cut, _round_started(state, round_number=1, game=1, hand=1, dealer_side=side)]
+
+
+def _deal(state: FormatState, command: DealTable) -> list[FormatEvent]:
+    seed_bytes(command.seed)
+    _require_phase(state, FormatPhase.DEAL, "deal")
+    index = next(i for i, table in enumerate(state.tables) if not table.dealt)
+    table = state.tables[index]
+    (dealt,) = deal(table.state, Deal(seed=command.seed))
+    return [TableEvent(table=index, seats=list(table.seats), event=dealt)]
+
+
+def _play(state: FormatState, command: SeatCommand) -> list[FormatEvent]:
+    # Every move of every table passes here: the checks are ordered and written for speed.
+    seat = command.seat
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
+    if type(command) is ChooseDealer:
+        raise InvalidCommand("the cut alone decides the first dealer in this format")
+    if type(command) is Resign:
+        # Conceding ends a two-player match; here it would leave the other seats' match open.
+        raise InvalidCommand("resigning is for two-player matches")
+    if state.phase is not FormatPhase.PLAY:
+        if state.phase is FormatPhase.MATCH_OVER:
+            raise MatchOver("the match is over")
+        raise IllegalMove("you cannot play now: the hand has not been dealt yet")
+    index = state.table_of(seat)
+    if index is None:
+        raise NotYourTurn(f"seat {seat} sits this hand out and deals it")
+    seats = state.tables[index].seats
+    hand = state.tables[index].state
+    if hand.last_hand is not None:
+        raise NotYourTurn("your hand is over: the round ends when the other table's hand does")
+    table_seat = seats.index(seat)
+    if hand.turn is not None and hand.turn != table_seat:
+        # Said here, with match seats: the two-player hand would name its table seat.
+        raise NotYourTurn(f"it is not your turn: seat {seats[hand.turn]} is to play")
+    inner = decide(hand, replace(command, seat=table_seat))
+    listed = list(seats)
+    events: list[FormatEvent] = [TableEvent(table=index, seats=listed, event=e) for e in inner]
+    if not any(type(event) is Scored or type(event) is HandDrawn for event in inner):
+        return events  # the hand goes on, so the round does
+    after = state
+    for event in events:
+        after = evolve_format(after, event)
+    if all(hand.over for hand in after.tables):
+        events += _round_end(after)
+    return events
+
+
+def _round_end(state: FormatState) -> list[FormatEvent]:
+    """The round's score, and the game and match it may end, or the next round."""
+    results: list[tuple[tuple[int, int], Scored | HandDrawn]] = []
+    for table in state.tables:
+        end = table.state.last_hand
+        assert end is not None
+        results.append((table.seats, end))
+    side_of = [state.side_of(seat) for seat in state.seats]
+    result = round_result(state.sides, results, side_of)
+    hand_points, hands_won = list(state.hand_points), list(state.hands_won)
+    if result.winner is not None:
+        hand_points[result.winner] += result.net
+        hands_won[result.winner] += 1
+    scored = RoundScored(
+        round=state.round,
+        points=list(result.points),
+        winner=result.winner,
+        net=result.net,
+        hand_points=hand_points,
+        hands_won=hands_won,
+    )
+    dealer_side = next_dealer_side(state, result.winner)
+    events: list[FormatEvent] = [scored]
+    state = evolve_format(state, scored)
+    game, hand = state.game, state.hand + 1
+    reached = [
+        side for side in range(state.sides) if hand_points[side] >= state.options.game_target
+    ]
+    if reached:
+        (winner,) = reached  # only one side scores in a round
+        won = _game_won(state, winner)
+        events.append(won)
+        state = evolve_format(state, won)
+        champion = match_winner(state.match_scores, winner, state.options)
+        if champion is not None:
+            return [
+                *events,
+                FormatMatchWon(
+                    winner=champion,
+                    match_scores=list(state.match_scores),
+                    games_won=list(state.games_won),
+                ),
+            ]
+        game, hand = game + 1, 1
+    started = _round_started(
+        state, round_number=state.round + 1, game=game, hand=hand, dealer_side=dealer_side
+    )
+    return [*events, started]
+
+
+def _game_won(state: FormatState, winner: int) -> FormatGameWon:
+    options = state.options
+    settlements = settle_game(winner, state.hand_points, state.hands_won, options)
+    match_scores = list(state.match_scores)
+    for settlement in settlements:
+        if settlement.scored_by is not None:
+            match_scores[settlement.scored_by] += settlement.points
+    return FormatGameWon(
+        game=state.game,
+        winner=winner,
+        hand_points=list(state.hand_points),
+        hands_won=list(state.hands_won),
+        game_bonus=options.game_bonus,
+        line_bonuses=[won * options.line_bonus for won in state.hands_won],
+        settlements=settlements,
+        match_scores=match_scores,
+    )
+
+
+def _round_started(
+    state: FormatState, *, round_number: int, game: int, hand: int, dealer_side: int
+) -> RoundStarted:
+    return RoundStarted(
+        round=round_number,
+        game=game,
+        hand=hand,
+        dealer_side=dealer_side,
+        tables=round_tables(state.players, dealer_side, round_number),
+        sitting_out=sitting_out(state.players, dealer_side),
+    )
+
+
+def _require_phase(state: FormatState, phase: FormatPhase, doing: str) -> None:
+    if state.phase is FormatPhase.MATCH_OVER:
+        raise MatchOver("the match is over")
+    if state.phase is not phase:
+        raise IllegalMove(f"cannot {doing} now: the match is in its {state.phase} phase")

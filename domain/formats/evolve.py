@@ -1,0 +1,129 @@
+"""``evolve_format(state, event) -> state``: the one place a three- or four-player match's
+state changes. A table's events are folded by the two-player ``evolve``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import reduce
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.events import DealerChosen, Dealt, MatchCreated
+from domain.evolve import evolve, fold
+from domain.formats.events import (
+    FormatEvent,
+    FormatGameWon,
+    FormatMatchCreated,
+    FormatMatchWon,
+    RoundScored,
+    RoundStarted,
+    SeatsCut,
+    TableEvent,
+)
+from domain.formats.state import FormatPhase, FormatState, SeatedHand, created
+from domain.options import RuleOptions
+from domain.state import MatchState
+
+# A table's hand never ends its own game: one hand scores at most (100 + 1000) * 2 points.
+_HAND_ONLY_TARGET = 10_000
+_TABLE_DEALER = 1  # table seat 1 plays the dealer's part (``domain.formats.seating``)
+
+
+def evolve_format(state: FormatState, event: FormatEvent) -> FormatState:
+    return _EVOLVERS[type(event)](state, event)
+
+
+def fold_format(events: Iterable[FormatEvent], state: FormatState | None = None) -> FormatState:
+    return reduce(evolve_format, events, state or FormatState())
+
+
+def table_hand(options: RuleOptions, game: int, hand: int) -> MatchState:
+    """A two-player hand waiting for its deal, with table seat 1 as its dealer; it numbers its
+    deal as the match's ``game`` and ``hand``."""
+    inner = replace(options, game_target=_HAND_ONLY_TARGET, match_target=0)
+    ready = fold([MatchCreated(options=inner), DealerChosen(seat=1, dealer=_TABLE_DEALER)])
+    return replace(ready, game=game, hand=hand - 1)
+
+
+def _created(state: FormatState, e: FormatMatchCreated) -> FormatState:
+    return created(e)
+
+
+def _cut(state: FormatState, e: SeatsCut) -> FormatState:
+    return replace(state, cut=e)
+
+
+def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
+    tables = tuple(
+        SeatedHand((seats[0], seats[1]), table_hand(state.options, e.game, e.hand))
+        for seats in e.tables
+    )
+    zeros = (0,) * state.sides
+    new_game = e.game != state.game
+    return replace(
+        state,
+        phase=FormatPhase.DEAL,
+        dealer_side=e.dealer_side,
+        sitting_out=e.sitting_out,
+        round=e.round,
+        game=e.game,
+        hand=e.hand,
+        tables=tables,
+        hand_points=zeros if new_game else state.hand_points,
+        hands_won=zeros if new_game else state.hands_won,
+    )
+
+
+def _table_event(state: FormatState, e: TableEvent) -> FormatState:
+    # Every move of every table passes here: only a deal changes more than the one table.
+    index = e.table
+    tables = state.tables
+    table = tables[index]
+    moved = SeatedHand(table.seats, evolve(table.state, e.event))
+    tables = (*tables[:index], moved, *tables[index + 1 :])
+    if type(e.event) is not Dealt:
+        return replace(state, tables=tables)
+    dealt = all(hand.dealt for hand in tables)
+    return replace(
+        state,
+        tables=tables,
+        phase=FormatPhase.PLAY if dealt else FormatPhase.DEAL,
+        deals=state.deals + 1,
+    )
+
+
+def _round_scored(state: FormatState, e: RoundScored) -> FormatState:
+    return replace(
+        state,
+        hand_points=tuple(e.hand_points),
+        hands_won=tuple(e.hands_won),
+        last_round=e,
+        last_hands=tuple(table.state.last_hand for table in state.tables),
+    )
+
+
+def _game_won(state: FormatState, e: FormatGameWon) -> FormatState:
+    games_won = list(state.games_won)
+    games_won[e.winner] += 1
+    return replace(
+        state,
+        match_scores=tuple(e.match_scores),
+        games_won=tuple(games_won),
+        last_game=e,
+    )
+
+
+def _match_won(state: FormatState, e: FormatMatchWon) -> FormatState:
+    return replace(state, phase=FormatPhase.MATCH_OVER, winner=e.winner)
+
+
+_EVOLVERS: dict[type[Any], Callable[[FormatState, Any], FormatState]] = {
+    FormatMatchCreated: _created,
+    SeatsCut: _cut,
+    RoundStarted: _round_started,
+    TableEvent: _table_event,
+    RoundScored: _round_scored,
+    FormatGameWon: _game_won,
+    FormatMatchWon: _match_won,
+}

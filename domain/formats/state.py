@@ -1,0 +1,120 @@
+"""The state of a three- or four-player match: a frozen fold of its events.
+
+Each table holds a two-player hand state whose seats 0 and 1 are the match seats ``seats``.
+Scores are kept per side (a player in the three-player game, a team in the four-player game).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import msgspec
+
+from domain.events import HandDrawn, Scored
+from domain.formats.events import (
+    FormatGameWon,
+    FormatMatchCreated,
+    Players,
+    RoundScored,
+    SeatsCut,
+)
+from domain.options import RuleOptions
+from domain.state import MatchState, Phase
+
+__all__ = ["FormatPhase", "FormatState", "Players", "SeatedHand", "sides_of", "team_of"]
+
+
+class FormatPhase(StrEnum):
+    START = "start"
+    CUT = "cut"  # the service cuts for the first deal
+    DEAL = "deal"  # a table of the round waits for its deal
+    PLAY = "play"  # every table is dealt; some hand is still being played
+    MATCH_OVER = "match_over"
+
+
+class SeatedHand(msgspec.Struct, frozen=True):
+    """A two-player hand at a table: ``seats[t]`` is the match seat at table seat ``t``."""
+
+    seats: tuple[int, int]
+    state: MatchState
+
+    @property
+    def dealt(self) -> bool:
+        return self.state.deals > 0
+
+    @property
+    def over(self) -> bool:
+        return self.state.last_hand is not None
+
+    def table_seat(self, seat: int) -> int | None:
+        return self.seats.index(seat) if seat in self.seats else None
+
+
+class FormatState(msgspec.Struct, frozen=True):
+    players: Players = 3
+    options: RuleOptions = RuleOptions()
+    phase: FormatPhase = FormatPhase.START
+    cut: SeatsCut | None = None
+    dealer_side: int | None = None
+    sitting_out: int | None = None
+    round: int = 0  # rounds dealt in the match, the current one included
+    deals: int = 0  # hands dealt in the match at every table: each has its own seed
+    game: int = 1
+    hand: int = 0  # rounds dealt in this game, the current one included
+    tables: tuple[SeatedHand, ...] = ()
+    hand_points: tuple[int, ...] = ()  # by side, this game
+    hands_won: tuple[int, ...] = ()  # by side, this game
+    match_scores: tuple[int, ...] = ()
+    games_won: tuple[int, ...] = ()
+    last_round: RoundScored | None = None
+    last_hands: tuple[Scored | HandDrawn | None, ...] = ()  # by table, of the last round
+    last_game: FormatGameWon | None = None
+    winner: int | None = None  # the side that won the match
+
+    @property
+    def seats(self) -> range:
+        return range(self.players)
+
+    @property
+    def sides(self) -> int:
+        return sides_of(self.players)
+
+    def side_of(self, seat: int) -> int:
+        return team_of(seat) if self.players == 4 else seat
+
+    def table_of(self, seat: int) -> int | None:
+        for index, table in enumerate(self.tables):
+            if seat in table.seats:
+                return index
+        return None
+
+    @property
+    def turns(self) -> list[int]:
+        """The match seats expected to act now (two at once in the four-player game)."""
+        return [
+            table.seats[table.state.turn]
+            for table in self.tables
+            if table.state.turn is not None and table.state.phase is not Phase.DEAL
+        ]
+
+
+def sides_of(players: int) -> int:
+    return 2 if players == 4 else players
+
+
+def team_of(seat: int) -> int:
+    """Partners sit opposite: seats 0 and 2 are team 0, seats 1 and 3 team 1."""
+    return seat % 2
+
+
+def created(event: FormatMatchCreated) -> FormatState:
+    zeros = (0,) * sides_of(event.players)
+    return FormatState(
+        players=event.players,
+        options=event.options,
+        phase=FormatPhase.CUT,
+        hand_points=zeros,
+        hands_won=zeros,
+        match_scores=zeros,
+        games_won=zeros,
+    )

@@ -1,0 +1,166 @@
+"""What each seat of a three- or four-player match, and a spectator, may know.
+
+A seat sees its own hand and, at its own table, what a two-player seat sees there. A seat
+sitting the hand out, a partner and an opponent at the other table see each table as a
+spectator does: partners never see each other's cards. Once a table's hand is over its
+cards are shown to everybody, as in the two-player game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+from msgspec.structs import asdict, replace
+
+from domain.events import Dealt, HandDrawn, Scored
+from domain.formats.commands import FormatCommand
+from domain.formats.events import (
+    FormatEvent,
+    FormatGameWon,
+    RoundScored,
+    RoundStarted,
+    SeatsCut,
+    TableEvent,
+)
+from domain.formats.legal import format_legal_actions
+from domain.formats.state import FormatPhase, FormatState, Players
+from domain.options import RuleOptions
+from domain.views import TableView, public_view, redact_event, view
+
+_TABLE_FIELDS = TableView.__struct_fields__
+
+
+class SeatedTableView(msgspec.Struct, frozen=True):
+    """One table's hand; every seat number inside ``view`` is a table seat, ``seats`` maps
+    table seat to match seat."""
+
+    table: int
+    seats: list[int]
+    view: TableView
+
+
+class SidesScoresView(msgspec.Struct, frozen=True):
+    """By side: seat in the three-player game, team (seats 0 and 2; 1 and 3) in the four."""
+
+    hand_points: list[int]
+    hands_won: list[int]
+    match_scores: list[int]
+    games_won: list[int]
+
+
+class FormatTableView(msgspec.Struct, frozen=True, kw_only=True):
+    """What everybody, spectators included, may know."""
+
+    players: Players
+    phase: FormatPhase
+    turns: list[int]
+    dealer_side: int | None
+    sitting_out: int | None
+    teams: list[list[int]] | None
+    round: int
+    game: int
+    hand_number: int
+    tables: list[SeatedTableView]
+    scores: SidesScoresView
+    cut: SeatsCut | None
+    last_round: RoundScored | None
+    last_hands: list[Scored | HandDrawn | None]
+    last_game: FormatGameWon | None
+    winner: int | None
+    options: RuleOptions
+
+
+class FormatSeatView(FormatTableView, frozen=True, kw_only=True):
+    """The match as one seat sees it: its own cards and what it may do now."""
+
+    seat: int
+    table: int | None  # None: sitting this hand out
+    hand: list[str]
+    legal_actions: list[FormatCommand]
+
+
+def format_public_view(state: FormatState) -> FormatTableView:
+    return _match_view(state, viewer=None)
+
+
+def format_view(state: FormatState, seat: int) -> FormatSeatView:
+    index = state.table_of(seat)
+    hand: list[str] = []
+    if index is not None:
+        table = state.tables[index]
+        table_seat = table.table_seat(seat)
+        assert table_seat is not None
+        hand = view(table.state, table_seat).hand
+    return FormatSeatView(
+        **asdict(_match_view(state, viewer=seat)),
+        seat=seat,
+        table=index,
+        hand=hand,
+        legal_actions=format_legal_actions(state, seat),
+    )
+
+
+def _match_view(state: FormatState, viewer: int | None) -> FormatTableView:
+    return FormatTableView(
+        players=state.players,
+        phase=state.phase,
+        turns=state.turns,
+        dealer_side=state.dealer_side,
+        sitting_out=state.sitting_out,
+        teams=[[0, 2], [1, 3]] if state.players == 4 else None,
+        round=state.round,
+        game=state.game,
+        hand_number=state.hand,
+        tables=[_table_view(state, index, viewer) for index in range(len(state.tables))],
+        scores=SidesScoresView(
+            list(state.hand_points),
+            list(state.hands_won),
+            list(state.match_scores),
+            list(state.games_won),
+        ),
+        cut=state.cut,
+        last_round=state.last_round,
+        last_hands=list(state.last_hands),
+        last_game=state.last_game,
+        winner=state.winner,
+        options=state.options,
+    )
+
+
+def _table_view(state: FormatState, index: int, viewer: int | None) -> SeatedTableView:
+    table = state.tables[index]
+    table_seat = None if viewer is None else table.table_seat(viewer)
+    if table_seat is None:
+        seen = public_view(table.state)
+    else:
+        # A seat's own table as a two-player seat sees it, less its hand and its actions,
+        # which the match view gives with match seats.
+        full = asdict(view(table.state, table_seat))
+        seen = TableView(**{name: full[name] for name in _TABLE_FIELDS})
+    return SeatedTableView(table=index, seats=list(table.seats), view=seen)
+
+
+def redact_format_events(
+    events: Sequence[tuple[int, FormatEvent]], seat: int | None
+) -> list[tuple[int, FormatEvent]]:
+    """Each event as ``seat`` (None: a spectator) may see it, given that these events run up to
+    the present. A table's hand is over, and its cards may be shown, if the events after it
+    hold its end or a later round."""
+    redacted: list[tuple[int, FormatEvent]] = []
+    over: set[int] = set()  # tables whose hand, at this point going backwards, has ended
+    for version, event in reversed(events):
+        if isinstance(event, RoundStarted):
+            over = set(range(len(event.tables)))  # everything before it belongs to a past round
+        if isinstance(event, TableEvent):
+            inner = event.event
+            if isinstance(inner, Scored | HandDrawn):
+                over.add(event.table)
+            table_seat = event.seats.index(seat) if seat in event.seats else None
+            hidden = redact_event(inner, table_seat, event.table in over)
+            event = replace(event, event=hidden)
+            if isinstance(inner, Dealt):
+                over.add(event.table)
+        redacted.append((version, event))
+    redacted.reverse()
+    return redacted

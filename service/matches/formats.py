@@ -1,0 +1,228 @@
+"""The use cases of three- and four-player matches, with no HTTP in them: create one, seat
+an invited player, handle a seat's command, and read its events as a seat may see them.
+
+Seats, tokens, invites and the server secret live in the same match registry as two-player
+matches (a match with more than two seats is one of these); the events live in their own
+stream (``service.store.format_streams``). As in a two-player match, the cut and every deal
+are server steps appended with the command that makes them due, each with its seed from the
+match's committed seed chain and every seat's entropy: one seed per deal, so one per table in
+the four-player game. Bot seats play within the request of the person whose move they answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+import msgspec
+
+from domain import RuleOptions, view
+from domain.commands import SeatCommand
+from domain.formats import (
+    CutSeats,
+    DealTable,
+    FormatEvent,
+    FormatState,
+    Players,
+    StartFormatMatch,
+    decide_format,
+    fold_format,
+    format_legal_actions,
+    redact_format_events,
+)
+from service.bots.policy import bot_for
+from service.bots.seating import bot_levels
+from service.errors import (
+    InvalidParameter,
+    VersionConflict,
+    WaitingForOpponent,
+)
+from service.fairness.log import FairnessLog, cut_seed, deal_seed
+from service.fairness.seeds import new_secret
+from service.matches import tokens
+from service.matches.use_cases import CreatedMatch
+from service.ports import event_store
+from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
+from service.store.format_streams import FormatLoaded, FormatStreams
+
+# A bot answers within its person's request; a hand of two bots is some sixty moves.
+BOT_MOVES_PER_APPEND = 2_000
+
+
+def is_format_match(match: RegisteredMatch) -> bool:
+    return len(match.seats) > 2
+
+
+class CreatedFormatMatch(msgspec.Struct, frozen=True):
+    created: CreatedMatch
+    invite_codes: dict[int, str]  # by seat
+
+
+class FormatMatchService:
+    def __init__(
+        self,
+        streams: FormatStreams,
+        registry: MatchRegistry,
+        fairness: FairnessLog,
+        *,
+        new_match_id: Callable[[], str] | None = None,
+    ) -> None:
+        self.streams = streams
+        self.registry = registry
+        self.fairness = fairness
+        self._new_match_id = new_match_id or (lambda: str(uuid.uuid4()))
+
+    async def create_match(
+        self,
+        *,
+        players: Players,
+        options: RuleOptions,
+        invite_seats: Sequence[int] = (),
+        bots: Sequence[str | None] = (),
+        external_ref: str | None = None,
+        operator_id: str | None = None,
+    ) -> CreatedFormatMatch:
+        invited = _checked_invites(invite_seats, players)
+        levels = bot_levels(bots, None, seats=players)
+        for seat in invited:
+            bot_levels(bots, seat, seats=players)  # an invited seat is kept for a person
+        match_id = self._new_match_id()
+        server_secret = new_secret()
+        seat_tokens = {
+            seat: tokens.new_token()
+            for seat in range(players)
+            if seat not in invited and levels[seat] is None
+        }
+        invite_codes = {seat: tokens.new_invite_code() for seat in invited}
+        match = RegisteredMatch(
+            match_id=match_id,
+            external_ref=external_ref,
+            server_secret=server_secret,
+            created_at=datetime.now(UTC),
+            seats=tuple(
+                RegisteredSeat(
+                    seat,
+                    tokens.secret_hash(seat_tokens[seat]) if seat in seat_tokens else None,
+                    "",
+                    None,
+                    levels[seat],
+                )
+                for seat in range(players)
+            ),
+            operator_id=operator_id,
+        )
+        codes = list(invite_codes.items())
+        first = codes[0] if codes else None
+        await self.registry.create(
+            match_id,
+            external_ref=external_ref,
+            server_secret=server_secret,
+            seats=list(match.seats),
+            invite_code_hash=tokens.secret_hash(first[1]) if first else None,
+            invite_seat=first[0] if first else None,
+            operator_id=operator_id,
+        )
+        for seat, code in codes[1:]:
+            await self.registry.add_invite(match_id, tokens.secret_hash(code), seat)
+        await self.fairness.open(match)
+        start = FormatLoaded(FormatState(), 0)
+        events = decide_format(start.state, StartFormatMatch(players=players, options=options))
+        await self._append(match, start, events)
+        created = CreatedMatch(match_id, seat_tokens, None, self.fairness.commitment(match))
+        return CreatedFormatMatch(created, invite_codes)
+
+    async def after_join(self, match: RegisteredMatch) -> None:
+        """The cut waited for the last invited seat: make it, if this join filled the match."""
+        loaded = await self.streams.load(match.match_id)
+        with contextlib.suppress(event_store.ConcurrencyConflict):  # another join cut first
+            await self._append(match, loaded, [])
+
+    async def load(self, match: RegisteredMatch) -> FormatLoaded:
+        return await self.streams.load(match.match_id)
+
+    async def handle(
+        self, match: RegisteredMatch, seat: int, command: SeatCommand, if_match: int | None = None
+    ) -> FormatLoaded:
+        """Decide and append ``command`` for ``seat``, then every bot move it makes due."""
+        if not match.full:
+            raise WaitingForOpponent("an invited player has not joined yet")
+        loaded = await self.streams.load(match.match_id)
+        if if_match is not None and if_match != loaded.version:
+            raise VersionConflict(
+                f"the match is at version {loaded.version}, not {if_match}; load the view again"
+            )
+        events = decide_format(loaded.state, command)
+        try:
+            return await self._append(match, loaded, events)
+        except event_store.ConcurrencyConflict as conflict:
+            raise VersionConflict(
+                f"the match moved on to version {conflict.current} while this command was "
+                "handled; nothing was applied"
+            ) from None
+
+    async def events(
+        self, match: RegisteredMatch, seat: int | None, *, after_version: int
+    ) -> list[tuple[int, FormatEvent]]:
+        """The events after ``after_version`` as ``seat`` (None: a spectator) may see them now.
+        Redaction needs what follows each event, so the whole stream is read."""
+        events = await self.streams.read_events(match.match_id, after_version=0)
+        return [e for e in redact_format_events(events, seat) if e[0] > after_version]
+
+    async def _append(
+        self, match: RegisteredMatch, start: FormatLoaded, events: list[FormatEvent]
+    ) -> FormatLoaded:
+        """``events`` with the server steps and bot moves they make due, appended together.
+        Bots that play on while a person sits out (or two bots' hands end at the wall, again
+        and again) commit every ``BOT_MOVES_PER_APPEND`` moves, so nothing is left waiting on
+        a bot that nobody will wake."""
+        state = fold_format(events, start.state)
+        levels = {s.seat: s.bot for s in match.seats if s.bot is not None}
+        while True:
+            step = self._system_step(state, match) or _bot_move(state, levels)
+            if step is not None and len(events) < BOT_MOVES_PER_APPEND:
+                more = decide_format(state, step)
+                state = fold_format(more, state)
+                events += more
+                continue
+            if events:
+                start, _ = await self.streams.append(match.match_id, start, events)
+            if step is None:
+                return start
+            events = []
+
+    def _system_step(
+        self, state: FormatState, match: RegisteredMatch
+    ) -> CutSeats | DealTable | None:
+        due = format_legal_actions(state, None)
+        if not due:
+            return None
+        links = self.fairness.links
+        if isinstance(due[0], CutSeats):
+            # The cut waits for every seat, so every invited player's entropy is in it.
+            return CutSeats(seed=cut_seed(match, links)) if match.full else None
+        return DealTable(seed=deal_seed(match, state.deals + 1, links))
+
+
+def _bot_move(state: FormatState, levels: dict[int, str]) -> SeatCommand | None:
+    """The move of the first bot seat with something to do, chosen on its table's view."""
+    for seat, level in levels.items():
+        index = state.table_of(seat)
+        if index is None or not format_legal_actions(state, seat):
+            continue
+        table = state.tables[index]
+        table_seat = table.table_seat(seat)
+        assert table_seat is not None
+        chosen = bot_for(level).choose(view(table.state, table_seat))
+        if not isinstance(chosen, SeatCommand):
+            raise TypeError(f"a {level} bot named a command no seat may send")
+        return msgspec.structs.replace(chosen, seat=seat)
+    return None
+
+
+def _checked_invites(invite_seats: Sequence[int], players: int) -> list[int]:
+    invited = sorted(set(invite_seats))
+    if len(invited) != len(invite_seats) or any(s not in range(players) for s in invited):
+        raise InvalidParameter(f"invite_seats are distinct seats from 0 to {players - 1}")
+    return invited

@@ -1,0 +1,154 @@
+"""Three- and four-player matches over HTTP: the same endpoints as a two-player match, each
+handing a match with more than two seats to the functions here."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+
+import msgspec
+from litestar import Response
+from litestar.datastructures import State
+from msgspec.structs import asdict
+
+from domain.events import HandDrawn, Scored
+from domain.formats import (
+    FormatEvent,
+    FormatGameWon,
+    FormatPhase,
+    FormatSeatView,
+    FormatTableView,
+    RoundScored,
+    TableEvent,
+    format_public_view,
+    format_view,
+)
+from service.errors import InvalidParameter
+from service.matches.formats import CreatedFormatMatch, FormatMatchService
+from service.matches.use_cases import Seated
+from service.ports.match_registry import RegisteredMatch
+from service.store.format_streams import FormatLoaded
+from web.command_parsing import parse_seat_command
+from web.etags import version_of, view_etag
+from web.schemas import CreateMatch, EventEnvelope, EventFeed, MatchView, Player, Status
+
+
+class FormatMatchView(FormatSeatView, frozen=True, kw_only=True):
+    """One seat's view of a three- or four-player match at ``version``; ``legal_actions`` are
+    ready-to-send command bodies for ``POST /matches/{match_id}/commands``."""
+
+    match_id: str
+    version: int
+
+
+# What a seat's view answers with, for a match of any number of players: one type for Litestar
+# to document (a union of two Response types would leave both views out of the document).
+AnyMatchView = MatchView | FormatMatchView
+
+
+class FormatMatchSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What anybody may know about a three- or four-player match. ``hands`` are the ends of
+    every table's hands, each with the table and its match seats; ``rounds`` and ``games``
+    their scores."""
+
+    match_id: str
+    external_ref: str | None
+    created_at: datetime
+    status: Status
+    version: int
+    players: list[Player]
+    winner: int | None
+    table: FormatTableView
+    hands: list[TableEvent]
+    rounds: list[RoundScored]
+    games: list[FormatGameWon]
+
+
+def provide_formats(state: State) -> FormatMatchService:
+    return cast(FormatMatchService, state.formats)
+
+
+def check_two_player_fields(data: CreateMatch) -> None:
+    """A two-player match invites with ``invite`` and ``seat``, never ``invite_seats``."""
+    if data.invite_seats:
+        raise InvalidParameter('invite_seats are for three or four players: use "invite"')
+
+
+async def create_format_match(
+    formats: FormatMatchService, data: CreateMatch, operator_id: str | None
+) -> CreatedFormatMatch:
+    if data.entropy or data.commitment or data.external_player_ids:
+        raise InvalidParameter(
+            "entropy, commitment and external_player_ids are for two-player matches"
+        )
+    if data.invite:
+        raise InvalidParameter("name the invited seats of this match in invite_seats")
+    assert data.players in (3, 4)
+    return await formats.create_match(
+        players=data.players,
+        options=data.options,
+        invite_seats=data.invite_seats,
+        bots=data.bots,
+        external_ref=data.external_ref,
+        operator_id=operator_id,
+    )
+
+
+def format_view_response(
+    match: RegisteredMatch, seat: int, loaded: FormatLoaded
+) -> Response[AnyMatchView]:
+    body = FormatMatchView(
+        **asdict(format_view(loaded.state, seat)), match_id=match.match_id, version=loaded.version
+    )
+    response: Response[AnyMatchView] = Response(
+        body, headers={"ETag": view_etag(loaded.version, seat)}
+    )
+    return response
+
+
+def format_feed(match_id: str, events: list[tuple[int, FormatEvent]]) -> EventFeed:
+    return EventFeed(
+        match_id=match_id, events=[EventEnvelope(version, event) for version, event in events]
+    )
+
+
+async def format_summary(
+    formats: FormatMatchService, record: RegisteredMatch
+) -> FormatMatchSummary:
+    loaded = await formats.load(record)
+    events = [event for _, event in await formats.events(record, None, after_version=0)]
+    status: Status = "in_progress"
+    if not record.full:
+        status = "waiting_for_opponent"
+    elif loaded.state.phase is FormatPhase.MATCH_OVER:
+        status = "finished"
+    return FormatMatchSummary(
+        match_id=record.match_id,
+        external_ref=record.external_ref,
+        created_at=record.created_at,
+        status=status,
+        version=loaded.version,
+        players=[
+            Player(seat.seat, seat.token_hash is not None or seat.bot is not None, bot=seat.bot)
+            for seat in record.seats
+        ],
+        winner=loaded.state.winner,
+        table=format_public_view(loaded.state),
+        hands=[
+            e
+            for e in events
+            if isinstance(e, TableEvent) and isinstance(e.event, Scored | HandDrawn)
+        ],
+        rounds=[e for e in events if isinstance(e, RoundScored)],
+        games=[e for e in events if isinstance(e, FormatGameWon)],
+    )
+
+
+async def play_format(
+    formats: FormatMatchService, by: Seated, body: bytes, if_match: str | None
+) -> Response[AnyMatchView]:
+    """A seat's command in a three- or four-player match: the answer holds the moves of the
+    bots it makes due."""
+    command = parse_seat_command(body, by.seat)
+    played = await formats.handle(by.match, by.seat, command, version_of(if_match))
+    return format_view_response(by.match, by.seat, played)
