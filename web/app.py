@@ -22,6 +22,7 @@ from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.players import PostgresPlayers
 from adapters.postgres.readiness import readiness_probe
 from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
@@ -35,6 +36,9 @@ from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
 from service.matches.metered import MeteredMatchService
+from service.players.accounts import Accounts
+from service.players.projector import Projector
+from service.players.running import running_projector
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
@@ -54,6 +58,7 @@ from web.limits import LimitsMiddleware
 from web.matches import MatchesController
 from web.metrics import counting_problems, metrics_endpoint
 from web.operators import OPERATOR_KEY, provide_operator_keys
+from web.players import PLAYER_CREDENTIAL, PlayersController, provide_accounts
 from web.problems import handle_exception
 from web.records import RecordsController
 from web.request_log import RequestLogMiddleware, configure_logging
@@ -99,6 +104,9 @@ def create_app(settings: Settings) -> Litestar:
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store)
+            players = PostgresPlayers(pool)
+            app.state.accounts = Accounts(players, app.state.matches)
+            app.state.matches.player_seat = app.state.accounts.seat_for_credential
             app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
             sender = MeteredSender(
                 UrllibSender(
@@ -116,10 +124,12 @@ def create_app(settings: Settings) -> Litestar:
                         settings.webhooks,
                     ),
                     running_bots(app.state.bots, wakeups, registry, store),
+                    running_projector(Projector(store, players, app.state.matches), wakeups),
                 ):
                     yield
             finally:
                 sender.close()
+                await players.close()
                 await postgres_store.close_wakeups()
                 await wakeups.stop()
 
@@ -137,6 +147,7 @@ def create_app(settings: Settings) -> Litestar:
             CommitmentsController,
             FeedController,
             WebhooksController,
+            PlayersController,
             health,
             metrics_endpoint,
             live,
@@ -149,6 +160,7 @@ def create_app(settings: Settings) -> Litestar:
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
+            "accounts": Provide(provide_accounts, sync_to_thread=False),
         },
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},
@@ -177,6 +189,11 @@ def create_app(settings: Settings) -> Litestar:
                         type="http",
                         scheme="bearer",
                         description="An operator key, from `gin operator create-key`",
+                    ),
+                    PLAYER_CREDENTIAL: SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A player's credential, from `POST /players`",
                     ),
                 }
             ),

@@ -10,6 +10,7 @@ from domain import GameWon, HandDrawn, Phase, Scored, public_view
 from web.docs import problems
 from web.operators import OperatorAuthorization, Operators, creating_operator
 from web.params import Bots, Matches, MatchId
+from web.players import AccountsDependency
 from web.schemas import (
     CreateMatch,
     Joined,
@@ -83,12 +84,15 @@ class MatchesController(Controller):
         summary="A match's public summary",
         responses=problems(400, 404),
     )
-    async def summary(self, match_id: MatchId, matches: Matches) -> MatchSummary:
+    async def summary(
+        self, match_id: MatchId, matches: Matches, accounts: AccountsDependency
+    ) -> MatchSummary:
         """Players, status, scores and every finished hand and game: no token needed, and
         nothing a spectator may not see."""
         record = await matches.match(str(match_id))
         loaded = await matches.load(str(match_id))
         events = await matches.events(str(match_id), None, after_version=0)
+        names = await accounts.players.names(str(match_id))
         status: Status = "in_progress"
         if not record.full:
             status = "waiting_for_opponent"
@@ -106,6 +110,7 @@ class MatchesController(Controller):
                     seat.token_hash is not None or seat.bot is not None,
                     external_player_id=seat.external_player_id,
                     bot=seat.bot,
+                    display_name=names.get(seat.seat),
                 )
                 for seat in record.seats
             ],

@@ -50,7 +50,7 @@ class StreamController(Controller):
         """Each event is one message: ``id`` its version, ``event`` its type, ``data`` the
         same JSON as an entry of ``/events``. The stream ends after the match is won."""
         seat = await optional_seat_of(matches, str(match_id), authorization)
-        start = _resume_version(last_event_id, after)
+        start = resume_after(last_event_id, after)
         finished = (await matches.load(str(match_id))).state.phase is Phase.MATCH_OVER
         messages = _messages(matches, wakeups, str(match_id), seat, start, finished)
         return ServerSentEvent(messages)
@@ -89,7 +89,8 @@ async def _messages(
             waiter.close()  # also when the client goes away mid-stream
 
 
-def _resume_version(last_event_id: str | None, after: int) -> int:
+def resume_after(last_event_id: str | None, after: int) -> int:
+    """Where a stream resumes: after ``Last-Event-ID`` if the client sent one, else ``after``."""
     if last_event_id is None or not last_event_id.strip():
         return after
     text = last_event_id.strip()

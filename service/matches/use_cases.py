@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 
 import msgspec
@@ -61,6 +61,10 @@ from service.store.match_streams import Loaded, MatchStreams, stream_id
 SEATS = (0, 1)
 RECORDS_CACHED = 10_000
 
+# The seat a player's credential holds in a match (None: none), for credentials that are not
+# seat tokens: ``service.players`` provides it.
+PlayerSeat = Callable[[str, str], Awaitable[int | None]]
+
 
 class CreatedMatch(msgspec.Struct, frozen=True):
     match_id: str
@@ -101,6 +105,7 @@ class MatchService:
         *,
         new_match_id: Callable[[], str] | None = None,
         chain_links: int = CHAIN_LINKS,
+        player_seat: PlayerSeat | None = None,
     ) -> None:
         """``new_match_id`` (a UUID string each call; random by default) and ``chain_links``
         (the length of each seed chain) are for callers that play matches again by seed: the
@@ -110,6 +115,7 @@ class MatchService:
         self.commitments = commitments
         self.fairness = FairnessLog(streams.store, links=chain_links)
         self._new_match_id = new_match_id or _new_match_id
+        self.player_seat = player_seat
         # Only records of full matches are cached: nothing in them can change any more.
         self._full_records: OrderedDict[str, RegisteredMatch] = OrderedDict()
 
@@ -124,14 +130,17 @@ class MatchService:
         external_player_ids: Sequence[str | None] = (),
         commitment: str | None = None,
         bots: Sequence[str | None] = (),
+        seat_tokens: Mapping[int, str] | None = None,
     ) -> CreatedMatch:
+        """``seat_tokens`` gives seats the tokens a caller made (and linked to players)."""
         match_id = self._new_match_id()
         levels = bot_levels(bots, invite_seat)
         server_secret = await self._server_secret(commitment, entropy)
         entropy = [*entropy, "", ""][:2]
         player_ids = [*external_player_ids, None, None][:2]
+        given = seat_tokens or {}
         seat_tokens = {
-            seat: tokens.new_token()
+            seat: given.get(seat) or tokens.new_token()
             for seat in SEATS
             if seat != invite_seat and levels[seat] is None
         }
@@ -185,8 +194,11 @@ class MatchService:
             )
         return new_secret()
 
-    async def join(self, invite_code: str, entropy: str = "") -> SeatToken:
-        token = tokens.new_token()
+    async def join(
+        self, invite_code: str, entropy: str = "", token: str | None = None
+    ) -> SeatToken:
+        """``token``: the one a caller made for the seat (and linked to a player)."""
+        token = token or tokens.new_token()
         seated = await self.registry.accept_invite(
             tokens.secret_hash(invite_code), tokens.secret_hash(token), entropy
         )
@@ -222,6 +234,11 @@ class MatchService:
         match = await self.match(match_id)
         if token is None:
             raise MissingToken("send the seat's token as 'Authorization: Bearer <token>'")
+        if self.player_seat is not None and not token.startswith(tokens.TOKEN_PREFIX):
+            seat = await self.player_seat(token, match_id)
+            if seat is None:
+                raise WrongToken("this credential does not hold a seat in this match")
+            return Seated(match, seat)
         seats = [
             seat.seat
             for seat in match.seats
