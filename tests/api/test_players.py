@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from tests.api.accounts import inbox, my_matches, pair, sign_up, until
 from tests.api.conftest import Asgi
 from tests.api.players import bearer
 from tests.api.problems import assert_problem
-from tests.api.accounts import inbox, my_matches, pair, sign_up, until
 
 
 async def test_sign_up_shows_the_credential_once_and_it_names_the_player(asgi: Asgi) -> None:
@@ -20,7 +20,8 @@ async def test_sign_up_shows_the_credential_once_and_it_names_the_player(asgi: A
     me = await asgi.client.get("/players/me", headers=bearer(player["credential"]))
     assert me.status_code == 200
     assert me.json()["player_id"] == player["player_id"]
-    assert "credential" not in me.text and player["credential"] not in me.text
+    assert "credential" not in me.text
+    assert player["credential"] not in me.text
 
 
 @pytest.mark.parametrize(
@@ -98,7 +99,8 @@ async def test_a_players_credential_opens_their_seat_and_no_other(asgi: Asgi) ->
     assert_problem(refused, 403, "wrong-token")
     summary = (await asgi.client.get(f"/matches/{match_id}")).json()
     assert [p.get("display_name") for p in summary["players"]] == ["Host", "Guest"]
-    assert host["credential"] not in str(summary) and guest["credential"] not in str(summary)
+    assert host["credential"] not in str(summary)
+    assert guest["credential"] not in str(summary)
 
 
 async def test_my_matches_lists_waiting_in_play_and_whose_turn(asgi: Asgi) -> None:
@@ -157,4 +159,5 @@ async def test_the_inbox_tells_each_player_of_the_start_and_whose_turn(asgi: Asg
     listed = (await my_matches(asgi.client, host))["matches"][0]
     to_move = guest if listed["turn"] == 1 else host
     turn = await inbox(asgi.app, to_move["credential"], 1, last_event_id=1)
-    assert turn[0]["event"] == "your_turn" and turn[0]["id"] == 2
+    assert turn[0]["event"] == "your_turn"
+    assert turn[0]["id"] == 2
