@@ -158,11 +158,15 @@ async def test_a_turn_that_fails_changes_nothing(ports: Ports) -> None:
     ada = await new_player(ports)
     await ports.players.link_token(ada, secret_hash("gin_a"))
     match_id = await seat_match(ports, secret_hash("gin_a"), None)
-    with pytest.raises(RuntimeError):
+
+    async def crash_in_a_turn() -> None:
         async with ports.players.turn() as turn:
             await turn.save([row(ada, match_id, 3)], [notice(ada)])
             await turn.move_cursor(3)
             raise RuntimeError("crash")
+
+    with pytest.raises(RuntimeError):
+        await crash_in_a_turn()
     async with ports.players.turn() as turn:
         assert turn.cursor == 0
     assert await ports.players.matches(ada, before=None, limit=10) == []
