@@ -23,6 +23,7 @@ from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from adapters.postgres.players import PostgresPlayers
+from adapters.postgres.quick_match import PostgresQuickMatchQueue
 from adapters.postgres.readiness import readiness_probe
 from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
@@ -38,6 +39,7 @@ from service.fairness.commitments import SeedCommitments
 from service.matches.metered import MeteredMatchService
 from service.players.accounts import Accounts
 from service.players.projector import Projector
+from service.players.quick_match import QuickMatch
 from service.players.running import running_projector
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
@@ -60,6 +62,7 @@ from web.metrics import counting_problems, metrics_endpoint
 from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.players import PLAYER_CREDENTIAL, PlayersController, provide_accounts
 from web.problems import handle_exception
+from web.quick_match import QuickMatchController, provide_quick_match
 from web.records import RecordsController
 from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
@@ -107,6 +110,7 @@ def create_app(settings: Settings) -> Litestar:
             players = PostgresPlayers(pool)
             app.state.accounts = Accounts(players, app.state.matches)
             app.state.matches.player_seat = app.state.accounts.seat_for_credential
+            app.state.quick_match = QuickMatch(PostgresQuickMatchQueue(pool), app.state.accounts)
             app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
             sender = MeteredSender(
                 UrllibSender(
@@ -148,6 +152,7 @@ def create_app(settings: Settings) -> Litestar:
             FeedController,
             WebhooksController,
             PlayersController,
+            QuickMatchController,
             health,
             metrics_endpoint,
             live,
@@ -161,6 +166,7 @@ def create_app(settings: Settings) -> Litestar:
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
             "accounts": Provide(provide_accounts, sync_to_thread=False),
+            "quick_match": Provide(provide_quick_match, sync_to_thread=False),
         },
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},

@@ -75,7 +75,7 @@ class PlayersController(Controller):
     async def me(
         self, accounts: AccountsDependency, authorization: Authorization = None
     ) -> PlayerProfile:
-        player = await _player(accounts, authorization)
+        player = await player_of(accounts, authorization)
         return PlayerProfile(
             player_id=player.player_id,
             display_name=player.display_name,
@@ -110,7 +110,7 @@ class PlayersController(Controller):
         bots: Bots,
         authorization: Authorization = None,
     ) -> NewPlayerMatch:
-        player = await _player(accounts, authorization)
+        player = await player_of(accounts, authorization)
         created = await accounts.create_match(player, options=data.options, bot=data.bot)
         if data.bot:
             await bots.resume(created.match_id)
@@ -135,7 +135,7 @@ class PlayersController(Controller):
         bots: Bots,
         authorization: Authorization = None,
     ) -> Joined:
-        player = await _player(accounts, authorization)
+        player = await player_of(accounts, authorization)
         seated = await accounts.join(player, data.invite_code)
         await bots.resume(seated.match_id)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
@@ -154,7 +154,7 @@ class PlayersController(Controller):
         limit: Limit = 20,
     ) -> MyMatches:
         """In play, waiting and finished, the latest to move first."""
-        player = await _player(accounts, authorization)
+        player = await player_of(accounts, authorization)
         rows = await accounts.my_matches(player, before=before, limit=limit)
         return MyMatches(
             matches=[
@@ -189,12 +189,12 @@ class PlayersController(Controller):
         """Every notice for this player, in order, across all their matches: ``id`` its number,
         ``event`` its kind (your_turn, match_started, match_ended, invitation_received,
         rematch_offered). Reconnect with ``Last-Event-ID`` to resume after the last one."""
-        player = await _player(accounts, authorization)
+        player = await player_of(accounts, authorization)
         start = resume_after(last_event_id, after)
         return ServerSentEvent(_notices(accounts, wakeups, player, start))
 
 
-async def _player(accounts: Accounts, authorization: str | None) -> Player:
+async def player_of(accounts: Accounts, authorization: str | None) -> Player:
     return await accounts.authenticate(bearer_token(authorization))
 
 

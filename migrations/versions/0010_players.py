@@ -14,6 +14,9 @@ Create Date: 2026-11-30
   version), ordered by the global position of the match's latest event.
 - ``player_notices``: the inbox, one row per notice; ``player_projection`` the projector's
   cursor in the global log.
+- ``quick_match``: each player's latest ask for a quick match, paired or waiting.
+- ``player_invites``: invites a player made (to anyone with the code, or to one player) with
+  when they expire, and the match a rematch follows.
 """
 
 from __future__ import annotations
@@ -69,7 +72,29 @@ CREATE TABLE player_projection (
 );
 INSERT INTO player_projection (name) VALUES ('players');
 
+CREATE TABLE quick_match (
+    player_id uuid PRIMARY KEY REFERENCES players,
+    options_key text NOT NULL,
+    requested_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    match_id uuid,
+    seat smallint
+);
+CREATE INDEX quick_match_waiting ON quick_match (options_key, requested_at)
+    WHERE match_id IS NULL;
+
+CREATE TABLE player_invites (
+    code_hash bytea PRIMARY KEY,
+    match_id uuid NOT NULL REFERENCES matches,
+    from_player uuid NOT NULL REFERENCES players,
+    to_player uuid REFERENCES players,
+    expires_at timestamptz NOT NULL,
+    rematch_of uuid REFERENCES matches
+);
+
 ALTER TABLE players OWNER TO gin_owner;
+ALTER TABLE quick_match OWNER TO gin_owner;
+ALTER TABLE player_invites OWNER TO gin_owner;
 ALTER TABLE player_tokens OWNER TO gin_owner;
 ALTER TABLE player_matches OWNER TO gin_owner;
 ALTER TABLE player_notices OWNER TO gin_owner;
@@ -80,9 +105,13 @@ GRANT SELECT, INSERT ON player_tokens TO gin_app;
 GRANT SELECT, INSERT, UPDATE (status, turn, version, position) ON player_matches TO gin_app;
 GRANT SELECT, INSERT ON player_notices TO gin_app;
 GRANT SELECT, UPDATE (position) ON player_projection TO gin_app;
+GRANT SELECT, INSERT, UPDATE (match_id, seat), DELETE ON quick_match TO gin_app;
+GRANT SELECT, INSERT ON player_invites TO gin_app;
 """
 
 DOWNGRADE = """
+DROP TABLE player_invites;
+DROP TABLE quick_match;
 DROP TABLE player_projection;
 DROP TABLE player_notices;
 DROP TABLE player_matches;

@@ -131,9 +131,11 @@ class MatchService:
         commitment: str | None = None,
         bots: Sequence[str | None] = (),
         seat_tokens: Mapping[int, str] | None = None,
+        match_id: str | None = None,
     ) -> CreatedMatch:
-        """``seat_tokens`` gives seats the tokens a caller made (and linked to players)."""
-        match_id = self._new_match_id()
+        """``seat_tokens`` gives seats the tokens a caller made (and linked to players);
+        ``match_id`` is the id a caller already promised (a quick match's pair)."""
+        match_id = match_id or self._new_match_id()
         levels = bot_levels(bots, invite_seat)
         server_secret = await self._server_secret(commitment, entropy)
         entropy = [*entropy, "", ""][:2]

@@ -78,10 +78,10 @@ class Accounts:
             return None
         return await self.players.seat_of(player.player_id, match_id)
 
-    async def seat_token(self, player: Player) -> str:
-        """A fresh seat token, linked to ``player`` before any seat holds it."""
+    async def seat_token(self, player_id: str) -> str:
+        """A fresh seat token, linked to the player before any seat holds it."""
         token = tokens.new_token()
-        await self.players.link_token(player.player_id, tokens.secret_hash(token))
+        await self.players.link_token(player_id, tokens.secret_hash(token))
         return token
 
     async def create_match(
@@ -92,11 +92,11 @@ class Accounts:
             options=options,
             invite_seat=None if bot else 1,
             bots=[None, bot] if bot else (),
-            seat_tokens={0: await self.seat_token(player)},
+            seat_tokens={0: await self.seat_token(player.player_id)},
         )
 
     async def join(self, player: Player, invite_code: str) -> SeatToken:
-        return await self.matches.join(invite_code, token=await self.seat_token(player))
+        return await self.matches.join(invite_code, token=await self.seat_token(player.player_id))
 
     async def my_matches(
         self, player: Player, *, before: int | None, limit: int
