@@ -161,3 +161,38 @@ async def test_the_inbox_tells_each_player_of_the_start_and_whose_turn(asgi: Asg
     turn = await inbox(asgi.app, to_move["credential"], 1, last_event_id=1)
     assert turn[0]["event"] == "your_turn"
     assert turn[0]["id"] == 2
+
+
+async def test_quick_match_pairs_two_players_and_refuses_asking_twice(asgi: Asgi) -> None:
+    first, second = await sign_up(asgi.client, "First"), await sign_up(asgi.client, "Second")
+    options = {"options": {"game_target": 77}}
+    path = "/players/me/quick-match"
+    waiting = await asgi.client.post(path, json=options, headers=bearer(first["credential"]))
+    assert waiting.json()["status"] == "waiting"
+    again = await asgi.client.post(path, json=options, headers=bearer(first["credential"]))
+    assert_problem(again, 409, "already-queued")
+    status = await asgi.client.get(path, headers=bearer(first["credential"]))
+    assert status.json() == waiting.json()
+    paired = await asgi.client.post(path, json=options, headers=bearer(second["credential"]))
+    assert paired.json()["status"] == "paired"
+    match_id = paired.json()["match_id"]
+    status = await asgi.client.get(path, headers=bearer(first["credential"]))
+    assert (status.json()["match_id"], status.json()["seat"]) == (match_id, 0)
+    started = await inbox(asgi.app, first["credential"], 1)
+    assert started[0]["data"] == {"kind": "match_started", "match_id": match_id, "seat": 0}
+    view = await asgi.client.get(f"/matches/{match_id}/view", headers=bearer(first["credential"]))
+    assert view.json()["options"]["game_target"] == 77
+
+
+async def test_a_wait_can_be_cancelled_once(asgi: Asgi) -> None:
+    player = await sign_up(asgi.client, "Quitter")
+    path = "/players/me/quick-match"
+    never = await asgi.client.get(path, headers=bearer(player["credential"]))
+    assert_problem(never, 404, "not-queued")
+    await asgi.client.post(
+        path, json={"options": {"game_target": 78}}, headers=bearer(player["credential"])
+    )
+    cancelled = await asgi.client.delete(path, headers=bearer(player["credential"]))
+    assert cancelled.status_code == 204
+    twice = await asgi.client.delete(path, headers=bearer(player["credential"]))
+    assert_problem(twice, 404, "not-queued")
