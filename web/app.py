@@ -22,6 +22,7 @@ from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.player_invites import PostgresPlayerInvites
 from adapters.postgres.players import PostgresPlayers
 from adapters.postgres.quick_match import PostgresQuickMatchQueue
 from adapters.postgres.readiness import readiness_probe
@@ -38,6 +39,7 @@ from service.bots.runner import BotRunner
 from service.fairness.commitments import SeedCommitments
 from service.matches.metered import MeteredMatchService
 from service.players.accounts import Accounts
+from service.players.invites import Invitations
 from service.players.projector import Projector
 from service.players.quick_match import QuickMatch
 from service.players.running import running_projector
@@ -56,6 +58,7 @@ from web.docs import BEARER
 from web.events import EventsController
 from web.feed import FeedController, provide_feed
 from web.health import health, live, ready
+from web.invites import InvitesController, provide_invitations
 from web.limits import LimitsMiddleware
 from web.matches import MatchesController
 from web.metrics import counting_problems, metrics_endpoint
@@ -110,6 +113,9 @@ def create_app(settings: Settings) -> Litestar:
             players = PostgresPlayers(pool)
             app.state.accounts = Accounts(players, app.state.matches)
             app.state.matches.player_seat = app.state.accounts.seat_for_credential
+            app.state.invitations = Invitations(
+                PostgresPlayerInvites(pool, players), app.state.accounts
+            )
             app.state.quick_match = QuickMatch(PostgresQuickMatchQueue(pool), app.state.accounts)
             app.state.webhooks = SubscriptionService(PostgresWebhookSubscriptions(pool))
             sender = MeteredSender(
@@ -153,6 +159,7 @@ def create_app(settings: Settings) -> Litestar:
             WebhooksController,
             PlayersController,
             QuickMatchController,
+            InvitesController,
             health,
             metrics_endpoint,
             live,
@@ -166,6 +173,7 @@ def create_app(settings: Settings) -> Litestar:
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),
             "accounts": Provide(provide_accounts, sync_to_thread=False),
+            "invitations": Provide(provide_invitations, sync_to_thread=False),
             "quick_match": Provide(provide_quick_match, sync_to_thread=False),
         },
         lifespan=[resources],

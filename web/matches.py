@@ -8,6 +8,7 @@ from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
 from web.docs import problems
+from web.invites import InvitationsDependency
 from web.operators import OperatorAuthorization, Operators, creating_operator
 from web.params import Bots, Matches, MatchId
 from web.players import AccountsDependency
@@ -72,9 +73,17 @@ class MatchesController(Controller):
         "/join",
         status_code=HTTP_201_CREATED,
         summary="Join a match with an invite code",
-        responses=problems(400, 404, 422),
+        responses=problems(400, 403, 404, 410, 422),
     )
-    async def join(self, data: JSONBody[JoinMatch], matches: Matches, bots: Bots) -> Joined:
+    async def join(
+        self,
+        data: JSONBody[JoinMatch],
+        matches: Matches,
+        bots: Bots,
+        invitations: InvitationsDependency,
+    ) -> Joined:
+        # A player's invite may have expired, or be for one player only.
+        await invitations.check(None, data.invite_code)
         seated = await matches.join(data.invite_code, data.entropy)
         await bots.resume(seated.match_id)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)

@@ -21,7 +21,6 @@ from web.docs import problems
 from web.params import Authorization, Bots, LastEventId, WakeupsDependency
 from web.player_schemas import (
     CreatePlayerMatch,
-    JoinAsPlayer,
     MyMatch,
     MyMatches,
     NewCredential,
@@ -30,7 +29,7 @@ from web.player_schemas import (
     PlayerProfile,
     SignUp,
 )
-from web.schemas import MAX_VERSION, Joined, SeatToken
+from web.schemas import MAX_VERSION, SeatToken
 from web.stream import resume_after
 
 PLAYER_CREDENTIAL = "PlayerCredential"
@@ -120,25 +119,6 @@ class PlayersController(Controller):
             commitment=created.commitment,
             invite_code=created.invite_code,
         )
-
-    @post(
-        "/me/join",
-        status_code=HTTP_201_CREATED,
-        summary="Join a match by invite code as this player",
-        security=[{PLAYER_CREDENTIAL: []}],
-        responses=problems(400, 401, 404, 422),
-    )
-    async def join(
-        self,
-        data: JSONBody[JoinAsPlayer],
-        accounts: AccountsDependency,
-        bots: Bots,
-        authorization: Authorization = None,
-    ) -> Joined:
-        player = await player_of(accounts, authorization)
-        seated = await accounts.join(player, data.invite_code)
-        await bots.resume(seated.match_id)
-        return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
 
     @get(
         "/me/matches",

@@ -95,6 +95,9 @@ class InMemoryPlayers:
                 return seat.seat
         return None
 
+    async def holders(self, match_id: str) -> list[PlayerSeat]:
+        return await self.seats_of_match(match_id)
+
     async def names(self, match_id: str) -> dict[int, str]:
         return {
             seat.seat: self._accounts[seat.player_id].player.display_name

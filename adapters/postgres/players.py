@@ -120,6 +120,10 @@ class PostgresPlayers:
             row = await cur.fetchone()
         return None if row is None else int(row[0])
 
+    async def holders(self, match_id: str) -> list[PlayerSeat]:
+        async with self._pool.connection() as conn:
+            return await seats_of(conn, [match_id])
+
     async def names(self, match_id: str) -> dict[int, str]:
         async with self._pool.connection() as conn:
             cur = await conn.execute(NAMES, (match_id,))
@@ -185,6 +189,11 @@ async def insert_notices(conn: AsyncConnection[Any], notices: Sequence[NewNotice
         )
 
 
+async def seats_of(conn: AsyncConnection[Any], match_ids: Collection[str]) -> list[PlayerSeat]:
+    cur = await conn.execute(SEATS, (sorted(match_ids),))
+    return [PlayerSeat(m, int(seat), p) for m, seat, p in await cur.fetchall()]
+
+
 class PostgresProjectionTurn:
     def __init__(self, conn: AsyncConnection[Any], cursor: int) -> None:
         self._conn = conn
@@ -196,8 +205,7 @@ class PostgresProjectionTurn:
         return self._cursor
 
     async def seats(self, match_ids: Collection[str]) -> list[PlayerSeat]:
-        cur = await self._conn.execute(SEATS, (sorted(match_ids),))
-        return [PlayerSeat(m, int(seat), p) for m, seat, p in await cur.fetchall()]
+        return await seats_of(self._conn, match_ids)
 
     async def known(self, match_ids: Collection[str]) -> list[PlayerMatch]:
         cur = await self._conn.execute(

@@ -41,6 +41,7 @@ class NoticeBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     invite_code: str | None = None  # to join, when invited
     from_player: str | None = None  # the display name of who invited or offered
     expires_at: str | None = None
+    rematch_of: str | None = None  # the finished match a rematch follows
 
 
 def notice(player_id: str, body: NoticeBody) -> NewNotice:

@@ -92,6 +92,10 @@ class PlayerStore(Protocol):
         """The seat the player holds in the match, if any."""
         ...
 
+    async def holders(self, match_id: str) -> list[PlayerSeat]:
+        """The seats of the match that players hold."""
+        ...
+
     async def names(self, match_id: str) -> dict[int, str]:
         """The display names of the match's seats held by players, by seat."""
         ...

@@ -21,10 +21,14 @@ async def sign_up(client: httpx.AsyncClient, name: str) -> Json:
     return body
 
 
-async def pair(client: httpx.AsyncClient, host: Json, guest: Json) -> str:
+async def pair(
+    client: httpx.AsyncClient, host: Json, guest: Json, options: Json | None = None
+) -> str:
     """A match ``host`` made with an invite that ``guest`` accepted: its id."""
     created = await client.post(
-        "/players/me/matches", json={"options": ONE_GAME}, headers=bearer(host["credential"])
+        "/players/me/matches",
+        json={"options": options or ONE_GAME},
+        headers=bearer(host["credential"]),
     )
     assert created.status_code == 201, created.text
     joined = await client.post(

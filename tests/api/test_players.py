@@ -196,3 +196,40 @@ async def test_a_wait_can_be_cancelled_once(asgi: Asgi) -> None:
     assert cancelled.status_code == 204
     twice = await asgi.client.delete(path, headers=bearer(player["credential"]))
     assert_problem(twice, 404, "not-queued")
+
+
+async def test_an_invite_for_one_player_is_refused_to_anyone_else(asgi: Asgi) -> None:
+    host, guest = await sign_up(asgi.client, "Host"), await sign_up(asgi.client, "Guest")
+    other = await sign_up(asgi.client, "Other")
+    made = await asgi.client.post(
+        "/players/me/invites",
+        json={"to_player_id": guest["player_id"]},
+        headers=bearer(host["credential"]),
+    )
+    assert made.status_code == 201, made.text
+    code = made.json()["invite_code"]
+    body = {"invite_code": code}
+    refused = await asgi.client.post(
+        "/players/me/join", json=body, headers=bearer(other["credential"])
+    )
+    assert_problem(refused, 403, "invite-not-for-you")
+    anonymous = await asgi.client.post("/matches/join", json=body)
+    assert_problem(anonymous, 403, "invite-not-for-you")
+    received = await inbox(asgi.app, guest["credential"], 1)
+    assert received[0]["event"] == "invitation_received"
+    assert received[0]["data"]["invite_code"] == code
+    assert received[0]["data"]["from_player"] == "Host"
+    joined = await asgi.client.post(
+        "/players/me/join", json=body, headers=bearer(guest["credential"])
+    )
+    assert joined.status_code == 201, joined.text
+
+
+async def test_an_invite_to_an_unknown_player_is_refused(asgi: Asgi) -> None:
+    host = await sign_up(asgi.client, "Host")
+    refused = await asgi.client.post(
+        "/players/me/invites",
+        json={"to_player_id": "00000000-0000-4000-8000-000000000000"},
+        headers=bearer(host["credential"]),
+    )
+    assert_problem(refused, 404, "player-not-found")
