@@ -54,7 +54,10 @@ class QuickMatchController(Controller):
     security = ({PLAYER_CREDENTIAL: []},)
 
     @post(
-        "/", status_code=HTTP_200_OK, summary="Ask for a quick match", responses=problems(401, 409)
+        "/",
+        status_code=HTTP_200_OK,
+        summary="Ask for a quick match",
+        responses=problems(400, 401, 409, 422),
     )
     async def ask(
         self,
