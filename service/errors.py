@@ -196,11 +196,6 @@ class RematchNotAvailable(ServiceError):  # noqa: N818
     title = "A rematch can be offered only by a player of a finished match"
 
 
-class RateLimited(ServiceError):  # noqa: N818
-    kind = "rate-limited"
-    title = "Too many requests; try again after the time in Retry-After"
-
-
 class DatabaseUnavailable(ServiceError):  # noqa: N818
     """Raised by the adapters (any port) when the store cannot be reached in time: nothing was
     done, and the same request may be sent again once it is back."""

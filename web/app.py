@@ -66,6 +66,7 @@ from web.operators import OPERATOR_KEY, provide_operator_keys
 from web.players import PLAYER_CREDENTIAL, PlayersController, provide_accounts
 from web.problems import handle_exception
 from web.quick_match import QuickMatchController, provide_quick_match
+from web.rate_limits import rate_limit_middleware
 from web.records import RecordsController
 from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
@@ -181,6 +182,7 @@ def create_app(settings: Settings) -> Litestar:
         middleware=[
             RequestLogMiddleware(metrics),
             LimitsMiddleware(settings.read_timeout_seconds),
+            *rate_limit_middleware(settings.rate_limits),
         ],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(

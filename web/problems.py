@@ -82,7 +82,6 @@ STATUS_OF_KIND: dict[str, int] = {
     "invalid-display-name": 422,
     # whether it can be done now
     "database-unavailable": 503,
-    "rate-limited": 429,
 }
 # Headers that go with a kind: when to ask again.
 HEADERS_OF_KIND: dict[str, dict[str, str]] = {

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from service.tournament.webhooks.settings import WebhookSettings
+from web.rate_limits import RateLimits
 
 T = TypeVar("T")
 
@@ -117,6 +118,8 @@ DATABASE_URL = Accepts("a postgresql:// URL", postgres_url)
 # Room for the largest body the API takes (a match's options, entropy) many times over.
 BODY_BYTES = Accepts("a number of bytes from 1024 to 1048576", whole_number(1024, 1024 * 1024))
 
+PER_MINUTE = Accepts("a number of requests per minute (0: no limit)", whole_number(0))
+
 # Every variable the service reads, and what it accepts.
 ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_DATABASE_URL": DATABASE_URL,
@@ -142,6 +145,10 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_WEBHOOK_RETRY_BASE_SECONDS": SECONDS,
     "GIN_WEBHOOK_RETRY_CAP_SECONDS": SECONDS,
     "GIN_WEBHOOK_MAX_ATTEMPTS": AT_LEAST_ONE,
+    "GIN_LIMIT_CREATE_PER_ADDRESS": PER_MINUTE,
+    "GIN_LIMIT_CREATE_PER_CREDENTIAL": PER_MINUTE,
+    "GIN_LIMIT_COMMANDS_PER_ADDRESS": PER_MINUTE,
+    "GIN_LIMIT_COMMANDS_PER_CREDENTIAL": PER_MINUTE,
 }
 # What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
 DATABASE_ENVIRONMENT = (
@@ -178,6 +185,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     read_timeout_seconds: float = 10.0
     max_body_bytes: int = 64 * 1024
     webhooks: WebhookSettings = WebhookSettings()
+    rate_limits: RateLimits = RateLimits()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -206,6 +214,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             read_timeout_seconds=read("GIN_READ_TIMEOUT_SECONDS", defaults.read_timeout_seconds),
             max_body_bytes=read("GIN_MAX_BODY_BYTES", defaults.max_body_bytes),
             webhooks=_webhooks(env),
+            rate_limits=RateLimits(
+                create_per_address=read("GIN_LIMIT_CREATE_PER_ADDRESS", 0),
+                create_per_credential=read("GIN_LIMIT_CREATE_PER_CREDENTIAL", 0),
+                commands_per_address=read("GIN_LIMIT_COMMANDS_PER_ADDRESS", 0),
+                commands_per_credential=read("GIN_LIMIT_COMMANDS_PER_CREDENTIAL", 0),
+            ),
         )
         if settings.pool_min_size > settings.pool_max_size:
             raise SettingError(
