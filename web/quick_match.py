@@ -29,7 +29,7 @@ class AskQuickMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
 
 
-class QuickMatchAnswer(msgspec.Struct, frozen=True, kw_only=True):
+class QuickMatchAnswer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """``paired``: play ``match_id`` in ``seat`` with your credential. ``waiting``: until
     ``expires_at``; your inbox says ``match_started`` when someone pairs with you."""
 
