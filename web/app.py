@@ -111,7 +111,7 @@ def create_app(settings: Settings) -> Litestar:
             app.state.notary = Notary(signer, store, links=app.state.matches.fairness.links)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store)
-            players = PostgresPlayers(pool)
+            players = PostgresPlayers(pool, wake_here=wakeups.wake)
             app.state.accounts = Accounts(players, app.state.matches)
             app.state.matches.player_seat = app.state.accounts.seat_for_credential
             app.state.invitations = Invitations(

@@ -8,7 +8,7 @@ inboxes written to are woken after the commit, never inside it (see ``wakeup_sen
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -63,8 +63,11 @@ ON CONFLICT (player_id, match_id) DO UPDATE SET status = excluded.status,
 
 
 class PostgresPlayers:
-    def __init__(self, pool: Pool) -> None:
+    def __init__(self, pool: Pool, *, wake_here: Callable[[str], None] | None = None) -> None:
+        """``wake_here`` wakes this process's inbox readers at once; other processes hear of
+        notices by ``NOTIFY``, a round trip later."""
         self._pool = pool
+        self._wake_here = wake_here
         if not isinstance(pool.conninfo, str):
             raise TypeError("the pool's conninfo must be a string to send wake-ups")
         self._wakeups = WakeupSender(pool.conninfo)
@@ -158,6 +161,8 @@ class PostgresPlayers:
     def woke(self, notices: Sequence[NewNotice]) -> None:
         """Wake the inboxes of these notices (committed by now)."""
         for player_id in dict.fromkeys(notice.player_id for notice in notices):
+            if self._wake_here is not None:
+                self._wake_here(inbox_wakeup(player_id))
             self._wakeups.appended(inbox_wakeup(player_id))
 
     @asynccontextmanager
