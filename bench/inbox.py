@@ -159,13 +159,15 @@ async def measure(base_url: str, players: int, samples: int) -> dict[str, list[f
             after = response.json()
             if after["turn"] == mover or after["phase"] == "match_over":
                 continue
-            arrived = await asyncio.wait_for(
-                asyncio.gather(
-                    heard.arrival(other, "inbox", "your_turn", seen),
-                    heard.arrival(other, "stream", None, after["version"] - 1),
-                ),
-                10,
-            )
+            waits = [
+                heard.arrival(other, "inbox", "your_turn", seen),
+                heard.arrival(other, "stream", None, after["version"] - 1),
+            ]
+            try:
+                arrived = await asyncio.wait_for(asyncio.gather(*waits), 10)
+            except TimeoutError:
+                inbox = heard.messages.get((other, "inbox"), [])[-3:]
+                raise AssertionError(f"nothing heard after {taken} samples: {inbox}") from None
             timings["inbox: your_turn"].append(max(0.0, arrived[0] - answered))
             timings["reference: match stream"].append(max(0.0, arrived[1] - answered))
             taken += 1
