@@ -121,7 +121,12 @@ async def test_my_matches_lists_waiting_in_play_and_whose_turn(asgi: Asgi) -> No
     assert by_id[waiting.json()["match_id"]]["status"] == "waiting"
     playing = by_id[match_id]
     assert playing["deadline"] is None
-    guests = await until(my_matches, asgi.client, guest)
+
+    async def guest_listed() -> Any:
+        listed = await my_matches(asgi.client, guest)
+        return listed if listed["matches"] else None
+
+    guests = await until(guest_listed)
     assert [m["match_id"] for m in guests["matches"]] == [match_id]
     to_move = playing["turn"]
     assert playing["your_turn"] == (to_move == 0)
