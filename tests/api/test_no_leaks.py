@@ -263,7 +263,8 @@ async def check_player_resources(asgi: Asgi, table: Table, players: list[Json]) 
 
     async def finished(player: Json) -> Json | None:
         listed = await my_matches(asgi.client, player)
-        return listed if listed["matches"][0]["status"] == "finished" else None
+        statuses = [m["status"] for m in listed["matches"]]
+        return listed if statuses == ["finished"] else None
 
     for seat, player in enumerate(players):
         other = players[1 - seat]
