@@ -89,6 +89,19 @@ class Heard:
             await self._news.wait()
 
 
+async def settled(heard: Heard, players: int) -> None:
+    """Wait until every inbox has its first notice and nothing more has come for a second:
+    the projector has caught up with the matches just made, and samples start from quiet."""
+    count = -1
+    while True:
+        inboxes = [heard.messages.get((str(n), "inbox"), []) for n in range(players)]
+        now = sum(len(received) for received in inboxes)
+        if now == count and all(inboxes):
+            return
+        count = now
+        await asyncio.sleep(1)
+
+
 async def sign_up(client: httpx.AsyncClient, n: int) -> str:
     response = await client.post("/players", json={"display_name": f"Player {n}"})
     assert response.status_code == 201, response.text
@@ -134,7 +147,7 @@ async def measure(base_url: str, players: int, samples: int) -> dict[str, list[f
                 path = f"/matches/{match_id}/stream"
                 on = heard.on(str(n), "stream")
                 readers.append(asyncio.create_task(listen(client, path, credentials[n], on)))
-        await asyncio.sleep(2)  # every stream open and its backlog read
+        await settled(heard, players)
         timings: dict[str, list[float]] = {"inbox: your_turn": [], "reference: match stream": []}
         taken = 0
         while taken < samples:
