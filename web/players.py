@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from typing import Annotated, cast
 
@@ -198,7 +199,10 @@ async def _notices(
                 seq = notice.seq
             if len(notices) == PAGE_LIMIT:
                 continue  # more to read at once
-            if not await waiter.wait(KEEPALIVE_SECONDS):
+            # Each inbox re-reads on its own timer: inboxes opened together (a server restart
+            # reconnects them all) would otherwise all read at once every keep-alive, and the
+            # notices of the moment would queue behind a thousand reads for the pool.
+            if not await waiter.wait(KEEPALIVE_SECONDS * random.uniform(0.5, 1.0)):
                 yield ServerSentEventMessage(data=None, comment="keep-alive")
         finally:
             waiter.close()
