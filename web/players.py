@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from typing import Annotated, cast
@@ -35,6 +36,7 @@ from web.stream import resume_after
 
 PLAYER_CREDENTIAL = "PlayerCredential"
 KEEPALIVE_SECONDS = 15.0
+REREAD_SECONDS = 60.0  # without a wake-up (they are hints, and one can be lost)
 OUTAGE_RETRY_SECONDS = 1.0
 
 AccountsDependency = NamedDependency[Accounts]
@@ -199,10 +201,15 @@ async def _notices(
                 seq = notice.seq
             if len(notices) == PAGE_LIMIT:
                 continue  # more to read at once
-            # Each inbox re-reads on its own timer: inboxes opened together (a server restart
-            # reconnects them all) would otherwise all read at once every keep-alive, and the
-            # notices of the moment would queue behind a thousand reads for the pool.
-            if not await waiter.wait(KEEPALIVE_SECONDS * random.uniform(0.5, 1.0)):
-                yield ServerSentEventMessage(data=None, comment="keep-alive")
+            # Woken, the inbox reads at once. Not woken, it still reads again now and then (a
+            # wake-up can be lost), each inbox on its own timer: inboxes opened together (a
+            # restart reconnects them all) would otherwise read all at once, and the notices
+            # of the moment would queue behind a thousand reads for the pool.
+            waiting = asyncio.ensure_future(waiter.wait(REREAD_SECONDS * random.uniform(0.5, 1.0)))
+            try:
+                while not (await asyncio.wait({waiting}, timeout=KEEPALIVE_SECONDS))[0]:
+                    yield ServerSentEventMessage(data=None, comment="keep-alive")
+            finally:
+                waiting.cancel()  # also when the client goes away mid-wait
         finally:
             waiter.close()
