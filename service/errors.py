@@ -146,6 +146,56 @@ class UnknownCommitment(ServiceError):  # noqa: N818
     title = "There is no unused commitment with this value"
 
 
+class MissingCredential(ServiceError):  # noqa: N818
+    kind = "missing-credential"
+    title = "A player's credential is required"
+
+
+class WrongCredential(ServiceError):  # noqa: N818
+    kind = "wrong-credential"
+    title = "This credential is unknown or was replaced"
+
+
+class PlayerNotFound(ServiceError):  # noqa: N818
+    kind = "player-not-found"
+    title = "There is no such player"
+
+
+class DisplayNameTooLong(ServiceError):  # noqa: N818
+    kind = "display-name-too-long"
+    title = "The display name is too long"
+
+
+class InvalidDisplayName(ServiceError):  # noqa: N818
+    kind = "invalid-display-name"
+    title = "The display name is empty or holds characters a name cannot have"
+
+
+class AlreadyQueued(ServiceError):  # noqa: N818
+    kind = "already-queued"
+    title = "This player is already waiting for a quick match"
+
+
+class NotQueued(ServiceError):  # noqa: N818
+    kind = "not-queued"
+    title = "This player is not waiting for a quick match"
+
+
+class InviteExpired(ServiceError):  # noqa: N818
+    kind = "invite-expired"
+    title = "The invite has expired"
+
+
+class InviteNotForYou(ServiceError):  # noqa: N818
+    kind = "invite-not-for-you"
+    title = "This invite or rematch offer was made to another player"
+
+
+class RematchNotAvailable(ServiceError):  # noqa: N818
+    kind = "rematch-not-available"
+    title = "A rematch can be offered only by a player of a finished match"
+
+
 class DatabaseUnavailable(ServiceError):  # noqa: N818
     """Raised by the adapters (any port) when the store cannot be reached in time: nothing was
     done, and the same request may be sent again once it is back."""

@@ -28,6 +28,9 @@ from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
 from adapters.postgres.match_creations import PostgresMatchCreations
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
+from adapters.postgres.player_invites import PostgresPlayerInvites
+from adapters.postgres.players import PostgresPlayers
+from adapters.postgres.quick_match import PostgresQuickMatchQueue
 from adapters.postgres.readiness import readiness_probe
 from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
@@ -48,6 +51,11 @@ from service.matches.formats import FormatMatchService
 from service.matches.idempotent import IdempotentCreations
 from service.matches.metered import MeteredMatchService
 from service.matches.stream_tickets import StreamTickets
+from service.players.accounts import Accounts
+from service.players.invites import Invitations
+from service.players.projector import Projector
+from service.players.quick_match import QuickMatch
+from service.players.running import running_projector
 from service.store.format_streams import FormatStreams
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
@@ -72,13 +80,17 @@ from web.events import EventsController
 from web.feed import FeedController, provide_feed
 from web.format_matches import provide_formats
 from web.health import health, live, ready
+from web.invites import InvitesController, provide_invitations
 from web.limits import LimitsMiddleware
 from web.matches import MatchesController, provide_creations
 from web.metrics import counting_problems, metrics_endpoint
 from web.openapi_contract import ClientDocument
 from web.operator_matches import OperatorMatchesController, provide_operator_matches
 from web.operators import OPERATOR_KEY, provide_operator_keys
+from web.players import PLAYER_CREDENTIAL, PlayersController, provide_accounts
 from web.problems import handle_exception
+from web.quick_match import QuickMatchController, provide_quick_match
+from web.rate_limits import rate_limit_middleware
 from web.records import RecordsController
 from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
@@ -149,6 +161,13 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.webhooks = SubscriptionService(
                 PostgresWebhookSubscriptions(pool), destinations
             )
+            players = PostgresPlayers(pool, wake_here=wakeups.wake)
+            app.state.accounts = Accounts(players, app.state.matches)
+            app.state.matches.player_seat = app.state.accounts.seat_for_credential
+            app.state.invitations = Invitations(
+                PostgresPlayerInvites(pool, players), app.state.accounts
+            )
+            app.state.quick_match = QuickMatch(PostgresQuickMatchQueue(pool), app.state.accounts)
             sender = MeteredSender(
                 GuardedSender(
                     UrllibSender(
@@ -172,11 +191,13 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                     running_deadlines(
                         DeadlineTimer(PostgresDeadlines(pool), app.state.matches), wakeups
                     ),
+                    running_projector(Projector(store, players, app.state.matches), wakeups),
                 ):
                     yield
             finally:
                 privileges.cancel()
                 sender.close()
+                await players.close()
                 await postgres_store.close_wakeups()
                 await wakeups.stop()
 
@@ -198,6 +219,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             WebhooksController,
             RoundsController,
             OperatorMatchesController,
+            PlayersController,
+            QuickMatchController,
+            InvitesController,
             health,
             metrics_endpoint,
             live,
@@ -216,12 +240,16 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             "creations": Provide(provide_creations, sync_to_thread=False),
             "rounds": Provide(provide_rounds, sync_to_thread=False),
             "operator_matches": Provide(provide_operator_matches, sync_to_thread=False),
+            "accounts": Provide(provide_accounts, sync_to_thread=False),
+            "invitations": Provide(provide_invitations, sync_to_thread=False),
+            "quick_match": Provide(provide_quick_match, sync_to_thread=False),
         },
         lifespan=[resources],
         exception_handlers={Exception: counting_problems(handle_exception, metrics)},
         middleware=[
             RequestLogMiddleware(metrics),
             LimitsMiddleware(settings.read_timeout_seconds),
+            *rate_limit_middleware(settings.rate_limits),
         ],
         request_max_body_size=settings.max_body_bytes,
         plugins=_plugins(settings, tracer_provider),
@@ -252,6 +280,11 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                         type="http",
                         scheme="bearer",
                         description="An operator key, from `gin operator create-key`",
+                    ),
+                    PLAYER_CREDENTIAL: SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A player's credential, from `POST /players`",
                     ),
                 }
             ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import cast
 
 from litestar import Controller, get, post
@@ -23,8 +24,10 @@ from web.format_matches import (
     create_format_match,
     format_summary,
 )
+from web.invites import InvitationsDependency
 from web.operators import OperatorAuthorization, Operators, creating_operator
 from web.params import Bots, Formats, IdempotencyKey, Matches, MatchId
+from web.players import AccountsDependency
 from web.schemas import (
     CreateMatch,
     Joined,
@@ -46,13 +49,15 @@ def provide_creations(state: State) -> IdempotentCreations:
     return cast(IdempotentCreations, state.creations)
 
 
-def players(record: RegisteredMatch) -> list[Player]:
+def players(record: RegisteredMatch, names: Mapping[int, str]) -> list[Player]:
+    """Who sits where; ``names``: the display names of seats held by player accounts."""
     return [
         Player(
             seat.seat,
             seat.token_hash is not None or seat.bot is not None,
             external_player_id=seat.external_player_id,
             bot=seat.bot,
+            display_name=names.get(seat.seat),
         )
         for seat in record.seats
     ]
@@ -128,11 +133,18 @@ class MatchesController(Controller):
         "/join",
         status_code=HTTP_201_CREATED,
         summary="Join a match with an invite code",
-        responses=problems(400, 404, 422),
+        responses=problems(400, 403, 404, 410, 422),
     )
     async def join(
-        self, data: JSONBody[JoinMatch], matches: Matches, bots: Bots, formats: Formats
+        self,
+        data: JSONBody[JoinMatch],
+        matches: Matches,
+        bots: Bots,
+        formats: Formats,
+        invitations: InvitationsDependency,
     ) -> Joined:
+        # A player's invite may have expired, or be for one player only.
+        await invitations.check(None, data.invite_code)
         seated = await matches.join(data.invite_code, data.entropy)
         record = await matches.match(seated.match_id)
         if is_format_match(record):
@@ -147,7 +159,11 @@ class MatchesController(Controller):
         responses=problems(400, 404),
     )
     async def summary(
-        self, match_id: MatchId, matches: Matches, formats: Formats
+        self,
+        match_id: MatchId,
+        matches: Matches,
+        formats: Formats,
+        accounts: AccountsDependency,
     ) -> MatchSummary | FormatMatchSummary:
         """Players, status, scores and every finished hand and game: no token needed, and
         nothing a spectator may not see."""
@@ -156,6 +172,7 @@ class MatchesController(Controller):
             return await format_summary(formats, record)
         loaded = await matches.load(str(match_id))
         events = await matches.events(str(match_id), None, after_version=0)
+        names = await accounts.players.names(str(match_id))
         status: Status = "in_progress"
         if loaded.state.phase is Phase.MATCH_OVER:
             status = "finished"  # a no-show ends a match nobody joined
@@ -167,7 +184,7 @@ class MatchesController(Controller):
             created_at=record.created_at,
             status=status,
             version=loaded.version,
-            players=players(record),
+            players=players(record, names),
             winner=loaded.state.winner,
             table=public_view(loaded.state),
             hands=[event for _, event in events if isinstance(event, Scored | HandDrawn)],

@@ -109,6 +109,6 @@ def _listed(listed: Listed) -> ListedMatch:
         round_id=match.round_id,
         created_at=match.created_at,
         status=listed.status,
-        players=players(match),
+        players=players(match, {}),
         result=f"/matches/{match.match_id}/result",
     )

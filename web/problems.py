@@ -56,12 +56,18 @@ STATUS_OF_KIND: dict[str, int] = {
     "seat-token-not-operator-key": 403,
     "missing-scope": 403,
     "not-your-match": 403,
+    "missing-credential": 401,
+    "wrong-credential": 401,
+    "invite-not-for-you": 403,
     # what is asked for
     "match-not-found": 404,
     "invite-not-found": 404,
     "webhook-not-found": 404,
     "version-not-found": 404,
     "hand-not-finished": 404,
+    "player-not-found": 404,
+    "not-queued": 404,
+    "invite-expired": 410,
     "unknown-position": 400,
     # when it is asked
     "waiting-for-opponent": 409,
@@ -70,10 +76,15 @@ STATUS_OF_KIND: dict[str, int] = {
     "stale-version": 412,
     "deadline-passed": 409,
     "idempotency-key-reused": 422,
+    "already-queued": 409,
+    "rematch-not-available": 409,
     # how a match is set up
     "invalid-bot-seats": 422,
     "unknown-commitment": 422,
     "entropy-before-commitment": 422,
+    # who a player is
+    "display-name-too-long": 422,
+    "invalid-display-name": 422,
     # whether it can be done now
     "database-unavailable": 503,
     # tournaments: refs, retries, rounds, whose match, where webhooks may go

@@ -114,6 +114,7 @@ class Player(msgspec.Struct, frozen=True):
     joined: bool
     external_player_id: str | None = None
     bot: str | None = None  # the level of a seat the server plays
+    display_name: str | None = None  # the name of the player account holding the seat
 
 
 class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):

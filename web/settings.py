@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from service.tournament.webhooks.settings import WebhookSettings
+from web.rate_limits import RateLimits
 
 T = TypeVar("T")
 
@@ -140,6 +141,7 @@ NETWORKS = Accepts("networks in CIDR notation, comma-separated (127.0.0.0/8,::1/
 BODY_BYTES = Accepts("a number of bytes from 1024 to 1048576", whole_number(1024, 1024 * 1024))
 
 ORIGINS = Accepts("comma-separated origins such as https://app.example:8443", origins)
+PER_MINUTE = Accepts("a number of requests per minute (0: no limit)", whole_number(0))
 
 # Every variable the service reads, and what it accepts.
 ENVIRONMENT: dict[str, Accepts[Any]] = {
@@ -171,6 +173,10 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_WEBHOOK_RETRY_CAP_SECONDS": SECONDS,
     "GIN_WEBHOOK_MAX_ATTEMPTS": AT_LEAST_ONE,
     "GIN_WEBHOOK_ALLOWED_NETWORKS": NETWORKS,
+    "GIN_LIMIT_CREATE_PER_ADDRESS": PER_MINUTE,
+    "GIN_LIMIT_CREATE_PER_CREDENTIAL": PER_MINUTE,
+    "GIN_LIMIT_COMMANDS_PER_ADDRESS": PER_MINUTE,
+    "GIN_LIMIT_COMMANDS_PER_CREDENTIAL": PER_MINUTE,
 }
 # What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
 DATABASE_ENVIRONMENT = (
@@ -215,6 +221,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Other web origins whose pages may call the API (CORS); the service's own page needs none.
     cors_origins: tuple[str, ...] = ()
     webhooks: WebhookSettings = WebhookSettings()
+    rate_limits: RateLimits = RateLimits()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -247,6 +254,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             metrics=read("GIN_METRICS", defaults.metrics),
             cors_origins=read("GIN_CORS_ORIGINS", defaults.cors_origins),
             webhooks=_webhooks(env),
+            rate_limits=RateLimits(
+                create_per_address=read("GIN_LIMIT_CREATE_PER_ADDRESS", 0),
+                create_per_credential=read("GIN_LIMIT_CREATE_PER_CREDENTIAL", 0),
+                commands_per_address=read("GIN_LIMIT_COMMANDS_PER_ADDRESS", 0),
+                commands_per_credential=read("GIN_LIMIT_COMMANDS_PER_CREDENTIAL", 0),
+            ),
         )
         if settings.pool_min_size > settings.pool_max_size:
             raise SettingError(

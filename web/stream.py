@@ -76,7 +76,7 @@ class StreamController(Controller):
                 "trade it for a ticket (POST /matches/{match_id}/stream-tickets)"
             )
         seat = await _seat(matches, stream_tickets, str(match_id), authorization, ticket)
-        start = _resume_version(last_event_id, after)
+        start = resume_after(last_event_id, after)
         finished = (await matches.load(str(match_id))).state.phase is Phase.MATCH_OVER
         messages = _messages(matches, wakeups, str(match_id), seat, start, finished)
         return ServerSentEvent(messages)
@@ -131,7 +131,8 @@ async def _messages(
             waiter.close()  # also when the client goes away mid-stream
 
 
-def _resume_version(last_event_id: str | None, after: int) -> int:
+def resume_after(last_event_id: str | None, after: int) -> int:
+    """Where a stream resumes: after ``Last-Event-ID`` if the client sent one, else ``after``."""
     if last_event_id is None or not last_event_id.strip():
         return after
     text = last_event_id.strip()

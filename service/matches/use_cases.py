@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -72,6 +72,10 @@ from service.store.match_streams import Loaded, MatchStreams, stream_id
 SEATS = (0, 1)
 ROUND_STARTS_AT_ONCE = 8  # of a round's matches, started at once (each holds a connection)
 RECORDS_CACHED = 10_000
+
+# The seat a player's credential holds in a match (None: none), for credentials that are not
+# seat tokens: ``service.players`` provides it.
+PlayerSeat = Callable[[str, str], Awaitable[int | None]]
 
 
 class CreatedMatch(msgspec.Struct, frozen=True):
@@ -135,6 +139,7 @@ class MatchService:
         new_match_id: Callable[[], str] | None = None,
         chain_links: int = CHAIN_LINKS,
         clock: Clock = system_clock,
+        player_seat: PlayerSeat | None = None,
     ) -> None:
         """``new_match_id`` (a UUID string each call; random by default) and ``chain_links``
         (the length of each seed chain) are for callers that play matches again by seed: the
@@ -146,6 +151,7 @@ class MatchService:
         self.commitments = commitments
         self.fairness = FairnessLog(streams.store, links=chain_links)
         self._new_match_id = new_match_id or _new_match_id
+        self.player_seat = player_seat
         # Only records of full matches are cached: nothing in them can change any more.
         self._full_records: OrderedDict[str, RegisteredMatch] = OrderedDict()
 
@@ -160,7 +166,11 @@ class MatchService:
         external_player_ids: Sequence[str | None] = (),
         commitment: str | None = None,
         bots: Sequence[str | None] = (),
+        seat_tokens: Mapping[int, str] | None = None,
+        match_id: str | None = None,
     ) -> CreatedMatch:
+        """``seat_tokens`` gives seats the tokens a caller made (and linked to players);
+        ``match_id`` is the id a caller already promised (a quick match's pair)."""
         server_secret = await self._server_secret(commitment, entropy)
         new = self._prepare(
             options=options,
@@ -171,6 +181,8 @@ class MatchService:
             operator_id=operator_id,
             external_player_ids=external_player_ids,
             bots=bots,
+            seat_tokens=seat_tokens,
+            match_id=match_id,
         )
         await self.registry.create(
             new.match.match_id,
@@ -233,25 +245,28 @@ class MatchService:
         operator_id: str | None,
         external_player_ids: Sequence[str | None],
         bots: Sequence[str | None],
+        seat_tokens: Mapping[int, str] | None = None,
+        match_id: str | None = None,
     ) -> _NewMatch:
         """A match's registry row, seat tokens and first events, not yet stored anywhere."""
         levels = bot_levels(bots, invite_seat)
         entropy = [*entropy, "", ""][:2]
         player_ids = [*external_player_ids, None, None][:2]
-        seat_tokens = {
-            seat: tokens.new_token()
+        given = seat_tokens or {}
+        made = {
+            seat: given.get(seat) or tokens.new_token()
             for seat in SEATS
             if seat != invite_seat and levels[seat] is None
         }
         match = RegisteredMatch(
-            match_id=self._new_match_id(),
+            match_id=match_id or self._new_match_id(),
             external_ref=external_ref,
             server_secret=server_secret,
             created_at=datetime.now(UTC),
             seats=tuple(
                 RegisteredSeat(
                     seat,
-                    tokens.secret_hash(seat_tokens[seat]) if seat in seat_tokens else None,
+                    tokens.secret_hash(made[seat]) if seat in made else None,
                     entropy[seat],
                     player_ids[seat],
                     levels[seat],
@@ -261,7 +276,7 @@ class MatchService:
             operator_id=operator_id,
         )
         invite_code = tokens.new_invite_code() if invite_seat is not None else None
-        return _NewMatch(match, seat_tokens, invite_code, decide(new_match(), StartMatch(options)))
+        return _NewMatch(match, made, invite_code, decide(new_match(), StartMatch(options)))
 
     async def _start(self, new: _NewMatch) -> CreatedMatch:
         """Open the fairness stream of a registered match and append its first events."""
@@ -291,8 +306,11 @@ class MatchService:
             )
         return new_secret()
 
-    async def join(self, invite_code: str, entropy: str = "") -> SeatToken:
-        token = tokens.new_token()
+    async def join(
+        self, invite_code: str, entropy: str = "", token: str | None = None
+    ) -> SeatToken:
+        """``token``: the one a caller made for the seat (and linked to a player)."""
+        token = token or tokens.new_token()
         seated = await self.registry.accept_invite(
             tokens.secret_hash(invite_code), tokens.secret_hash(token), entropy
         )
@@ -330,6 +348,11 @@ class MatchService:
         match = await self.match(match_id)
         if token is None:
             raise MissingToken("send the seat's token as 'Authorization: Bearer <token>'")
+        if self.player_seat is not None and not token.startswith(tokens.TOKEN_PREFIX):
+            seat = await self.player_seat(token, match_id)
+            if seat is None:
+                raise WrongToken("this credential does not hold a seat in this match")
+            return Seated(match, seat)
         seats = [
             seat.seat
             for seat in match.seats

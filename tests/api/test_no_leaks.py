@@ -15,6 +15,7 @@ import msgspec
 import pytest
 
 from adapters.postgres.event_store import PostgresEventStore
+from tests.api.accounts import inbox, my_matches, sign_up, until
 from tests.api.conftest import Asgi
 from tests.api.format_knowledge import FormatKnowledge
 from tests.api.knowledge import (
@@ -234,15 +235,58 @@ def _face_down_to(viewer: int | None, event: Json) -> bool:
 
 
 async def play_and_check(asgi: Asgi, store: PostgresEventStore, rng: random.Random) -> None:
-    table = await create_table(asgi.client, **options_for(rng))
+    # One match in four is played by two player accounts: their credentials open the seats.
+    players = None
+    if rng.random() < 0.25:
+        players = [await sign_up(asgi.client, name) for name in ("Ann", "Bob")]
+        table = await player_table(asgi.client, players, options_for(rng))
+    else:
+        table = await create_table(asgi.client, **options_for(rng))
     match = Match(table)
     streams = start_streams(asgi, match)
     await play_and_record(asgi.client, match, rng)
     statuses = await asyncio.wait_for(asyncio.gather(*streams), 30)
     assert statuses == [200, 200, 200]
+    if players is not None:
+        await check_player_resources(asgi, table, players)
     records = await store.read_stream(f"match-{table.match_id}")
     raw = [(record.version, msgspec.json.decode(record.data)) for record in records]
     check(match, Knowledge(raw))
+
+
+async def player_table(client: Client, players: list[Json], options: Json) -> Table:
+    host, guest = (bearer(player["credential"]) for player in players)
+    created = await client.post("/players/me/matches", json={"options": options}, headers=host)
+    assert created.status_code == 201, created.text
+    code = created.json()["invite_code"]
+    joined = await client.post("/players/me/join", json={"invite_code": code}, headers=guest)
+    assert joined.status_code == 201, joined.text
+    credentials = {seat: player["credential"] for seat, player in enumerate(players)}
+    return Table(created.json()["match_id"], credentials)
+
+
+async def check_player_resources(asgi: Asgi, table: Table, players: list[Json]) -> None:
+    """A player's own list, inbox and profile name no card and nobody else's credential, and
+    hold only that player's seat of that player's match."""
+
+    async def finished(player: Json) -> Json | None:
+        listed = await my_matches(asgi.client, player)
+        statuses = [m["status"] for m in listed["matches"]]
+        return listed if statuses == ["finished"] else None
+
+    for seat, player in enumerate(players):
+        other = players[1 - seat]
+        listed = await until(finished, player)
+        notices = await inbox(asgi.app, player["credential"], 2)
+        me = (await asgi.client.get("/players/me", headers=bearer(player["credential"]))).json()
+        for body in (listed, notices, me):
+            assert not leaked(body, ALL_CARDS), body
+            assert other["credential"] not in str(body)
+            assert player["credential"] not in str(body)
+        assert [m["match_id"] for m in listed["matches"]] == [table.match_id]
+        assert {(n["data"]["match_id"], n["data"]["seat"]) for n in notices} == {
+            (table.match_id, seat)
+        }
 
 
 @pytest.mark.slow

@@ -430,6 +430,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/players/me/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My matches */
+        get: operations["PlayersMeMatchesMyMatches"];
+        put?: never;
+        /** Create a match as this player */
+        post: operations["PlayersMeMatchesCreateMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My live inbox (Server-Sent Events) */
+        get: operations["PlayersMeInboxInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the credential is */
+        get: operations["PlayersMeMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the credential */
+        post: operations["PlayersMeCredentialRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign up */
+        post: operations["PlayersSignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/quick-match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My quick match */
+        get: operations["PlayersMeQuickMatchStatus"];
+        put?: never;
+        /** Ask for a quick match */
+        post: operations["PlayersMeQuickMatchAsk"];
+        /** Stop waiting for a quick match */
+        delete: operations["PlayersMeQuickMatchCancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite a player, or anyone with the code */
+        post: operations["PlayersMeInvitesInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a match by invite code as this player */
+        post: operations["PlayersMeJoinJoin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/matches/{match_id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Offer the opponent a rematch */
+        post: operations["PlayersMeMatchesMatchIdRematchRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -492,6 +648,10 @@ export interface components {
             seat?: number | null;
             reason: string;
         };
+        /** AskQuickMatch */
+        AskQuickMatch: {
+            options?: components["schemas"]["RuleOptions"];
+        };
         /** Attempt */
         Attempt: {
             attempt: number;
@@ -544,6 +704,13 @@ export interface components {
             chain_links: number;
             commitment: string;
         };
+        /** CreateInvite */
+        CreateInvite: {
+            options?: components["schemas"]["RuleOptions"];
+            to_player_id?: string | null;
+            /** @default 86400 */
+            expires_in: number;
+        };
         /** CreateMatch */
         CreateMatch: {
             options?: components["schemas"]["RuleOptions"];
@@ -566,6 +733,12 @@ export interface components {
              */
             players: 2 | 3 | 4;
             invite_seats?: number[];
+        };
+        /** CreatePlayerMatch */
+        CreatePlayerMatch: {
+            options?: components["schemas"]["RuleOptions"];
+            /** @enum {null|string} */
+            bot?: "easy" | "medium" | "hard" | "random" | "simple" | "strong" | null;
         };
         /** CreateRound */
         CreateRound: {
@@ -931,6 +1104,10 @@ export interface components {
             /** @enum {string} */
             database: "ok" | "unreachable";
         };
+        /** JoinAsPlayer */
+        JoinAsPlayer: {
+            invite_code: string;
+        };
         /** JoinMatch */
         JoinMatch: {
             invite_code: string;
@@ -1127,6 +1304,37 @@ export interface components {
              */
             type: "match_won";
         };
+        /** MyMatch */
+        MyMatch: {
+            match_id: string;
+            seat: number;
+            /** @enum {string} */
+            status: "waiting" | "in_progress" | "finished";
+            turn: number | null;
+            your_turn: boolean;
+            version: number;
+            deadline?: string | null;
+        };
+        /** MyMatches */
+        MyMatches: {
+            matches: components["schemas"]["MyMatch"][];
+            next: number | null;
+        };
+        /** NewCredential */
+        NewCredential: {
+            player_id: string;
+            credential: string;
+        };
+        /** NewInvite */
+        NewInvite: {
+            match_id: string;
+            seats: components["schemas"]["SeatToken"][];
+            invite_code: string;
+            /** Format: date-time */
+            expires_at: string;
+            to_player_id: string | null;
+            rematch_of?: string | null;
+        };
         /** NewMatch */
         NewMatch: {
             match_id: string;
@@ -1134,6 +1342,19 @@ export interface components {
             commitment: string;
             invite_code?: string | null;
             invites?: components["schemas"]["SeatInvite"][] | null;
+        };
+        /** NewPlayer */
+        NewPlayer: {
+            player_id: string;
+            display_name: string;
+            credential: string;
+        };
+        /** NewPlayerMatch */
+        NewPlayerMatch: {
+            match_id: string;
+            seats: components["schemas"]["SeatToken"][];
+            commitment: string;
+            invite_code?: string | null;
         };
         /** NewRound */
         NewRound: {
@@ -1170,6 +1391,14 @@ export interface components {
             joined: boolean;
             external_player_id?: string | null;
             bot?: string | null;
+            display_name?: string | null;
+        };
+        /** PlayerProfile */
+        PlayerProfile: {
+            player_id: string;
+            display_name: string;
+            /** Format: date-time */
+            created_at: string;
         };
         /** PlayerResult */
         PlayerResult: {
@@ -1182,11 +1411,20 @@ export interface components {
         /** Problem */
         Problem: {
             /** @enum {string} */
-            type: "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-token";
+            type: "/problems/already-queued" | "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/display-name-too-long" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-display-name" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-expired" | "/problems/invite-not-for-you" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-credential" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-queued" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/player-not-found" | "/problems/rematch-not-available" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-credential" | "/problems/wrong-token";
             title: string;
             status: number;
             detail: string;
             instance?: string | null;
+        };
+        /** QuickMatchAnswer */
+        QuickMatchAnswer: {
+            /** @enum {string} */
+            status: "waiting" | "paired" | "expired";
+            /** Format: date-time */
+            expires_at: string;
+            match_id?: string | null;
+            seat?: number | null;
         };
         /** Readiness */
         Readiness: {
@@ -1471,6 +1709,10 @@ export interface components {
             hands_won: number[];
             match_scores: number[];
             games_won: number[];
+        };
+        /** SignUp */
+        SignUp: {
+            display_name: string;
         };
         /** StreamRecord */
         StreamRecord: {
@@ -1781,8 +2023,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not Found (RFC 9457 problem details) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Gone (RFC 9457 problem details) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3159,6 +3419,675 @@ export interface operations {
             };
             /** @description Forbidden (RFC 9457 problem details) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeMatchesMyMatches: {
+        parameters: {
+            query?: {
+                /** @description The ``next`` of the previous page */
+                before?: number | null;
+                limit?: number;
+            };
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyMatches"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeMatchesCreateMatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePlayerMatch"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewPlayerMatch"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeInboxInbox: {
+        parameters: {
+            query?: {
+                /** @description Only notices after this */
+                after?: number;
+            };
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+                /** @description Resume after this event's version */
+                "Last-Event-ID"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": unknown;
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeMe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerProfile"];
+                };
+            };
+            /** @description Bad request syntax or unsupported method */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status_code: number;
+                        detail: string;
+                        extra?: null | {
+                            [key: string]: unknown;
+                        } | unknown[];
+                    };
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeCredentialRotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewCredential"];
+                };
+            };
+            /** @description Bad request syntax or unsupported method */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status_code: number;
+                        detail: string;
+                        extra?: null | {
+                            [key: string]: unknown;
+                        } | unknown[];
+                    };
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersSignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUp"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewPlayer"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeQuickMatchStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickMatchAnswer"];
+                };
+            };
+            /** @description Bad request syntax or unsupported method */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status_code: number;
+                        detail: string;
+                        extra?: null | {
+                            [key: string]: unknown;
+                        } | unknown[];
+                    };
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeQuickMatchAsk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AskQuickMatch"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickMatchAnswer"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeQuickMatchCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request syntax or unsupported method */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status_code: number;
+                        detail: string;
+                        extra?: null | {
+                            [key: string]: unknown;
+                        } | unknown[];
+                    };
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeInvitesInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvite"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewInvite"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeJoinJoin: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinAsPlayer"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Joined"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Gone (RFC 9457 problem details) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeMatchesMatchIdRematchRematch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path: {
+                /** @description The match's id */
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewInvite"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

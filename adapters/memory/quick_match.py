@@ -1,0 +1,65 @@
+"""The quick-match queue in a Python process: no method awaits between reading and writing,
+so on one event loop each ask is atomic."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import msgspec
+
+from service.errors import AlreadyQueued
+from service.ports.quick_match import Paired, QueueEntry
+
+
+class InMemoryQuickMatchQueue:
+    def __init__(self) -> None:
+        self._entries: dict[str, QueueEntry] = {}
+
+    async def ask(
+        self,
+        player_id: str,
+        options_key: str,
+        *,
+        now: datetime,
+        expires_at: datetime,
+        match_id: str,
+    ) -> Paired | None:
+        mine = self._entries.get(player_id)
+        if mine is not None and _waiting(mine, now):
+            raise AlreadyQueued("this player is already waiting for a quick match")
+        waiting = sorted(
+            (
+                entry
+                for entry in self._entries.values()
+                if entry.options_key == options_key and _waiting(entry, now)
+            ),
+            key=lambda entry: (entry.requested_at, entry.player_id),
+        )
+        mine = QueueEntry(
+            player_id=player_id, options_key=options_key, requested_at=now, expires_at=expires_at
+        )
+        if not waiting:
+            self._entries[player_id] = mine
+            return None
+        opponent = waiting[0]
+        self._entries[opponent.player_id] = _paired(opponent, match_id, 0)
+        self._entries[player_id] = _paired(mine, match_id, 1)
+        return Paired(match_id, opponent.player_id)
+
+    async def entry(self, player_id: str) -> QueueEntry | None:
+        return self._entries.get(player_id)
+
+    async def cancel(self, player_id: str, *, now: datetime) -> bool:
+        entry = self._entries.get(player_id)
+        if entry is None or not _waiting(entry, now):
+            return False
+        del self._entries[player_id]
+        return True
+
+
+def _waiting(entry: QueueEntry, now: datetime) -> bool:
+    return entry.match_id is None and entry.expires_at > now
+
+
+def _paired(entry: QueueEntry, match_id: str, seat: int) -> QueueEntry:
+    return msgspec.structs.replace(entry, match_id=match_id, seat=seat)

@@ -1,0 +1,102 @@
+"""The quick-match queue in PostgreSQL: ``quick_match`` (migration 0010).
+
+An ask takes a transaction-scoped advisory lock on its options key, so the askers of one key
+take their turns one after another in every process: each finds the waiting entries as the
+previous ask left them. Askers of other keys do not wait for it. One row per player (the
+primary key) keeps a player from waiting twice, even for two keys at once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import psycopg
+
+from adapters.postgres.event_store import Pool
+from service.errors import AlreadyQueued
+from service.ports.quick_match import Paired, QueueEntry
+
+COLUMNS = "player_id::text, options_key, requested_at, expires_at, match_id::text, seat"
+
+OLDEST_WAITING = """
+SELECT player_id::text FROM quick_match
+WHERE options_key = %s AND match_id IS NULL AND expires_at > %s AND player_id <> %s
+ORDER BY requested_at, player_id LIMIT 1 FOR UPDATE
+"""
+
+INSERT = """
+INSERT INTO quick_match (player_id, options_key, requested_at, expires_at, match_id, seat)
+VALUES (%s, %s, %s, %s, %s, %s)
+"""
+
+
+class PostgresQuickMatchQueue:
+    def __init__(self, pool: Pool) -> None:
+        self._pool = pool
+
+    async def ask(
+        self,
+        player_id: str,
+        options_key: str,
+        *,
+        now: datetime,
+        expires_at: datetime,
+        match_id: str,
+    ) -> Paired | None:
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                    (f"quick-match:{options_key}",),
+                )
+                cur = await conn.execute(
+                    "DELETE FROM quick_match WHERE player_id = %s "
+                    "RETURNING match_id IS NULL AND expires_at > %s",
+                    (player_id, now),
+                )
+                mine = await cur.fetchone()
+                if mine is not None and mine[0]:
+                    raise AlreadyQueued("this player is already waiting for a quick match")
+                cur = await conn.execute(OLDEST_WAITING, (options_key, now, player_id))
+                opponent = await cur.fetchone()
+                if opponent is None:
+                    await conn.execute(
+                        INSERT, (player_id, options_key, now, expires_at, None, None)
+                    )
+                    return None
+                await conn.execute(
+                    "UPDATE quick_match SET match_id = %s, seat = 0 WHERE player_id = %s",
+                    (match_id, opponent[0]),
+                )
+                await conn.execute(INSERT, (player_id, options_key, now, expires_at, match_id, 1))
+                return Paired(match_id, opponent[0])
+        except psycopg.errors.UniqueViolation:
+            # The same player asking for two keys at once: the other ask queued them first.
+            raise AlreadyQueued("this player is already waiting for a quick match") from None
+
+    async def entry(self, player_id: str) -> QueueEntry | None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                f"SELECT {COLUMNS} FROM quick_match WHERE player_id = %s", (player_id,)
+            )
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        player, key, requested_at, expires_at, match_id, seat = row
+        return QueueEntry(
+            player_id=player,
+            options_key=key,
+            requested_at=requested_at,
+            expires_at=expires_at,
+            match_id=match_id,
+            seat=seat,
+        )
+
+    async def cancel(self, player_id: str, *, now: datetime) -> bool:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "DELETE FROM quick_match WHERE player_id = %s AND match_id IS NULL "
+                "AND expires_at > %s",
+                (player_id, now),
+            )
+            return cur.rowcount == 1

@@ -1,0 +1,1 @@
+"""Players: anonymous device accounts, their matches, their inbox, and finding opponents."""

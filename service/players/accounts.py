@@ -1,0 +1,109 @@
+"""Player accounts and what a player does with one: sign up, rotate the credential, create and
+join matches, list their matches, read their inbox.
+
+A credential is a random secret shown once, kept as its SHA-256 hash like a seat token. A
+player's seat still gets a seat token of its own (so everything that takes a seat token keeps
+working), made here and linked to the player before the match is created or joined: a seat is
+never the player's without the link. A request for a match then opens the player's seat with
+the credential (``seat_for_credential``, handed to ``MatchService``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+import msgspec
+
+from domain import RuleOptions
+from service.errors import MissingCredential, WrongCredential
+from service.matches import tokens
+from service.matches.use_cases import CreatedMatch, MatchService, SeatToken
+from service.players.names import display_name
+from service.ports.players import Notice, Player, PlayerMatch, PlayerStore
+
+CREDENTIAL_PREFIX = "gpc_"
+PAGE_LIMIT = 100
+
+
+class SignedUp(msgspec.Struct, frozen=True):
+    player: Player
+    credential: str  # shown once
+
+
+def new_credential() -> str:
+    return CREDENTIAL_PREFIX + secrets.token_urlsafe(32)
+
+
+class Accounts:
+    def __init__(self, players: PlayerStore, matches: MatchService) -> None:
+        self.players = players
+        self.matches = matches
+
+    async def sign_up(self, name: str) -> SignedUp:
+        valid = display_name(name)
+        credential = new_credential()
+        player = await self.players.create(str(uuid.uuid4()), valid, tokens.secret_hash(credential))
+        return SignedUp(player, credential)
+
+    async def authenticate(self, credential: str | None) -> Player:
+        if credential is None:
+            raise MissingCredential(
+                "send the player's credential as 'Authorization: Bearer <credential>'"
+            )
+        player = None
+        if credential.startswith(CREDENTIAL_PREFIX):
+            player = await self.players.by_credential(tokens.secret_hash(credential))
+        if player is None:
+            raise WrongCredential("this credential is not a player's (or was replaced)")
+        return player
+
+    async def rotate(self, credential: str | None) -> SignedUp:
+        """A new credential for the player of ``credential``, which stops working."""
+        player = await self.authenticate(credential)
+        assert credential is not None
+        fresh = new_credential()
+        if not await self.players.rotate(
+            player.player_id, tokens.secret_hash(credential), tokens.secret_hash(fresh)
+        ):
+            raise WrongCredential("this credential was replaced meanwhile")
+        return SignedUp(player, fresh)
+
+    async def seat_for_credential(self, credential: str, match_id: str) -> int | None:
+        """The seat the player of ``credential`` holds in the match, if any."""
+        if not credential.startswith(CREDENTIAL_PREFIX):
+            return None
+        player = await self.players.by_credential(tokens.secret_hash(credential))
+        if player is None:
+            return None
+        return await self.players.seat_of(player.player_id, match_id)
+
+    async def seat_token(self, player_id: str) -> str:
+        """A fresh seat token, linked to the player before any seat holds it."""
+        token = tokens.new_token()
+        await self.players.link_token(player_id, tokens.secret_hash(token))
+        return token
+
+    async def create_match(
+        self, player: Player, *, options: RuleOptions, bot: str | None = None
+    ) -> CreatedMatch:
+        """A match with the player in seat 0 and, in seat 1, a bot or an invited player."""
+        return await self.matches.create_match(
+            options=options,
+            invite_seat=None if bot else 1,
+            bots=[None, bot] if bot else (),
+            seat_tokens={0: await self.seat_token(player.player_id)},
+        )
+
+    async def join(self, player: Player, invite_code: str) -> SeatToken:
+        return await self.matches.join(invite_code, token=await self.seat_token(player.player_id))
+
+    async def my_matches(
+        self, player: Player, *, before: int | None, limit: int
+    ) -> list[PlayerMatch]:
+        return await self.players.matches(
+            player.player_id, before=before, limit=min(limit, PAGE_LIMIT)
+        )
+
+    async def inbox(self, player: Player, *, after: int, limit: int = PAGE_LIMIT) -> list[Notice]:
+        return await self.players.notices(player.player_id, after=after, limit=limit)

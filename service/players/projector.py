@@ -1,0 +1,152 @@
+"""From the global event log to each player's list of matches and inbox.
+
+One pass takes the projector's turn (while one process projects, the others skip theirs),
+reads the next page of the log, and for every match of the page that players hold a seat in,
+compares the match now (status, whose turn) with the row the player's list has for it. A change
+becomes the new row and, when it matters to the player, a notice: the match started, it is
+their turn, the match ended. Rows, notices and the cursor's move commit together, so a crash
+projects the page again and a notice is added once.
+
+The match is read as it is now, not as it was at the page's end: a notice says what the
+player can do now, and the pages that follow find nothing new to say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from domain import Phase
+from service.matches.use_cases import MatchService
+from service.ports.event_store import EventStore
+from service.ports.players import (
+    MatchStatus,
+    NewNotice,
+    NoticeKind,
+    PlayerMatch,
+    PlayerProjection,
+    PlayerSeat,
+)
+from service.store.match_streams import match_id_of
+
+
+class NoticeBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What an inbox message's data holds."""
+
+    kind: NoticeKind
+    match_id: str | None = None
+    seat: int | None = None  # the player's own seat
+    winner: int | None = None  # the seat that won, when a match ended
+    invite_code: str | None = None  # to join, when invited
+    from_player: str | None = None  # the display name of who invited or offered
+    expires_at: str | None = None
+    rematch_of: str | None = None  # the finished match a rematch follows
+
+
+def notice(player_id: str, body: NoticeBody) -> NewNotice:
+    return NewNotice(
+        player_id=player_id,
+        kind=body.kind,
+        match_id=body.match_id,
+        payload=msgspec.json.encode(body),
+    )
+
+
+class Projector:
+    def __init__(
+        self,
+        store: EventStore,
+        projection: PlayerProjection,
+        matches: MatchService,
+        *,
+        page_size: int = 500,
+    ) -> None:
+        self._store = store
+        self._projection = projection
+        self._matches = matches
+        self.page_size = page_size
+
+    async def project_once(self) -> int | None:
+        """Project the next page of the log: how many events it passed (0: nothing to do),
+        or None if another process holds the turn."""
+        async with self._projection.turn() as turn:
+            if turn is None:
+                return None
+            page = await self._store.read_all(after_position=turn.cursor, limit=self.page_size)
+            if not page:
+                return 0
+            latest: dict[str, int] = {}
+            for record in page:
+                match_id = match_id_of(record.stream_id)
+                if match_id is not None:
+                    latest[match_id] = record.position
+            seats = await turn.seats(latest) if latest else []
+            if seats:
+                known = {(r.player_id, r.match_id): r for r in await turn.known(latest)}
+                rows, notices = await self._changes(seats, known, latest)
+                await turn.save(rows, notices)
+            await turn.move_cursor(page[-1].position)
+        return len(page)
+
+    async def _changes(
+        self,
+        seats: Sequence[PlayerSeat],
+        known: dict[tuple[str, str], PlayerMatch],
+        latest: dict[str, int],
+    ) -> tuple[list[PlayerMatch], list[NewNotice]]:
+        rows: list[PlayerMatch] = []
+        notices: list[NewNotice] = []
+        now: dict[str, tuple[MatchStatus, int | None, int, int | None]] = {}
+        for seat in seats:
+            if seat.match_id not in now:
+                now[seat.match_id] = await self._status(seat.match_id)
+            status, turn, version, winner = now[seat.match_id]
+            row = PlayerMatch(
+                player_id=seat.player_id,
+                match_id=seat.match_id,
+                seat=seat.seat,
+                status=status,
+                turn=turn,
+                version=version,
+                position=latest[seat.match_id],
+            )
+            before = known.get((seat.player_id, seat.match_id))
+            if before is not None and before.version == version and before.status == status:
+                continue
+            rows.append(row)
+            notices += [notice(seat.player_id, body) for body in _notices(before, row, winner)]
+        return rows, notices
+
+    async def _status(self, match_id: str) -> tuple[MatchStatus, int | None, int, int | None]:
+        record = await self._matches.match(match_id)
+        loaded = await self._matches.load(record)
+        state = loaded.state
+        status: MatchStatus = "in_progress"
+        if not record.full:
+            status = "waiting"
+        elif state.phase is Phase.MATCH_OVER:
+            status = "finished"
+        turn = state.turn if status == "in_progress" else None
+        return status, turn, loaded.version, state.winner
+
+
+def _notices(before: PlayerMatch | None, row: PlayerMatch, winner: int | None) -> list[NoticeBody]:
+    was = before.status if before is not None else "waiting"
+    kinds: list[NoticeKind] = []
+    if row.status != "waiting" and was == "waiting":
+        kinds.append("match_started")
+    moved_to_me = before is None or before.turn != row.seat or before.status != "in_progress"
+    if row.status == "in_progress" and row.turn == row.seat and moved_to_me:
+        kinds.append("your_turn")
+    if row.status == "finished" and was != "finished":
+        kinds.append("match_ended")
+    return [
+        NoticeBody(
+            kind=kind,
+            match_id=row.match_id,
+            seat=row.seat,
+            winner=winner if kind == "match_ended" else None,
+        )
+        for kind in kinds
+    ]

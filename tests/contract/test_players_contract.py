@@ -1,0 +1,196 @@
+"""The contract of the players port, for the PostgreSQL and the in-memory adapters alike."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from adapters.memory.match_registry import InMemoryMatchRegistry
+from adapters.memory.players import InMemoryPlayers
+from adapters.postgres.event_store import open_pool
+from adapters.postgres.match_registry import PostgresMatchRegistry
+from adapters.postgres.players import PostgresPlayers
+from service.matches.tokens import secret_hash
+from service.ports.match_registry import MatchRegistry, RegisteredSeat
+from service.ports.players import DuplicatePlayer, NewNotice, PlayerMatch
+from tests.app_login import as_app
+from tests.contract.conftest import ADAPTERS
+
+
+@dataclass
+class Ports:
+    players: Any  # both PlayerStore and PlayerProjection
+    registry: MatchRegistry
+
+
+@pytest.fixture(params=ADAPTERS)
+async def ports(request: pytest.FixtureRequest) -> AsyncIterator[Ports]:
+    if request.param == "memory":
+        registry = InMemoryMatchRegistry()
+        yield Ports(InMemoryPlayers(registry), registry)
+    else:
+        url: str = request.getfixturevalue("fresh_database_url")
+        async with open_pool(as_app(url), max_size=5) as pool:
+            players = PostgresPlayers(pool)
+            yield Ports(players, PostgresMatchRegistry(pool))
+            await players.close()
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+async def new_player(ports: Ports, name: str = "Ada") -> str:
+    player_id = new_id()
+    await ports.players.create(player_id, name, secret_hash(f"gpc_{player_id}"))
+    return player_id
+
+
+async def seat_match(ports: Ports, *token_hashes: bytes | None) -> str:
+    match_id = new_id()
+    await ports.registry.create(
+        match_id,
+        external_ref=None,
+        server_secret=b"s" * 32,
+        seats=[RegisteredSeat(seat, h, "") for seat, h in enumerate(token_hashes)],
+    )
+    return match_id
+
+
+def notice(player_id: str, kind: Any = "your_turn") -> NewNotice:
+    return NewNotice(player_id=player_id, kind=kind, match_id=None, payload=b"{}")
+
+
+async def test_a_player_is_found_by_credential_hash_and_id(ports: Ports) -> None:
+    player_id = await new_player(ports, "Ada")
+    found = await ports.players.by_credential(secret_hash(f"gpc_{player_id}"))
+    assert found is not None
+    assert (found.player_id, found.display_name) == (player_id, "Ada")
+    assert await ports.players.get(player_id) == found
+    assert await ports.players.by_credential(secret_hash("gpc_other")) is None
+    assert await ports.players.get(new_id()) is None
+
+
+async def test_a_taken_credential_hash_or_id_makes_no_second_player(ports: Ports) -> None:
+    player_id = await new_player(ports)
+    with pytest.raises(DuplicatePlayer):
+        await ports.players.create(new_id(), "Bo", secret_hash(f"gpc_{player_id}"))
+    with pytest.raises(DuplicatePlayer):
+        await ports.players.create(player_id, "Bo", secret_hash("gpc_fresh"))
+    assert await ports.players.by_credential(secret_hash("gpc_fresh")) is None
+
+
+async def test_rotating_needs_the_current_hash_and_retires_it(ports: Ports) -> None:
+    player_id = await new_player(ports)
+    old, new = secret_hash(f"gpc_{player_id}"), secret_hash("gpc_new")
+    assert not await ports.players.rotate(player_id, secret_hash("gpc_wrong"), new)
+    assert await ports.players.rotate(player_id, old, new)
+    assert await ports.players.by_credential(old) is None
+    found = await ports.players.by_credential(new)
+    assert found is not None
+    assert found.player_id == player_id
+    assert not await ports.players.rotate(player_id, old, secret_hash("gpc_again"))
+
+
+async def test_a_seat_is_a_players_when_its_token_hash_is_linked(ports: Ports) -> None:
+    ada, bo = await new_player(ports, "Ada"), await new_player(ports, "Bo")
+    await ports.players.link_token(ada, secret_hash("gin_a"))
+    await ports.players.link_token(bo, secret_hash("gin_b"))
+    match_id = await seat_match(ports, secret_hash("gin_a"), secret_hash("gin_c"))
+    assert await ports.players.seat_of(ada, match_id) == 0
+    assert await ports.players.seat_of(bo, match_id) is None
+    assert await ports.players.names(match_id) == {0: "Ada"}
+    other = await seat_match(ports, secret_hash("gin_x"), secret_hash("gin_b"))
+    assert await ports.players.seat_of(bo, other) == 1
+
+
+async def test_notices_are_numbered_per_player_without_gaps(ports: Ports) -> None:
+    ada, bo = await new_player(ports, "Ada"), await new_player(ports, "Bo")
+    await ports.players.add_notices([notice(ada), notice(bo, "match_ended"), notice(ada)])
+    await ports.players.add_notices([notice(ada, "match_started")])
+    adas = await ports.players.notices(ada, after=0, limit=10)
+    assert [(n.seq, n.kind) for n in adas] == [
+        (1, "your_turn"),
+        (2, "your_turn"),
+        (3, "match_started"),
+    ]
+    assert [n.seq for n in await ports.players.notices(ada, after=1, limit=1)] == [2]
+    assert [n.seq for n in await ports.players.notices(bo, after=0, limit=10)] == [1]
+
+
+def row(player_id: str, match_id: str, position: int, status: Any = "in_progress") -> PlayerMatch:
+    return PlayerMatch(
+        player_id=player_id,
+        match_id=match_id,
+        seat=0,
+        status=status,
+        turn=0,
+        version=position,
+        position=position,
+    )
+
+
+async def test_a_turn_saves_rows_notices_and_cursor_together(ports: Ports) -> None:
+    ada = await new_player(ports)
+    await ports.players.link_token(ada, secret_hash("gin_a"))
+    match_id = await seat_match(ports, secret_hash("gin_a"), None)
+    async with ports.players.turn() as turn:
+        assert turn.cursor == 0
+        assert [s.player_id for s in await turn.seats([match_id])] == [ada]
+        assert await turn.known([match_id]) == []
+        await turn.save([row(ada, match_id, 3)], [notice(ada)])
+        await turn.move_cursor(3)
+    async with ports.players.turn() as turn:
+        assert turn.cursor == 3
+        assert await turn.known([match_id]) == [row(ada, match_id, 3)]
+        await turn.save([row(ada, match_id, 5, "finished")], [])
+        await turn.move_cursor(5)
+    listed = await ports.players.matches(ada, before=None, limit=10)
+    assert listed == [row(ada, match_id, 5, "finished")]
+    assert len(await ports.players.notices(ada, after=0, limit=10)) == 1
+
+
+async def test_a_turn_that_fails_changes_nothing(ports: Ports) -> None:
+    ada = await new_player(ports)
+    await ports.players.link_token(ada, secret_hash("gin_a"))
+    match_id = await seat_match(ports, secret_hash("gin_a"), None)
+
+    async def crash_in_a_turn() -> None:
+        async with ports.players.turn() as turn:
+            await turn.save([row(ada, match_id, 3)], [notice(ada)])
+            await turn.move_cursor(3)
+            raise RuntimeError("crash")
+
+    with pytest.raises(RuntimeError):
+        await crash_in_a_turn()
+    async with ports.players.turn() as turn:
+        assert turn.cursor == 0
+    assert await ports.players.matches(ada, before=None, limit=10) == []
+    assert await ports.players.notices(ada, after=0, limit=10) == []
+
+
+async def test_while_one_turn_is_open_another_is_skipped(ports: Ports) -> None:
+    async with ports.players.turn() as first:
+        assert first is not None
+        async with ports.players.turn() as second:
+            assert second is None
+
+
+async def test_the_list_is_newest_first_in_pages(ports: Ports) -> None:
+    ada = await new_player(ports)
+    matches = []
+    for position in (4, 9, 7):
+        token = f"gin_{position}"
+        await ports.players.link_token(ada, secret_hash(token))
+        matches.append(await seat_match(ports, secret_hash(token), None))
+    async with ports.players.turn() as turn:
+        rows = [row(ada, m, p) for m, p in zip(matches, (4, 9, 7), strict=True)]
+        await turn.save(rows, [])
+    first = await ports.players.matches(ada, before=None, limit=2)
+    assert [r.position for r in first] == [9, 7]
+    rest = await ports.players.matches(ada, before=7, limit=2)
+    assert [r.position for r in rest] == [4]

@@ -1,0 +1,130 @@
+"""Invites between players (``/players/me/invites``), accepting them (``/players/me/join``)
+and rematches (``/players/me/matches/{match_id}/rematch``)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated, cast
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, post
+from litestar.datastructures import State
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+from litestar.status_codes import HTTP_201_CREATED
+from msgspec import Meta
+
+from domain import RuleOptions
+from service.players.invites import MAX_EXPIRY, Invitations, Invited
+from web.docs import problems
+from web.params import Authorization, Bots, MatchId
+from web.player_schemas import JoinAsPlayer
+from web.players import PLAYER_CREDENTIAL, AccountsDependency, player_of
+from web.schemas import Joined, SeatToken
+
+InvitationsDependency = NamedDependency[Invitations]
+
+
+def provide_invitations(state: State) -> Invitations:
+    return cast(Invitations, state.invitations)
+
+
+class CreateInvite(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``to_player_id``: only this player may accept, and their inbox tells them (without it,
+    whoever has the code). ``expires_in``: seconds, at most a week (default a day)."""
+
+    options: RuleOptions = msgspec.field(default_factory=RuleOptions)
+    to_player_id: UUID | None = None
+    expires_in: Annotated[int, Meta(ge=1, le=int(MAX_EXPIRY.total_seconds()))] = 86_400
+
+
+class NewInvite(msgspec.Struct, frozen=True, kw_only=True):
+    """You hold seat 0 (``seats``); the invited player joins seat 1 with ``invite_code``."""
+
+    match_id: str
+    seats: list[SeatToken]
+    invite_code: str
+    expires_at: datetime
+    to_player_id: str | None
+    rematch_of: str | None = None
+
+
+def _new_invite(invited: Invited) -> NewInvite:
+    assert invited.match.invite_code is not None
+    return NewInvite(
+        match_id=invited.match.match_id,
+        seats=[SeatToken(seat, token) for seat, token in sorted(invited.match.tokens.items())],
+        invite_code=invited.match.invite_code,
+        expires_at=invited.expires_at,
+        to_player_id=invited.to_player,
+        rematch_of=invited.rematch_of,
+    )
+
+
+class InvitesController(Controller):
+    path = "/players/me"
+    tags = ("players",)
+    security = ({PLAYER_CREDENTIAL: []},)
+
+    @post(
+        "/invites",
+        status_code=HTTP_201_CREATED,
+        summary="Invite a player, or anyone with the code",
+        responses=problems(400, 401, 404, 422),
+    )
+    async def invite(
+        self,
+        data: JSONBody[CreateInvite],
+        accounts: AccountsDependency,
+        invitations: InvitationsDependency,
+        authorization: Authorization = None,
+    ) -> NewInvite:
+        player = await player_of(accounts, authorization)
+        invited = await invitations.invite(
+            player,
+            options=data.options,
+            to_player=str(data.to_player_id) if data.to_player_id else None,
+            expires_in=timedelta(seconds=data.expires_in),
+        )
+        return _new_invite(invited)
+
+    @post(
+        "/matches/{match_id:uuid}/rematch",
+        status_code=HTTP_201_CREATED,
+        summary="Offer the opponent a rematch",
+        responses=problems(400, 401, 403, 404, 409),
+    )
+    async def rematch(
+        self,
+        match_id: MatchId,
+        accounts: AccountsDependency,
+        invitations: InvitationsDependency,
+        authorization: Authorization = None,
+    ) -> NewInvite:
+        """A new match with the same options, offered to the other player of this finished
+        one (their inbox says ``rematch_offered``). Its first dealer is cut for, as in every
+        match."""
+        player = await player_of(accounts, authorization)
+        return _new_invite(await invitations.rematch(player, str(match_id)))
+
+    @post(
+        "/join",
+        status_code=HTTP_201_CREATED,
+        summary="Join a match by invite code as this player",
+        responses=problems(400, 401, 403, 404, 410, 422),
+    )
+    async def join(
+        self,
+        data: JSONBody[JoinAsPlayer],
+        accounts: AccountsDependency,
+        invitations: InvitationsDependency,
+        bots: Bots,
+        authorization: Authorization = None,
+    ) -> Joined:
+        """Accept an invite or a rematch: refused if it expired (410) or was made to another
+        player (403)."""
+        player = await player_of(accounts, authorization)
+        seated = await invitations.accept(player, data.invite_code)
+        await bots.resume(seated.match_id)
+        return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
