@@ -72,7 +72,7 @@ class PlayersController(Controller):
         "/me",
         summary="Who the credential is",
         security=[{PLAYER_CREDENTIAL: []}],
-        responses=problems(401),
+        responses=problems(400, 401),
     )
     async def me(
         self, accounts: AccountsDependency, authorization: Authorization = None
@@ -89,7 +89,7 @@ class PlayersController(Controller):
         status_code=HTTP_200_OK,
         summary="Replace the credential",
         security=[{PLAYER_CREDENTIAL: []}],
-        responses=problems(401),
+        responses=problems(400, 401),
     )
     async def rotate(
         self, accounts: AccountsDependency, authorization: Authorization = None

@@ -71,7 +71,7 @@ class QuickMatchController(Controller):
         player = await player_of(accounts, authorization)
         return _answer(await quick_match.ask(player, data.options))
 
-    @get("/", summary="My quick match", responses=problems(401, 404))
+    @get("/", summary="My quick match", responses=problems(400, 401, 404))
     async def status(
         self,
         accounts: AccountsDependency,
@@ -85,7 +85,7 @@ class QuickMatchController(Controller):
         "/",
         status_code=HTTP_204_NO_CONTENT,
         summary="Stop waiting for a quick match",
-        responses=problems(401, 404),
+        responses=problems(400, 401, 404),
     )
     async def cancel(
         self,

@@ -3594,19 +3594,13 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerProfile"];
                 };
             };
-            /** @description Bad request syntax or unsupported method */
+            /** @description Bad Request (RFC 9457 problem details) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status_code: number;
-                        detail: string;
-                        extra?: null | {
-                            [key: string]: unknown;
-                        } | unknown[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (RFC 9457 problem details) */
@@ -3641,19 +3635,13 @@ export interface operations {
                     "application/json": components["schemas"]["NewCredential"];
                 };
             };
-            /** @description Bad request syntax or unsupported method */
+            /** @description Bad Request (RFC 9457 problem details) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status_code: number;
-                        detail: string;
-                        extra?: null | {
-                            [key: string]: unknown;
-                        } | unknown[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (RFC 9457 problem details) */
@@ -3730,19 +3718,13 @@ export interface operations {
                     "application/json": components["schemas"]["QuickMatchAnswer"];
                 };
             };
-            /** @description Bad request syntax or unsupported method */
+            /** @description Bad Request (RFC 9457 problem details) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status_code: number;
-                        detail: string;
-                        extra?: null | {
-                            [key: string]: unknown;
-                        } | unknown[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (RFC 9457 problem details) */
@@ -3847,19 +3829,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request syntax or unsupported method */
+            /** @description Bad Request (RFC 9457 problem details) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status_code: number;
-                        detail: string;
-                        extra?: null | {
-                            [key: string]: unknown;
-                        } | unknown[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unauthorized (RFC 9457 problem details) */
