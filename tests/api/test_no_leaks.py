@@ -396,7 +396,12 @@ def _format_leaks(knowledge: FormatKnowledge, record: Record) -> set[str]:
 async def play_format_and_check(
     asgi: Asgi, store: PostgresEventStore, players: int, rng: random.Random
 ) -> None:
-    options = options_for(rng)
+    # Clocks are for two-player matches only.
+    options = {
+        name: value
+        for name, value in options_for(rng).items()
+        if name not in ("turn_seconds", "bank_seconds")
+    }
     bots: list[str | None] = [None] * players
     if rng.random() < 0.5:  # some seats played by the server, never all of them
         for seat in rng.sample(range(players), k=rng.randint(1, players - 1)):
