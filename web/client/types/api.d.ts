@@ -750,7 +750,7 @@ export interface components {
         CreateWebhook: {
             url: string;
             secret?: string | null;
-            events?: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
+            events?: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_your_turn" | "player_match_ended")[];
         };
         /** DeadlineSet */
         DeadlineSet: {
@@ -801,7 +801,7 @@ export interface components {
             delivery_id: number;
             match_id: string;
             /** @enum {string} */
-            kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end";
+            kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_your_turn" | "player_match_ended";
             event_position: number;
             event_version: number;
             status: string;
@@ -1366,7 +1366,7 @@ export interface components {
         NewWebhook: {
             webhook_id: string;
             url: string;
-            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
+            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_your_turn" | "player_match_ended")[];
             /** Format: date-time */
             created_at: string;
             secret: string;
@@ -1795,7 +1795,7 @@ export interface components {
         Webhook: {
             webhook_id: string;
             url: string;
-            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
+            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_your_turn" | "player_match_ended")[];
             /** Format: date-time */
             created_at: string;
         };
