@@ -9,7 +9,8 @@ Create Date: 2026-11-30
 - Webhooks may hear of a player's turn (``player_your_turn``) and of the end of a player's
   match (``player_match_ended``), one delivery per player: ``webhook_deliveries.player_id``
   names the player, and the once-only constraint now covers it. ``NULLS NOT DISTINCT`` keeps
-  one delivery per webhook and event position for the news of a match (no player), as before.
+  one delivery per webhook and event position for the news of a match (no player), as before
+  (that takes PostgreSQL 15 or later).
 - The scope ``players:relay``: an operator key needs it to subscribe to the players' kinds,
   which tell of every player (a relay wakes phones; it is not one operator's matches).
 """
