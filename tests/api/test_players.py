@@ -123,15 +123,19 @@ async def test_my_matches_lists_waiting_in_play_and_whose_turn(asgi: Asgi) -> No
     playing = by_id[match_id]
     assert playing["deadline"] is None
 
-    async def guest_listed() -> Any:
-        listed = await my_matches(asgi.client, guest)
-        return listed if listed["matches"] else None
+    async def both_at_one_version() -> Any:
+        # The match may move on (the deal follows the cut) between reading the two lists.
+        hosts = {m["match_id"]: m for m in (await my_matches(asgi.client, host))["matches"]}
+        guests = (await my_matches(asgi.client, guest))["matches"]
+        same = guests and guests[0]["version"] == hosts[match_id]["version"]
+        return {"host": hosts[match_id], "guests": guests} if same else None
 
-    guests = await until(guest_listed)
-    assert [m["match_id"] for m in guests["matches"]] == [match_id]
+    both = await until(both_at_one_version)
+    playing, guests = both["host"], both["guests"]
+    assert [m["match_id"] for m in guests] == [match_id]
     to_move = playing["turn"]
     assert playing["your_turn"] == (to_move == 0)
-    assert guests["matches"][0]["your_turn"] == (to_move == 1)
+    assert guests[0]["your_turn"] == (to_move == 1)
 
 
 async def test_my_matches_shows_the_deadline_of_a_clocked_match(asgi: Asgi) -> None:
@@ -164,6 +168,24 @@ async def test_my_matches_shows_the_deadline_of_a_clocked_match(asgi: Asgi) -> N
         return listed[0] if listed and listed[0]["status"] == "finished" else None
 
     assert (await until(listed_finished))["deadline"] is None
+
+
+async def test_the_view_and_the_record_name_the_seats_player_accounts_hold(asgi: Asgi) -> None:
+    host = await sign_up(asgi.client, "Hôst")
+    created = await asgi.client.post(
+        "/players/me/matches", json={"bot": "simple"}, headers=bearer(host["credential"])
+    )
+    assert created.status_code == 201, created.text
+    match_id = created.json()["match_id"]
+    view = await asgi.client.get(f"/matches/{match_id}/view", headers=bearer(host["credential"]))
+    assert view.json()["display_names"] == ["Hôst", None]  # the bot's seat is nobody's
+    record = await asgi.client.get(f"/matches/{match_id}/record")
+    assert record.status_code == 200, record.text
+    assert [s["display_name"] for s in record.json()["seats"]] == ["Hôst", None]
+    seat_token = created.json()["seats"][0]["token"]
+    for text in (view.text, record.text):
+        assert host["credential"] not in text
+        assert seat_token not in text
 
 
 async def test_my_matches_comes_in_pages(asgi: Asgi) -> None:

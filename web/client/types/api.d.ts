@@ -708,8 +708,7 @@ export interface components {
         CreateInvite: {
             options?: components["schemas"]["RuleOptions"];
             to_player_id?: string | null;
-            /** @default 86400 */
-            expires_in: number;
+            expires_in?: number | null;
         };
         /** CreateMatch */
         CreateMatch: {
@@ -1292,6 +1291,7 @@ export interface components {
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
+            display_names?: (string | null)[];
         };
         /** MatchWon */
         MatchWon: {
@@ -1441,6 +1441,7 @@ export interface components {
             joined: boolean;
             external_player_id?: string | null;
             bot?: string | null;
+            display_name?: string | null;
         };
         /** ReplayState */
         ReplayState: {
