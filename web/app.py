@@ -165,9 +165,13 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.accounts = Accounts(players, app.state.matches)
             app.state.matches.player_seat = app.state.accounts.seat_for_credential
             app.state.invitations = Invitations(
-                PostgresPlayerInvites(pool, players), app.state.accounts
+                PostgresPlayerInvites(pool, players), app.state.accounts, times=settings.players
             )
-            app.state.quick_match = QuickMatch(PostgresQuickMatchQueue(pool), app.state.accounts)
+            app.state.quick_match = QuickMatch(
+                PostgresQuickMatchQueue(pool),
+                app.state.accounts,
+                timeout=settings.players.quick_match_wait,
+            )
             sender = MeteredSender(
                 GuardedSender(
                     UrllibSender(

@@ -27,6 +27,7 @@ from web.docs import BEARER, problems
 from web.etags import version_of
 from web.format_matches import AnyMatchView, play_format, provide_formats
 from web.params import Authorization, IdempotencyKey, IfMatch, MatchId
+from web.players import provide_accounts
 from web.views import match_view
 
 MAX_IDEMPOTENCY_KEY = 200
@@ -102,7 +103,9 @@ class CommandsController(Controller):
         )
         played = await matches.handle(by.match, by.seat, request)
         receipt = await provide_notary(state).receipt(by.match, played)
-        response = match_view(by.match, by.seat, await bots.answer(by.match, played))
+        answered = await bots.answer(by.match, played)
+        names = await provide_accounts(state).seat_names(by.match)
+        response = match_view(by.match, by.seat, answered, names)
         if receipt is not None:
             response.headers[RECEIPT_HEADER] = receipt
         return response

@@ -32,11 +32,12 @@ def provide_invitations(state: State) -> Invitations:
 
 class CreateInvite(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """``to_player_id``: only this player may accept, and their inbox tells them (without it,
-    whoever has the code). ``expires_in``: seconds, at most a week (default a day)."""
+    whoever has the code). ``expires_in``: seconds, at most a week; the server's default
+    (a day unless configured) if left out, and shortened to the server's maximum if over it."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     to_player_id: UUID | None = None
-    expires_in: Annotated[int, Meta(ge=1, le=int(MAX_EXPIRY.total_seconds()))] = 86_400
+    expires_in: Annotated[int, Meta(ge=1, le=int(MAX_EXPIRY.total_seconds()))] | None = None
 
 
 class NewInvite(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,7 +86,7 @@ class InvitesController(Controller):
             player,
             options=data.options,
             to_player=str(data.to_player_id) if data.to_player_id else None,
-            expires_in=timedelta(seconds=data.expires_in),
+            expires_in=None if data.expires_in is None else timedelta(seconds=data.expires_in),
         )
         return _new_invite(invited)
 

@@ -147,6 +147,7 @@ class PlayersController(Controller):
                     status=row.status,
                     turn=row.turn,
                     your_turn=row.status == "in_progress" and row.turn == row.seat,
+                    deadline=row.deadline,
                     version=row.version,
                 )
                 for row in rows

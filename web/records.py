@@ -17,6 +17,7 @@ from service.audit.served_record import served_record
 from web.checkpoints import provide_notary
 from web.docs import problems
 from web.params import Matches, MatchId
+from web.players import AccountsDependency
 from web.schemas import MAX_VERSION
 
 HandNumber = Annotated[
@@ -32,13 +33,21 @@ class RecordsController(Controller):
     tags = ("audit",)
 
     @get("/record", summary="The match's game record", responses=problems(400, 404))
-    async def record(self, match_id: MatchId, matches: Matches, state: State) -> GameRecord:
+    async def record(
+        self, match_id: MatchId, matches: Matches, accounts: AccountsDependency, state: State
+    ) -> GameRecord:
         """Options, seats, seed commitments and revealed seeds, and every event of the setup
         and of each finished hand with its hash chain: ``gin verify`` checks it offline. The
-        hand being played is left out. ``checkpoints``: both streams' ends, signed."""
+        hand being played is left out. ``checkpoints``: both streams' ends, signed. A seat a
+        player account holds shows the player's ``display_name``."""
         record, _ = await served_record(matches, str(match_id))
         signed = provide_notary(state).record_checkpoints(record)
-        return msgspec.structs.replace(record, checkpoints=signed)
+        names = await accounts.players.names(record.match_id)
+        seats = [
+            msgspec.structs.replace(seat, display_name=names.get(seat.seat))
+            for seat in record.seats
+        ]
+        return msgspec.structs.replace(record, checkpoints=signed, seats=seats)
 
     @get(
         "/hands/{hand:int}/history",

@@ -87,11 +87,13 @@ class Joined(msgspec.Struct, frozen=True, kw_only=True):
 
 class MatchView(SeatView, frozen=True, kw_only=True):
     """One seat's view of the match at ``version``; ``legal_actions`` are ready-to-send
-    command bodies for ``POST /matches/{match_id}/commands``."""
+    command bodies for ``POST /matches/{match_id}/commands``. ``display_names``: each seat's
+    player's display name, by seat, null for a seat no player account holds."""
 
     match_id: str
     version: int
     fairness: FairnessView
+    display_names: list[str | None] = msgspec.field(default_factory=list)
 
 
 class EventEnvelope(msgspec.Struct, frozen=True):

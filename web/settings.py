@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from service.players.settings import INVITE_CEILING_SECONDS, PlayerTimes
 from service.tournament.webhooks.settings import WebhookSettings
 from web.rate_limits import RateLimits
 
@@ -142,6 +143,11 @@ BODY_BYTES = Accepts("a number of bytes from 1024 to 1048576", whole_number(1024
 
 ORIGINS = Accepts("comma-separated origins such as https://app.example:8443", origins)
 PER_MINUTE = Accepts("a number of requests per minute (0: no limit)", whole_number(0))
+QUICK_MATCH_WAIT = Accepts("a whole number of seconds from 1 to 86400", whole_number(1, 86_400))
+INVITE_SECONDS = Accepts(
+    f"a whole number of seconds from 60 to {INVITE_CEILING_SECONDS}",
+    whole_number(60, INVITE_CEILING_SECONDS),
+)
 
 # Every variable the service reads, and what it accepts.
 ENVIRONMENT: dict[str, Accepts[Any]] = {
@@ -177,6 +183,9 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_LIMIT_CREATE_PER_CREDENTIAL": PER_MINUTE,
     "GIN_LIMIT_COMMANDS_PER_ADDRESS": PER_MINUTE,
     "GIN_LIMIT_COMMANDS_PER_CREDENTIAL": PER_MINUTE,
+    "GIN_QUICK_MATCH_WAIT_SECONDS": QUICK_MATCH_WAIT,
+    "GIN_INVITE_SECONDS": INVITE_SECONDS,
+    "GIN_INVITE_MAX_SECONDS": INVITE_SECONDS,
 }
 # What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
 DATABASE_ENVIRONMENT = (
@@ -222,6 +231,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cors_origins: tuple[str, ...] = ()
     webhooks: WebhookSettings = WebhookSettings()
     rate_limits: RateLimits = RateLimits()
+    players: PlayerTimes = PlayerTimes()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -260,7 +270,21 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 commands_per_address=read("GIN_LIMIT_COMMANDS_PER_ADDRESS", 0),
                 commands_per_credential=read("GIN_LIMIT_COMMANDS_PER_CREDENTIAL", 0),
             ),
+            players=PlayerTimes(
+                quick_match_wait_seconds=read(
+                    "GIN_QUICK_MATCH_WAIT_SECONDS", defaults.players.quick_match_wait_seconds
+                ),
+                invite_seconds=read("GIN_INVITE_SECONDS", defaults.players.invite_seconds),
+                invite_max_seconds=read(
+                    "GIN_INVITE_MAX_SECONDS", defaults.players.invite_max_seconds
+                ),
+            ),
         )
+        if settings.players.invite_seconds > settings.players.invite_max_seconds:
+            raise SettingError(
+                f"GIN_INVITE_SECONDS must be at most GIN_INVITE_MAX_SECONDS "
+                f"({settings.players.invite_max_seconds}), not '{settings.players.invite_seconds}'"
+            )
         if settings.pool_min_size > settings.pool_max_size:
             raise SettingError(
                 f"GIN_POOL_MIN_SIZE must be at most GIN_POOL_MAX_SIZE "
@@ -286,6 +310,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_METRICS": str(self.metrics).lower(),
             "GIN_CORS_ORIGINS": ",".join(self.cors_origins),
             **self.webhooks.to_env(),
+            "GIN_QUICK_MATCH_WAIT_SECONDS": str(self.players.quick_match_wait_seconds),
+            "GIN_INVITE_SECONDS": str(self.players.invite_seconds),
+            "GIN_INVITE_MAX_SECONDS": str(self.players.invite_max_seconds),
         }
         if self.database_url:
             env["GIN_DATABASE_URL"] = self.database_url

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from litestar import Controller, Response, get
 from litestar.status_codes import HTTP_304_NOT_MODIFIED
 from msgspec.structs import asdict
@@ -16,15 +18,20 @@ from web.docs import BEARER, problems
 from web.etags import version_of, view_etag
 from web.format_matches import AnyMatchView, format_view_response
 from web.params import Authorization, Formats, IfNoneMatch, Matches, MatchId
+from web.players import AccountsDependency
 from web.schemas import MatchView
 
 
-def match_view(match: RegisteredMatch, seat: int, loaded: Loaded) -> Response[AnyMatchView]:
+def match_view(
+    match: RegisteredMatch, seat: int, loaded: Loaded, names: Mapping[int, str]
+) -> Response[AnyMatchView]:
+    """``names``: the display names of the seats player accounts hold."""
     body = MatchView(
         **asdict(view(loaded.state, seat)),
         match_id=match.match_id,
         version=loaded.version,
         fairness=fairness_view(match, loaded.state),
+        display_names=[names.get(s.seat) for s in match.seats],
     )
     response: Response[AnyMatchView] = Response(
         body, headers={"ETag": view_etag(loaded.version, seat)}
@@ -47,6 +54,7 @@ class ViewController(Controller):
         match_id: MatchId,
         matches: Matches,
         formats: Formats,
+        accounts: AccountsDependency,
         authorization: Authorization = None,
         if_none_match: IfNoneMatch = None,
     ) -> Response[AnyMatchView]:
@@ -63,4 +71,4 @@ class ViewController(Controller):
                 status_code=HTTP_304_NOT_MODIFIED,
                 headers={"ETag": view_etag(loaded.version, by.seat)},
             )
-        return match_view(by.match, by.seat, loaded)
+        return match_view(by.match, by.seat, loaded, await accounts.seat_names(by.match))

@@ -16,7 +16,7 @@ from litestar.status_codes import HTTP_201_CREATED, HTTP_204_NO_CONTENT
 from msgspec import Meta
 
 from service.ports.webhook_subscriptions import Delivery, NewWebhook, Webhook
-from service.tournament.webhooks.payloads import KINDS, Kind
+from service.tournament.webhooks.payloads import KINDS, PLAYER_KINDS, Kind
 from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
@@ -74,8 +74,14 @@ class WebhooksController(Controller):
     ) -> NewWebhook:
         """Each piece of news of your matches is POSTed as JSON, signed by the Standard
         Webhooks scheme (``webhook-id``, ``webhook-timestamp``, ``webhook-signature``; verify
-        with the ``standardwebhooks`` library). The URL must reach a public address."""
+        with the ``standardwebhooks`` library). The URL must reach a public address.
+        ``player_your_turn`` and ``player_match_ended`` are a push relay's: every player's
+        turns and ended matches, one delivery per player; they need the scope
+        ``players:relay`` and are never chosen by default."""
         operator = await operator_for(operator_keys, authorization, "webhooks:manage")
+        if any(kind in PLAYER_KINDS for kind in data.events):
+            # A player's news tells of every player, not the operator's matches only.
+            await operator_for(operator_keys, authorization, "players:relay")
         return await webhooks.create(operator.operator_id, data.url, data.secret, data.events)
 
     @get("/", summary="Your webhooks", responses=problems(400, 401, 403))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from adapters.memory.clock import Clock, utc_now
 from adapters.memory.match_registry import InMemoryMatchRegistry
+from adapters.memory.webhook_tables import WebhookTables
 from service.ports.players import (
     DuplicatePlayer,
     NewNotice,
@@ -20,8 +21,11 @@ from service.ports.players import (
     Player,
     PlayerMatch,
     PlayerSeat,
+    RelayHook,
     inbox_wakeup,
 )
+from service.ports.webhook_dispatch import NewDelivery
+from service.tournament.webhooks.payloads import PLAYER_KINDS
 
 
 @dataclass
@@ -38,8 +42,11 @@ class InMemoryPlayers:
         *,
         wake: Callable[[str], None] = lambda _: None,
         clock: Clock = utc_now,
+        webhooks: WebhookTables | None = None,
     ) -> None:
+        """``webhooks``: the tables the in-memory webhook adapters share, for push relays."""
         self._registry = registry
+        self.webhooks = webhooks or WebhookTables()
         self._wake = wake
         self._clock = clock
         self._accounts: dict[str, _Account] = {}
@@ -149,6 +156,7 @@ class InMemoryPlayers:
             for row in turn.rows:
                 self._matches[row.player_id, row.match_id] = row
             await self.add_notices(turn.added)
+            self.webhooks.add_deliveries(turn.deliveries)
             self.cursor = turn.cursor
         finally:
             self._turn_taken = False
@@ -160,6 +168,7 @@ class InMemoryProjectionTurn:
         self._cursor = players.cursor
         self.rows: list[PlayerMatch] = []
         self.added: list[NewNotice] = []
+        self.deliveries: list[NewDelivery] = []
 
     @property
     def cursor(self) -> int:
@@ -174,6 +183,16 @@ class InMemoryProjectionTurn:
     async def save(self, rows: Sequence[PlayerMatch], notices: Sequence[NewNotice]) -> None:
         self.rows += rows
         self.added += notices
+
+    async def relay_hooks(self) -> list[RelayHook]:
+        return [
+            RelayHook(s.webhook_id, list(s.events))
+            for s in self._players.webhooks.subscriptions.values()
+            if s.deleted_at is None and any(kind in s.events for kind in PLAYER_KINDS)
+        ]
+
+    async def add_deliveries(self, deliveries: Sequence[NewDelivery]) -> None:
+        self.deliveries += deliveries
 
     async def move_cursor(self, position: int) -> None:
         self._cursor = position

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 
-from adapters.memory.webhook_tables import DeliveryRow, WebhookTables
+from adapters.memory.webhook_tables import WebhookTables
 from service.ports.webhook_dispatch import LiveSubscription, NewDelivery, OperatorMatch
 
 
@@ -38,26 +38,8 @@ class InMemoryDispatchTurn:
         self._cursor = position
 
     def commit(self) -> None:
-        tables = self._tables
-        kept = {(d.webhook_id, d.event_position) for d in tables.deliveries.values()}
-        now = tables.now()
-        for new in self._added:
-            if (new.webhook_id, new.event_position) in kept:
-                continue
-            kept.add((new.webhook_id, new.event_position))
-            delivery_id = tables.next_delivery_id()
-            tables.deliveries[delivery_id] = DeliveryRow(
-                delivery_id=delivery_id,
-                webhook_id=new.webhook_id,
-                match_id=new.match_id,
-                event_position=new.event_position,
-                event_version=new.event_version,
-                kind=new.kind,
-                payload=new.payload,
-                created_at=now,
-                next_attempt_at=now,
-            )
-        tables.cursor = self._cursor
+        self._tables.add_deliveries(self._added)
+        self._tables.cursor = self._cursor
 
 
 class InMemoryWebhookDispatch:

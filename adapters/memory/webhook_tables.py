@@ -8,11 +8,11 @@ Time is read from an injected clock, so a test can let a lease or a backoff run 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from service.ports.webhook_dispatch import OperatorMatch
+from service.ports.webhook_dispatch import NewDelivery, OperatorMatch
 from service.tournament.webhooks.payloads import Kind
 
 Clock = Callable[[], datetime]
@@ -61,6 +61,7 @@ class DeliveryRow:
     last_error: str | None = None
     delivered_at: datetime | None = None
     attempt_log: list[AttemptRow] = field(default_factory=list)
+    player_id: str | None = None
 
 
 class WebhookTables:
@@ -75,6 +76,30 @@ class WebhookTables:
 
     def next_delivery_id(self) -> int:
         return next(self._delivery_ids)
+
+    def add_deliveries(self, added: Sequence[NewDelivery]) -> None:
+        """Add each as pending and due now, unless its webhook has one for the same event
+        position and player (the once-only constraint, with no player as a value)."""
+        kept = {(d.webhook_id, d.event_position, d.player_id) for d in self.deliveries.values()}
+        now = self.now()
+        for new in added:
+            key = (new.webhook_id, new.event_position, new.player_id)
+            if key in kept:
+                continue
+            kept.add(key)
+            delivery_id = self.next_delivery_id()
+            self.deliveries[delivery_id] = DeliveryRow(
+                delivery_id=delivery_id,
+                webhook_id=new.webhook_id,
+                match_id=new.match_id,
+                event_position=new.event_position,
+                event_version=new.event_version,
+                kind=new.kind,
+                payload=new.payload,
+                created_at=now,
+                next_attempt_at=now,
+                player_id=new.player_id,
+            )
 
     def add_operator_match(self, match_id: str, match: OperatorMatch) -> None:
         """Record a match an operator created (the in-memory stand-in for ``matches``)."""

@@ -17,6 +17,7 @@ from psycopg import AsyncConnection
 
 from adapters.postgres.event_store import Pool
 from adapters.postgres.wakeup_sender import WakeupSender
+from adapters.postgres.webhook_dispatch import insert_deliveries
 from service.ports.players import (
     DuplicatePlayer,
     NewNotice,
@@ -24,8 +25,10 @@ from service.ports.players import (
     Player,
     PlayerMatch,
     PlayerSeat,
+    RelayHook,
     inbox_wakeup,
 )
+from service.ports.webhook_dispatch import NewDelivery
 
 PLAYER = "SELECT player_id::text, display_name, created_at FROM players"
 
@@ -40,7 +43,7 @@ FROM match_seats s JOIN player_tokens t USING (token_hash) JOIN players p USING 
 WHERE s.match_id = %s
 """
 
-MATCH_COLUMNS = "player_id::text, match_id::text, seat, status, turn, version, position"
+MATCH_COLUMNS = "player_id::text, match_id::text, seat, status, turn, version, position, deadline"
 
 NEXT_SEQ = "UPDATE players SET inbox_seq = inbox_seq + 1 WHERE player_id = %s RETURNING inbox_seq"
 
@@ -55,10 +58,18 @@ WHERE s.match_id = ANY(%s::uuid[])
 """
 
 UPSERT_MATCH = """
-INSERT INTO player_matches (player_id, match_id, seat, status, turn, version, position)
-VALUES (%s, %s, %s, %s, %s, %s, %s)
+INSERT INTO player_matches
+    (player_id, match_id, seat, status, turn, version, position, deadline)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
 ON CONFLICT (player_id, match_id) DO UPDATE SET status = excluded.status,
-    turn = excluded.turn, version = excluded.version, position = excluded.position
+    turn = excluded.turn, version = excluded.version, position = excluded.position,
+    deadline = excluded.deadline
+"""
+
+# Any operator's: subscribing to a player's kinds takes the scope players:relay.
+RELAY_HOOKS = """
+SELECT webhook_id::text, events FROM webhooks
+WHERE deleted_at IS NULL AND events && ARRAY['player_your_turn', 'player_match_ended']
 """
 
 
@@ -225,12 +236,28 @@ class PostgresProjectionTurn:
                 await cur.executemany(
                     UPSERT_MATCH,
                     [
-                        (r.player_id, r.match_id, r.seat, r.status, r.turn, r.version, r.position)
+                        (
+                            r.player_id,
+                            r.match_id,
+                            r.seat,
+                            r.status,
+                            r.turn,
+                            r.version,
+                            r.position,
+                            r.deadline,
+                        )
                         for r in rows
                     ],
                 )
         await insert_notices(self._conn, notices)
         self.added += notices
+
+    async def relay_hooks(self) -> list[RelayHook]:
+        cur = await self._conn.execute(RELAY_HOOKS)
+        return [RelayHook(webhook_id, list(events)) for webhook_id, events in await cur.fetchall()]
+
+    async def add_deliveries(self, deliveries: Sequence[NewDelivery]) -> None:
+        await insert_deliveries(self._conn, deliveries)
 
     async def move_cursor(self, position: int) -> None:
         await self._conn.execute(
@@ -239,8 +266,9 @@ class PostgresProjectionTurn:
 
 
 def _player_match(row: tuple[Any, ...]) -> PlayerMatch:
-    player_id, match_id, seat, status, turn, version, position = row
+    player_id, match_id, seat, status, turn, version, position, deadline = row
     return PlayerMatch(
+        deadline=deadline,
         player_id=player_id,
         match_id=match_id,
         seat=seat,

@@ -37,10 +37,32 @@ WHERE operator_id = ANY(%s::uuid[]) AND deleted_at IS NULL
 
 INSERT_DELIVERY = """
 INSERT INTO webhook_deliveries
-    (webhook_id, match_id, event_position, event_version, kind, payload)
-VALUES (%s, %s, %s, %s, %s, %s)
+    (webhook_id, match_id, event_position, event_version, kind, payload, player_id)
+VALUES (%s, %s, %s, %s, %s, %s, %s)
 ON CONFLICT ON CONSTRAINT webhook_deliveries_once DO NOTHING
 """
+
+
+async def insert_deliveries(conn: AsyncConnection[Any], deliveries: Sequence[NewDelivery]) -> None:
+    """Add each, unless its webhook has one for the event position and player already."""
+    if not deliveries:
+        return
+    async with conn.cursor() as cursor:
+        await cursor.executemany(
+            INSERT_DELIVERY,
+            [
+                (
+                    d.webhook_id,
+                    d.match_id,
+                    d.event_position,
+                    d.event_version,
+                    d.kind,
+                    d.payload,
+                    d.player_id,
+                )
+                for d in deliveries
+            ],
+        )
 
 
 class PostgresDispatchTurn:
@@ -67,16 +89,7 @@ class PostgresDispatchTurn:
         ]
 
     async def add_deliveries(self, deliveries: Sequence[NewDelivery]) -> None:
-        if not deliveries:
-            return
-        async with self._conn.cursor() as cursor:
-            await cursor.executemany(
-                INSERT_DELIVERY,
-                [
-                    (d.webhook_id, d.match_id, d.event_position, d.event_version, d.kind, d.payload)
-                    for d in deliveries
-                ],
-            )
+        await insert_deliveries(self._conn, deliveries)
 
     async def move_cursor(self, position: int) -> None:
         await self._conn.execute(MOVE_CURSOR, (position,))

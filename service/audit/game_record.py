@@ -59,6 +59,7 @@ class RecordSeat(msgspec.Struct, frozen=True, kw_only=True):
     joined: bool
     external_player_id: str | None = None
     bot: str | None = None  # the level of a seat the server played
+    display_name: str | None = None  # the name of the player account holding it, if any
 
 
 class GameRecord(msgspec.Struct, frozen=True, kw_only=True):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections import OrderedDict
 
 import msgspec
 
@@ -20,10 +21,12 @@ from service.errors import MissingCredential, WrongCredential
 from service.matches import tokens
 from service.matches.use_cases import CreatedMatch, MatchService, SeatToken
 from service.players.names import display_name
+from service.ports.match_registry import RegisteredMatch
 from service.ports.players import Notice, Player, PlayerMatch, PlayerStore
 
 CREDENTIAL_PREFIX = "gpc_"
 PAGE_LIMIT = 100
+NAMES_KEPT = 10_000  # full matches whose seats' names a process keeps at hand
 
 
 class SignedUp(msgspec.Struct, frozen=True):
@@ -39,6 +42,22 @@ class Accounts:
     def __init__(self, players: PlayerStore, matches: MatchService) -> None:
         self.players = players
         self.matches = matches
+        self._names: OrderedDict[str, dict[int, str]] = OrderedDict()
+
+    async def seat_names(self, match: RegisteredMatch) -> dict[int, str]:
+        """The display names of the match's seats that players hold, by seat. A seat is linked
+        to its player before it is taken and a name never changes, so once the match is full
+        its names are final: kept here, so views and commands need no query for them."""
+        kept = self._names.get(match.match_id)
+        if kept is not None:
+            self._names.move_to_end(match.match_id)
+            return kept
+        names = await self.players.names(match.match_id)
+        if match.full:
+            self._names[match.match_id] = names
+            if len(self._names) > NAMES_KEPT:
+                self._names.popitem(last=False)
+        return names
 
     async def sign_up(self, name: str) -> SignedUp:
         valid = display_name(name)

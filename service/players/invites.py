@@ -29,11 +29,12 @@ from service.matches import tokens
 from service.matches.use_cases import CreatedMatch, SeatToken
 from service.players.accounts import Accounts
 from service.players.projector import NoticeBody, notice
+from service.players.settings import INVITE_CEILING_SECONDS, PlayerTimes
 from service.ports.player_invites import PlayerInvite, PlayerInvites
 from service.ports.players import NoticeKind, Player
 
-DEFAULT_EXPIRY = timedelta(days=1)
-MAX_EXPIRY = timedelta(days=7)
+MAX_EXPIRY = timedelta(seconds=INVITE_CEILING_SECONDS)
+DEFAULT_TIMES = PlayerTimes()
 
 
 class Invited(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,10 +51,12 @@ class Invitations:
         accounts: Accounts,
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        times: PlayerTimes = DEFAULT_TIMES,
     ) -> None:
         self._invites = invites
         self._accounts = accounts
         self._clock = clock
+        self._times = times
 
     async def invite(
         self,
@@ -61,8 +64,9 @@ class Invitations:
         *,
         options: RuleOptions,
         to_player: str | None = None,
-        expires_in: timedelta = DEFAULT_EXPIRY,
+        expires_in: timedelta | None = None,
     ) -> Invited:
+        """``expires_in``: the configured default if None; at most the configured maximum."""
         if to_player is not None and (
             to_player == player.player_id or await self._accounts.players.get(to_player) is None
         ):
@@ -82,17 +86,18 @@ class Invitations:
             raise RematchNotAvailable(
                 "a rematch needs a finished match whose other seat a player holds"
             )
-        return await self._offer(player, state.options, opponent[0], DEFAULT_EXPIRY, match_id)
+        return await self._offer(player, state.options, opponent[0], None, match_id)
 
     async def _offer(
         self,
         player: Player,
         options: RuleOptions,
         to_player: str | None,
-        expires_in: timedelta,
+        expires_in: timedelta | None,
         rematch_of: str | None,
     ) -> Invited:
-        expires_at = self._clock() + min(expires_in, MAX_EXPIRY)
+        asked = self._times.invite if expires_in is None else expires_in
+        expires_at = self._clock() + min(asked, self._times.invite_max)
         created = await self._accounts.create_match(player, options=options)
         assert created.invite_code is not None
         kind: NoticeKind = "rematch_offered" if rematch_of else "invitation_received"

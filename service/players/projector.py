@@ -14,11 +14,13 @@ player can do now, and the pages that follow find nothing new to say.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import msgspec
 
 from domain import Phase
 from service.matches.use_cases import MatchService
+from service.players.relay import RELAYED, relay_deliveries
 from service.ports.event_store import EventStore
 from service.ports.players import (
     MatchStatus,
@@ -42,6 +44,10 @@ class NoticeBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     from_player: str | None = None  # the display name of who invited or offered
     expires_at: str | None = None
     rematch_of: str | None = None  # the finished match a rematch follows
+
+
+# A match now: status, whose turn, version, winner, deadline.
+_Now = tuple[MatchStatus, int | None, int, int | None, datetime | None]
 
 
 def notice(player_id: str, body: NoticeBody) -> NewNotice:
@@ -84,8 +90,11 @@ class Projector:
             seats = await turn.seats(latest) if latest else []
             if seats:
                 known = {(r.player_id, r.match_id): r for r in await turn.known(latest)}
-                rows, notices = await self._changes(seats, known, latest)
+                rows, notices, relayed = await self._changes(seats, known, latest)
                 await turn.save(rows, notices)
+                # The relays' deliveries commit with the notices: added once, never lost.
+                if relayed and (hooks := await turn.relay_hooks()):
+                    await turn.add_deliveries(relay_deliveries(hooks, relayed))
             await turn.move_cursor(page[-1].position)
         return len(page)
 
@@ -94,14 +103,15 @@ class Projector:
         seats: Sequence[PlayerSeat],
         known: dict[tuple[str, str], PlayerMatch],
         latest: dict[str, int],
-    ) -> tuple[list[PlayerMatch], list[NewNotice]]:
+    ) -> tuple[list[PlayerMatch], list[NewNotice], list[tuple[PlayerMatch, str]]]:
         rows: list[PlayerMatch] = []
         notices: list[NewNotice] = []
-        now: dict[str, tuple[MatchStatus, int | None, int, int | None]] = {}
+        relayed: list[tuple[PlayerMatch, str]] = []
+        now: dict[str, _Now] = {}
         for seat in seats:
             if seat.match_id not in now:
                 now[seat.match_id] = await self._status(seat.match_id)
-            status, turn, version, winner = now[seat.match_id]
+            status, turn, version, winner, deadline = now[seat.match_id]
             row = PlayerMatch(
                 player_id=seat.player_id,
                 match_id=seat.match_id,
@@ -110,15 +120,18 @@ class Projector:
                 turn=turn,
                 version=version,
                 position=latest[seat.match_id],
+                deadline=deadline,
             )
             before = known.get((seat.player_id, seat.match_id))
             if before is not None and before.version == version and before.status == status:
                 continue
             rows.append(row)
-            notices += [notice(seat.player_id, body) for body in _notices(before, row, winner)]
-        return rows, notices
+            bodies = _notices(before, row, winner)
+            notices += [notice(seat.player_id, body) for body in bodies]
+            relayed += [(row, body.kind) for body in bodies if body.kind in RELAYED]
+        return rows, notices, relayed
 
-    async def _status(self, match_id: str) -> tuple[MatchStatus, int | None, int, int | None]:
+    async def _status(self, match_id: str) -> _Now:
         record = await self._matches.match(match_id)
         loaded = await self._matches.load(record)
         state = loaded.state
@@ -128,7 +141,11 @@ class Projector:
         elif state.phase is Phase.MATCH_OVER:
             status = "finished"
         turn = state.turn if status == "in_progress" else None
-        return status, turn, loaded.version, state.winner
+        clock = state.clock
+        # A deadline only while someone must decide: a clock with nobody on it has none.
+        on_clock = status == "in_progress" and clock is not None and clock.seat is not None
+        deadline = clock.due_at if on_clock and clock is not None else None
+        return status, turn, loaded.version, state.winner, deadline
 
 
 def _notices(before: PlayerMatch | None, row: PlayerMatch, winner: int | None) -> list[NoticeBody]:

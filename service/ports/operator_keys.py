@@ -19,6 +19,7 @@ Scope = Literal[
     "feed:read",
     "feed:all",
     "webhooks:manage",
+    "players:relay",
 ]
 SCOPES: tuple[Scope, ...] = get_args(Scope)
 

@@ -19,6 +19,9 @@ from typing import Literal, Protocol
 
 import msgspec
 
+from service.ports.webhook_dispatch import NewDelivery
+from service.tournament.webhooks.payloads import Kind
+
 MatchStatus = Literal["waiting", "in_progress", "finished"]
 NoticeKind = Literal[
     "your_turn", "match_started", "match_ended", "invitation_received", "rematch_offered"
@@ -50,6 +53,7 @@ class PlayerMatch(msgspec.Struct, frozen=True, kw_only=True):
     turn: int | None
     version: int
     position: int
+    deadline: datetime | None = None  # when the player to move must have moved (a clock)
 
 
 class NewNotice(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,6 +69,13 @@ class Notice(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str | None
     payload: bytes
     created_at: datetime
+
+
+class RelayHook(msgspec.Struct, frozen=True):
+    """A live webhook and the kinds of news it chose."""
+
+    webhook_id: str
+    events: list[Kind]
 
 
 class DuplicatePlayer(Exception):  # noqa: N818  (named for what happened)
@@ -129,6 +140,15 @@ class ProjectionTurn(Protocol):
 
     async def save(self, rows: Sequence[PlayerMatch], notices: Sequence[NewNotice]) -> None:
         """Insert or replace these rows, and add these notices."""
+        ...
+
+    async def relay_hooks(self) -> list[RelayHook]:
+        """The live webhooks that hear of players' news (the push relays), of any operator."""
+        ...
+
+    async def add_deliveries(self, deliveries: Sequence[NewDelivery]) -> None:
+        """Add each as pending and due now, unless its webhook already has a delivery for
+        that event position and player."""
         ...
 
     async def move_cursor(self, position: int) -> None: ...

@@ -40,6 +40,7 @@ class NewDelivery(msgspec.Struct, frozen=True, kw_only=True):
     event_version: int
     kind: Kind
     payload: bytes
+    player_id: str | None = None  # a player's news (a push relay's): one per player
 
 
 class DispatchTurn(Protocol):
@@ -58,7 +59,7 @@ class DispatchTurn(Protocol):
 
     async def add_deliveries(self, deliveries: Sequence[NewDelivery]) -> None:
         """Add each as pending and due now, unless its subscription already has a delivery
-        for that event position."""
+        for that event position (and player)."""
         ...
 
     async def move_cursor(self, position: int) -> None: ...

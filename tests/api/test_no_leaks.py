@@ -279,6 +279,14 @@ async def check_player_resources(asgi: Asgi, table: Table, players: list[Json]) 
         listed = await until(finished, player)
         notices = await inbox(asgi.app, player["credential"], 2)
         me = (await asgi.client.get("/players/me", headers=bearer(player["credential"]))).json()
+        # The names are shown in the seat's view and the game record; the credentials never.
+        view = await asgi.client.get(f"{table.path}/view", headers=bearer(player["credential"]))
+        assert view.json()["display_names"] == ["Ann", "Bob"]
+        record = await asgi.client.get(f"{table.path}/record")
+        assert [s["display_name"] for s in record.json()["seats"]] == ["Ann", "Bob"]
+        for text in (view.text, record.text):
+            assert other["credential"] not in text
+            assert player["credential"] not in text
         for body in (listed, notices, me):
             assert not leaked(body, ALL_CARDS), body
             assert other["credential"] not in str(body)

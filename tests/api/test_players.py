@@ -3,13 +3,14 @@ inbox, and every refusal a problem of its own that changes nothing."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
 from tests.api.accounts import inbox, my_matches, pair, sign_up, until
 from tests.api.conftest import Asgi
-from tests.api.players import bearer
+from tests.api.players import ONE_GAME, bearer
 from tests.api.problems import assert_problem
 
 
@@ -122,15 +123,69 @@ async def test_my_matches_lists_waiting_in_play_and_whose_turn(asgi: Asgi) -> No
     playing = by_id[match_id]
     assert playing["deadline"] is None
 
-    async def guest_listed() -> Any:
-        listed = await my_matches(asgi.client, guest)
-        return listed if listed["matches"] else None
+    async def both_at_one_version() -> Any:
+        # The match may move on (the deal follows the cut) between reading the two lists.
+        hosts = {m["match_id"]: m for m in (await my_matches(asgi.client, host))["matches"]}
+        guests = (await my_matches(asgi.client, guest))["matches"]
+        same = guests and guests[0]["version"] == hosts[match_id]["version"]
+        return {"host": hosts[match_id], "guests": guests} if same else None
 
-    guests = await until(guest_listed)
-    assert [m["match_id"] for m in guests["matches"]] == [match_id]
+    both = await until(both_at_one_version)
+    playing, guests = both["host"], both["guests"]
+    assert [m["match_id"] for m in guests] == [match_id]
     to_move = playing["turn"]
     assert playing["your_turn"] == (to_move == 0)
-    assert guests["matches"][0]["your_turn"] == (to_move == 1)
+    assert guests[0]["your_turn"] == (to_move == 1)
+
+
+async def test_my_matches_shows_the_deadline_of_a_clocked_match(asgi: Asgi) -> None:
+    host, guest = await sign_up(asgi.client, "Clocked"), await sign_up(asgi.client, "Rival")
+    match_id = await pair(asgi.client, host, guest, {**ONE_GAME, "turn_seconds": 3600})
+    view = await asgi.client.get(f"/matches/{match_id}/view", headers=bearer(host["credential"]))
+    assert view.status_code == 200, view.text
+    clock = view.json()["clock"]
+    assert clock["seat"] is not None
+
+    async def listed_as_viewed() -> Any:
+        listed = (await my_matches(asgi.client, host))["matches"]
+        caught_up = listed and listed[0]["version"] == view.json()["version"]
+        return listed[0] if caught_up else None
+
+    listed = await until(listed_as_viewed)
+    # The same instant as the seat's view shows, given absolute (in UTC).
+    shown = datetime.fromisoformat(listed["deadline"])
+    assert shown.utcoffset() == timedelta(0)
+    assert shown == datetime.fromisoformat(clock["due_at"])
+
+    # Once the match is over, nobody has a decision to make: no deadline.
+    resigned = await asgi.client.post(
+        f"/matches/{match_id}/commands", json={"type": "resign"}, headers=bearer(host["credential"])
+    )
+    assert resigned.status_code == 200, resigned.text
+
+    async def listed_finished() -> Any:
+        listed = (await my_matches(asgi.client, guest))["matches"]
+        return listed[0] if listed and listed[0]["status"] == "finished" else None
+
+    assert (await until(listed_finished))["deadline"] is None
+
+
+async def test_the_view_and_the_record_name_the_seats_player_accounts_hold(asgi: Asgi) -> None:
+    host = await sign_up(asgi.client, "Hôst")
+    created = await asgi.client.post(
+        "/players/me/matches", json={"bot": "simple"}, headers=bearer(host["credential"])
+    )
+    assert created.status_code == 201, created.text
+    match_id = created.json()["match_id"]
+    view = await asgi.client.get(f"/matches/{match_id}/view", headers=bearer(host["credential"]))
+    assert view.json()["display_names"] == ["Hôst", None]  # the bot's seat is nobody's
+    record = await asgi.client.get(f"/matches/{match_id}/record")
+    assert record.status_code == 200, record.text
+    assert [s["display_name"] for s in record.json()["seats"]] == ["Hôst", None]
+    seat_token = created.json()["seats"][0]["token"]
+    for text in (view.text, record.text):
+        assert host["credential"] not in text
+        assert seat_token not in text
 
 
 async def test_my_matches_comes_in_pages(asgi: Asgi) -> None:

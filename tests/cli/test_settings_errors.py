@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from service.players.settings import PlayerTimes
 from web.settings import ENVIRONMENT, SettingError, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,3 +189,39 @@ def test_the_accepted_spellings_read_as_before() -> None:
 def test_a_bad_variable_is_refused_in_process_as_well() -> None:
     with pytest.raises(SettingError, match=r"^GIN_SNAPSHOT_EVERY must be"):
         Settings.from_env({"GIN_SNAPSHOT_EVERY": "often"})
+
+
+def test_the_players_waiting_and_invite_times_are_read_and_passed_on() -> None:
+    settings = Settings.from_env(
+        {
+            "GIN_QUICK_MATCH_WAIT_SECONDS": "30",
+            "GIN_INVITE_SECONDS": "3600",
+            "GIN_INVITE_MAX_SECONDS": "7200",
+        }
+    )
+
+    assert settings.players == PlayerTimes(
+        quick_match_wait_seconds=30, invite_seconds=3600, invite_max_seconds=7200
+    )
+    assert Settings.from_env(settings.to_env()) == settings
+    assert Settings.from_env({}).players == PlayerTimes()
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "accepts"),
+    [
+        ("GIN_QUICK_MATCH_WAIT_SECONDS", "0", "from 1 to 86400"),
+        ("GIN_QUICK_MATCH_WAIT_SECONDS", "86401", "from 1 to 86400"),
+        ("GIN_QUICK_MATCH_WAIT_SECONDS", "2m", "from 1 to 86400"),
+        ("GIN_INVITE_SECONDS", "59", "from 60 to 604800"),
+        ("GIN_INVITE_MAX_SECONDS", "604801", "from 60 to 604800"),
+    ],
+)
+def test_a_players_time_out_of_range_is_refused(name: str, value: str, accepts: str) -> None:
+    with pytest.raises(SettingError, match=rf"^{name} must be a whole number of seconds {accepts}"):
+        Settings.from_env({name: value})
+
+
+def test_an_invites_default_life_over_its_maximum_is_refused() -> None:
+    with pytest.raises(SettingError, match=r"^GIN_INVITE_SECONDS must be at most GIN_INVITE_MAX"):
+        Settings.from_env({"GIN_INVITE_SECONDS": "7200", "GIN_INVITE_MAX_SECONDS": "3600"})

@@ -3,40 +3,65 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 import pytest
 
 from adapters.memory.match_registry import InMemoryMatchRegistry
 from adapters.memory.players import InMemoryPlayers
+from adapters.memory.webhook_subscriptions import InMemoryWebhookSubscriptions
+from adapters.memory.webhook_tables import WebhookTables
 from adapters.postgres.event_store import open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.players import PostgresPlayers
+from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
 from service.matches.tokens import secret_hash
 from service.ports.match_registry import MatchRegistry, RegisteredSeat
 from service.ports.players import DuplicatePlayer, NewNotice, PlayerMatch
+from service.ports.webhook_dispatch import NewDelivery
+from service.ports.webhook_subscriptions import WebhookSubscriptions
+from service.tournament.webhooks.payloads import Kind
 from tests.app_login import as_app
 from tests.contract.conftest import ADAPTERS
+from tests.contract.webhooks.world import SECRET, UNUSED_URL, memory_world, postgres_world
 
 
 @dataclass
 class Ports:
     players: Any  # both PlayerStore and PlayerProjection
     registry: MatchRegistry
+    subscriptions: WebhookSubscriptions  # over the same tables, for the relays' webhooks
+    new_operator: Callable[[], Awaitable[str]]
 
 
 @pytest.fixture(params=ADAPTERS)
 async def ports(request: pytest.FixtureRequest) -> AsyncIterator[Ports]:
     if request.param == "memory":
-        registry = InMemoryMatchRegistry()
-        yield Ports(InMemoryPlayers(registry), registry)
+        registry, tables = InMemoryMatchRegistry(), WebhookTables()
+        yield Ports(
+            InMemoryPlayers(registry, webhooks=tables),
+            registry,
+            InMemoryWebhookSubscriptions(tables),
+            memory_world().new_operator,
+        )
     else:
         url: str = request.getfixturevalue("fresh_database_url")
-        async with open_pool(as_app(url), max_size=5) as pool:
+        # Operators are made by their owner's tools, not the application role.
+        async with (
+            open_pool(as_app(url), max_size=5) as pool,
+            open_pool(url, max_size=1) as owner,
+        ):
             players = PostgresPlayers(pool)
-            yield Ports(players, PostgresMatchRegistry(pool))
+            yield Ports(
+                players,
+                PostgresMatchRegistry(pool),
+                PostgresWebhookSubscriptions(pool),
+                postgres_world(owner).new_operator,
+            )
             await players.close()
 
 
@@ -152,6 +177,71 @@ async def test_a_turn_saves_rows_notices_and_cursor_together(ports: Ports) -> No
     listed = await ports.players.matches(ada, before=None, limit=10)
     assert listed == [row(ada, match_id, 5, "finished")]
     assert len(await ports.players.notices(ada, after=0, limit=10)) == 1
+
+
+async def test_a_row_keeps_its_deadline(ports: Ports) -> None:
+    ada = await new_player(ports)
+    await ports.players.link_token(ada, secret_hash("gin_d"))
+    match_id = await seat_match(ports, secret_hash("gin_d"), None)
+    due = datetime(2026, 12, 1, 12, 30, 15, 250000, tzinfo=UTC)
+    clocked = PlayerMatch(**{**msgspec.structs.asdict(row(ada, match_id, 4)), "deadline": due})
+    async with ports.players.turn() as turn:
+        await turn.save([clocked], [])
+    [listed] = await ports.players.matches(ada, before=None, limit=10)
+    assert listed.deadline == due
+    async with ports.players.turn() as turn:
+        await turn.save([row(ada, match_id, 6, "finished")], [])
+    [listed] = await ports.players.matches(ada, before=None, limit=10)
+    assert listed.deadline is None
+
+
+async def subscribe(ports: Ports, operator_id: str, events: list[Kind]) -> str:
+    webhook_id = new_id()
+    await ports.subscriptions.create(operator_id, webhook_id, UNUSED_URL, SECRET, events)
+    return webhook_id
+
+
+def relayed(webhook_id: str, player_id: str, match_id: str, position: int) -> NewDelivery:
+    return NewDelivery(
+        webhook_id=webhook_id,
+        match_id=match_id,
+        event_position=position,
+        event_version=position,
+        kind="player_your_turn",
+        payload=b'{"player_id":"%s"}' % player_id.encode(),
+        player_id=player_id,
+    )
+
+
+async def test_a_turn_adds_a_relays_deliveries_once_per_position_and_player(
+    ports: Ports,
+) -> None:
+    ada, bob = await new_player(ports, "Ada"), await new_player(ports, "Bob")
+    match_id = await seat_match(ports, None, None)
+    operator, other = await ports.new_operator(), await ports.new_operator()
+    relay = await subscribe(ports, operator, ["player_your_turn", "hand_end"])
+    await subscribe(ports, other, ["hand_end"])  # hears of no player
+    gone = await subscribe(ports, other, ["player_match_ended"])
+    await ports.subscriptions.delete(other, gone)
+
+    async with ports.players.turn() as turn:
+        hooks = await turn.relay_hooks()
+        assert [(h.webhook_id, h.events) for h in hooks] == [
+            (relay, ["player_your_turn", "hand_end"])
+        ]
+        await turn.add_deliveries(
+            [relayed(relay, ada, match_id, 7), relayed(relay, bob, match_id, 7)]
+        )
+    async with ports.players.turn() as turn:
+        # The same news again (a page projected twice) adds nothing.
+        await turn.add_deliveries([relayed(relay, ada, match_id, 7)])
+    found = await ports.subscriptions.deliveries(operator, relay, after=0, limit=10)
+    assert sorted(bytes(d.payload) for d in found) == sorted(
+        [b'{"player_id":"%s"}' % p.encode() for p in (ada, bob)]
+    )
+    assert {(d.kind, d.event_position, d.status) for d in found} == {
+        ("player_your_turn", 7, "pending")
+    }
 
 
 async def test_a_turn_that_fails_changes_nothing(ports: Ports) -> None:

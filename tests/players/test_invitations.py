@@ -23,7 +23,8 @@ from service.errors import (
 )
 from service.matches.use_cases import CommandRequest, MatchService
 from service.players.accounts import Accounts
-from service.players.invites import Invitations
+from service.players.invites import DEFAULT_TIMES, Invitations
+from service.players.settings import PlayerTimes
 from service.ports.players import Player
 from service.store.match_streams import MatchStreams
 
@@ -37,14 +38,14 @@ class Clock:
 
 
 class World:
-    def __init__(self) -> None:
+    def __init__(self, times: PlayerTimes = DEFAULT_TIMES) -> None:
         registry = InMemoryMatchRegistry()
         self.players = InMemoryPlayers(registry)
         self.matches = MatchService(MatchStreams(InMemoryEventStore()), registry)
         self.accounts = Accounts(self.players, self.matches)
         self.clock = Clock()
         self.invitations = Invitations(
-            InMemoryPlayerInvites(self.players), self.accounts, clock=self.clock
+            InMemoryPlayerInvites(self.players), self.accounts, clock=self.clock, times=times
         )
 
     async def player(self, name: str) -> Player:
@@ -132,3 +133,19 @@ async def finish(world: World, match_id: str) -> None:
         assert isinstance(command, SeatCommand)
         loaded = await world.matches.handle(record, loaded.state.turn, CommandRequest(command))
     assert loaded.state.phase is Phase.MATCH_OVER
+
+
+async def test_an_invites_life_is_the_configured_default_and_at_most_the_maximum() -> None:
+    world = World(PlayerTimes(invite_seconds=600, invite_max_seconds=3600))
+    host, guest = await world.player("Host"), await world.player("Guest")
+    now = world.clock.now
+    unnamed = await world.invitations.invite(host, options=RuleOptions())
+    assert unnamed.expires_at == now + timedelta(seconds=600)
+    too_long = await world.invitations.invite(
+        host, options=RuleOptions(), expires_in=timedelta(days=2)
+    )
+    assert too_long.expires_at == now + timedelta(seconds=3600)
+    assert too_long.match.invite_code is not None
+    world.clock.now += timedelta(seconds=3600)
+    with pytest.raises(InviteExpired):
+        await world.invitations.accept(guest, too_long.match.invite_code)

@@ -26,8 +26,20 @@ from domain import (
 )
 from domain.events import MatchEnded
 
-Kind = Literal["match_created", "match_started", "hand_end", "game_end", "match_end"]
-KINDS: tuple[Kind, ...] = get_args(Kind)
+Kind = Literal[
+    "match_created",
+    "match_started",
+    "hand_end",
+    "game_end",
+    "match_end",
+    "player_your_turn",
+    "player_match_ended",
+]
+# A player's news, for a push relay (service.players.relay): never a default, and only for
+# operator keys with the scope ``players:relay``, since it tells of every player.
+PLAYER_KINDS: tuple[Kind, ...] = ("player_your_turn", "player_match_ended")
+# The news of an operator's matches: what a webhook hears of unless it chooses.
+KINDS: tuple[Kind, ...] = tuple(k for k in get_args(Kind) if k not in PLAYER_KINDS)
 
 # Store type names of the events that end something, by the kind of end.
 KIND_OF_TYPE: dict[str, Kind] = {

@@ -708,8 +708,7 @@ export interface components {
         CreateInvite: {
             options?: components["schemas"]["RuleOptions"];
             to_player_id?: string | null;
-            /** @default 86400 */
-            expires_in: number;
+            expires_in?: number | null;
         };
         /** CreateMatch */
         CreateMatch: {
@@ -750,7 +749,7 @@ export interface components {
         CreateWebhook: {
             url: string;
             secret?: string | null;
-            events?: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
+            events?: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_your_turn" | "player_match_ended")[];
         };
         /** DeadlineSet */
         DeadlineSet: {
@@ -801,7 +800,7 @@ export interface components {
             delivery_id: number;
             match_id: string;
             /** @enum {string} */
-            kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end";
+            kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_your_turn" | "player_match_ended";
             event_position: number;
             event_version: number;
             status: string;
@@ -1292,6 +1291,7 @@ export interface components {
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
+            display_names?: (string | null)[];
         };
         /** MatchWon */
         MatchWon: {
@@ -1366,7 +1366,7 @@ export interface components {
         NewWebhook: {
             webhook_id: string;
             url: string;
-            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
+            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_your_turn" | "player_match_ended")[];
             /** Format: date-time */
             created_at: string;
             secret: string;
@@ -1441,6 +1441,7 @@ export interface components {
             joined: boolean;
             external_player_id?: string | null;
             bot?: string | null;
+            display_name?: string | null;
         };
         /** ReplayState */
         ReplayState: {
@@ -1795,7 +1796,7 @@ export interface components {
         Webhook: {
             webhook_id: string;
             url: string;
-            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end")[];
+            events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_your_turn" | "player_match_ended")[];
             /** Format: date-time */
             created_at: string;
         };
