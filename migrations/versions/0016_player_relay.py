@@ -1,6 +1,6 @@
 """The push relay hook and the deadline in a player's list of matches.
 
-Revision ID: 0017
+Revision ID: 0016
 Revises: 0015
 Create Date: 2026-11-30
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0017"
+revision = "0016"
 down_revision = "0015"
 branch_labels = None
 depends_on = None
