@@ -177,6 +177,7 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_LIMIT_CREATE_PER_CREDENTIAL": PER_MINUTE,
     "GIN_LIMIT_COMMANDS_PER_ADDRESS": PER_MINUTE,
     "GIN_LIMIT_COMMANDS_PER_CREDENTIAL": PER_MINUTE,
+    "GIN_ABANDON_AFTER_SECONDS": SECONDS,
 }
 # What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
 DATABASE_ENVIRONMENT = (
@@ -222,6 +223,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cors_origins: tuple[str, ...] = ()
     webhooks: WebhookSettings = WebhookSettings()
     rate_limits: RateLimits = RateLimits()
+    # A match nobody has moved in for this long ends as abandoned (docs/rules.md).
+    abandon_after_seconds: float = 7 * 24 * 3600.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -254,6 +257,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             metrics=read("GIN_METRICS", defaults.metrics),
             cors_origins=read("GIN_CORS_ORIGINS", defaults.cors_origins),
             webhooks=_webhooks(env),
+            abandon_after_seconds=read("GIN_ABANDON_AFTER_SECONDS", defaults.abandon_after_seconds),
             rate_limits=RateLimits(
                 create_per_address=read("GIN_LIMIT_CREATE_PER_ADDRESS", 0),
                 create_per_credential=read("GIN_LIMIT_CREATE_PER_CREDENTIAL", 0),
@@ -285,6 +289,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_RECEIPTS": str(self.receipts).lower(),
             "GIN_METRICS": str(self.metrics).lower(),
             "GIN_CORS_ORIGINS": ",".join(self.cors_origins),
+            "GIN_ABANDON_AFTER_SECONDS": str(self.abandon_after_seconds),
             **self.webhooks.to_env(),
         }
         if self.database_url:
