@@ -25,6 +25,8 @@ _log = logging.getLogger("gin.abandonment")
 ABANDON_AFTER_SECONDS = 7 * 24 * 3600.0
 # How late an abandonment may be: an idle match ends within this of its limit.
 SWEEP_SECONDS = 600.0
+# A very short limit (a test's) still sweeps no more than once a second.
+MIN_SWEEP_SECONDS = 1.0
 CLAIMED_AT_ONCE = 100
 LEASE_SECONDS = 30.0
 
@@ -45,7 +47,7 @@ class Abandonment:
         self._lease = lease_seconds
         self._batch = claimed_at_once
         # A sweep at least as often as the limit itself, so a short limit is kept too.
-        self.sweep_seconds = min(SWEEP_SECONDS, after_seconds)
+        self.sweep_seconds = max(MIN_SWEEP_SECONDS, min(SWEEP_SECONDS, after_seconds))
 
     async def abandon_idle(self) -> int:
         """End every match idle now; how many were abandoned."""
