@@ -78,18 +78,20 @@ async def test_a_match_idle_while_no_server_ran_is_abandoned_on_start_and_told_e
                 before, keys, receiver.url, "Idle tables", events=["match_end"]
             )
             table = await create_table(before, operator_key=key)
-            waiting = await create_table(before, invite=True)
+            made = await before.post("/matches", json={"invite": True})
+            assert made.status_code == 201, made.text
+            waiting_id, code = made.json()["match_id"], made.json()["invite_code"]
         path = f"/matches/{table.match_id}"
         async with abandoning_app(database_url) as client:
 
             async def ended() -> bool:
                 views = [
-                    (await client.get(f"/matches/{t.match_id}")).json() for t in (table, waiting)
+                    (await client.get(f"/matches/{m}")).json() for m in (table.match_id, waiting_id)
                 ]
                 return all(view["table"]["ending"] is not None for view in views)
 
             await eventually(ended)
-            for match_id in (table.match_id, waiting.match_id):
+            for match_id in (table.match_id, waiting_id):
                 view = (await client.get(f"/matches/{match_id}")).json()
                 assert view["table"]["ending"] == ABANDONED
             result = (await client.get(f"{path}/result")).json()
@@ -103,6 +105,15 @@ async def test_a_match_idle_while_no_server_ran_is_abandoned_on_start_and_told_e
             assert events[-1]["event"]["reason"] == "abandoned"
             record = (await client.get(f"{path}/record")).json()
             assert record["status"] == "finished"
+
+            # The invited player comes too late: refused each time (the invite is not used up).
+            version = (await client.get(f"/matches/{waiting_id}")).json()["version"]
+            for _ in range(2):
+                late = await client.post("/matches/join", json={"invite_code": code})
+                assert late.status_code == 409, late.text
+                assert late.json()["type"] == "/problems/match-already-ended"
+            after = (await client.get(f"/matches/{waiting_id}")).json()
+            assert after["version"] == version
 
             async def delivered() -> bool:
                 found = await deliveries(client, key, webhook_id)
