@@ -188,3 +188,13 @@ def test_the_accepted_spellings_read_as_before() -> None:
 def test_a_bad_variable_is_refused_in_process_as_well() -> None:
     with pytest.raises(SettingError, match=r"^GIN_SNAPSHOT_EVERY must be"):
         Settings.from_env({"GIN_SNAPSHOT_EVERY": "often"})
+
+
+def test_the_abandonment_limit_is_a_week_unless_set_and_is_checked() -> None:
+    assert Settings.from_env({}).abandon_after_seconds == 7 * 24 * 3600
+    settings = Settings.from_env({"GIN_ABANDON_AFTER_SECONDS": "86400"})
+    assert settings.abandon_after_seconds == 86400
+    assert Settings.from_env(settings.to_env()) == settings
+    for bad in ("0", "-1", "a week", "nan"):
+        with pytest.raises(SettingError, match=r"^GIN_ABANDON_AFTER_SECONDS must be"):
+            Settings.from_env({"GIN_ABANDON_AFTER_SECONDS": bad})
