@@ -21,6 +21,9 @@ from tests.lifecycle.table import ABANDON_AFTER, Lifecycle
 from tests.lifecycle.test_clocks_and_endings import started
 
 
+VERDICTS: dict[str, Verdict] = {"awarded": "award", "forfeited": "forfeit", "voided": "void"}
+
+
 async def ended_mid_hand(life: Lifecycle, how: str) -> str:
     """A clocked match whose first hand is dealt, ended ``how``; its id."""
     match_id, tokens = await started(life)
@@ -37,7 +40,7 @@ async def ended_mid_hand(life: Lifecycle, how: str) -> str:
         life.clock.advance(ABANDON_AFTER)
         assert await life.abandonment.abandon_idle() == 1
     else:
-        verdict: Verdict = {"awarded": "award", "forfeited": "forfeit", "voided": "void"}[how]
+        verdict = VERDICTS[how]
         seat = None if verdict == "void" else 0
         command = Adjudicate(verdict=verdict, seat=seat, reason="table 4 closed")
         events = decide(loaded.state, command)
