@@ -20,7 +20,6 @@ from service.matches.use_cases import CommandRequest
 from tests.lifecycle.table import ABANDON_AFTER, Lifecycle
 from tests.lifecycle.test_clocks_and_endings import started
 
-
 VERDICTS: dict[str, Verdict] = {"awarded": "award", "forfeited": "forfeit", "voided": "void"}
 
 
