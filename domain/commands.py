@@ -132,6 +132,12 @@ class NoShow(_Command, tag="no_show", frozen=True):
     forfeit: bool
 
 
+class Abandon(_Command, tag="abandon", frozen=True):
+    """Nobody has moved for the service's abandonment limit: the match ends with no winner.
+    The service finds the match idle from the times its events were stored; the domain only
+    refuses a match that is already over."""
+
+
 Verdict = Literal["forfeit", "award", "void"]
 
 
@@ -157,7 +163,9 @@ SeatCommand = (
     | FinishLayoff
     | Resign
 )
-SystemCommand = StartMatch | Cut | Deal | StampTime | TimeOut | Adjudicate | AwaitJoin | NoShow
+SystemCommand = (
+    StartMatch | Cut | Deal | StampTime | TimeOut | Adjudicate | AwaitJoin | NoShow | Abandon
+)
 Command = SystemCommand | SeatCommand
 
 COMMAND_TYPES: tuple[type[Command], ...] = (
@@ -180,6 +188,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     Adjudicate,
     AwaitJoin,
     NoShow,
+    Abandon,
 )
 
 _decoder = msgspec.json.Decoder(Command)

@@ -9,6 +9,7 @@ from typing import Any
 
 from domain.clocks import await_join, no_show, stamp_time, time_out
 from domain.commands import (
+    Abandon,
     Adjudicate,
     AwaitJoin,
     BigGin,
@@ -31,7 +32,7 @@ from domain.commands import (
     TakeUpcard,
     TimeOut,
 )
-from domain.endings import adjudicate, resign
+from domain.endings import abandon, adjudicate, resign
 from domain.errors import InvalidCommand
 from domain.events import Event, SeatReturned
 from domain.going_out import big_gin, finish_layoff, knock, lay_off
@@ -79,4 +80,5 @@ _HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
     Adjudicate: adjudicate,
     AwaitJoin: await_join,
     NoShow: no_show,
+    Abandon: abandon,
 }

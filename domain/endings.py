@@ -1,8 +1,9 @@
-"""Deciding the endings that are not play: a seat resigns, or an operator adjudicates."""
+"""Deciding the endings that are not play: a seat resigns, an operator adjudicates, or the
+match is abandoned."""
 
 from __future__ import annotations
 
-from domain.commands import Adjudicate, Resign
+from domain.commands import Abandon, Adjudicate, Resign
 from domain.errors import IllegalMove, InvalidCommand, MatchAlreadyEnded
 from domain.events import EndReason, Event, MatchEnded
 from domain.guards import checked_seat
@@ -16,6 +17,12 @@ def resign(state: MatchState, command: Resign) -> list[Event]:
     seat = checked_seat(command.seat)
     _require_running(state, "resign")
     return [ended(state, "resigned", seat, winner=1 - seat)]
+
+
+def abandon(state: MatchState, command: Abandon) -> list[Event]:
+    """Nobody moved for too long: the match ends, nobody wins, the scores stand."""
+    _require_running(state, "abandon")
+    return [ended(state, "abandoned", None, winner=None)]
 
 
 def adjudicate(state: MatchState, command: Adjudicate) -> list[Event]:

@@ -17,7 +17,9 @@ from domain.options import RuleOptions
 Outcome = Literal["knock", "undercut", "gin", "big_gin", "tie"]
 DrawSource = Literal["stock", "discard"]
 # Why a match ended other than by play ("played_out", a ``MatchWon``).
-EndReason = Literal["resigned", "forfeited_on_time", "no_show", "forfeited", "awarded", "voided"]
+EndReason = Literal[
+    "resigned", "forfeited_on_time", "no_show", "forfeited", "awarded", "voided", "abandoned"
+]
 ClockKind = Literal["turn", "join"]
 
 
@@ -175,7 +177,8 @@ class SeatReturned(_Event, tag="seat_returned", frozen=True):
 
 class MatchEnded(_Event, tag="match_ended", frozen=True):
     """The match ended other than by play. ``seat`` is the seat the reason is about (who
-    resigned, forfeited or was awarded the match); ``winner`` None: nobody won (voided)."""
+    resigned, forfeited or was awarded the match); ``winner`` None: nobody won (voided,
+    abandoned)."""
 
     reason: EndReason
     seat: int | None

@@ -25,6 +25,7 @@ from adapters.postgres.database import open_database
 from adapters.postgres.deadlines import PostgresDeadlines
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
+from adapters.postgres.idle_matches import PostgresIdleMatches
 from adapters.postgres.match_creations import PostgresMatchCreations
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from adapters.postgres.operator_keys import PostgresOperatorKeyStore
@@ -46,6 +47,7 @@ from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
 from service.fairness.commitments import SeedCommitments
+from service.matches.abandonment import Abandonment
 from service.matches.deadline_timer import DeadlineTimer, running_deadlines
 from service.matches.formats import FormatMatchService
 from service.matches.idempotent import IdempotentCreations
@@ -193,7 +195,16 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                     ),
                     running_bots(app.state.bots, wakeups, registry, store),
                     running_deadlines(
-                        DeadlineTimer(PostgresDeadlines(pool), app.state.matches), wakeups
+                        DeadlineTimer(
+                            PostgresDeadlines(pool),
+                            app.state.matches,
+                            abandonment=Abandonment(
+                                PostgresIdleMatches(pool),
+                                app.state.matches,
+                                after_seconds=settings.abandon_after_seconds,
+                            ),
+                        ),
+                        wakeups,
                     ),
                     running_projector(Projector(store, players, app.state.matches), wakeups),
                 ):

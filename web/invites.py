@@ -113,7 +113,7 @@ class InvitesController(Controller):
         "/join",
         status_code=HTTP_201_CREATED,
         summary="Join a match by invite code as this player",
-        responses=problems(400, 401, 403, 404, 410, 422),
+        responses=problems(400, 401, 403, 404, 409, 410, 422),
     )
     async def join(
         self,
@@ -123,8 +123,8 @@ class InvitesController(Controller):
         bots: Bots,
         authorization: Authorization = None,
     ) -> Joined:
-        """Accept an invite or a rematch: refused if it expired (410) or was made to another
-        player (403)."""
+        """Accept an invite or a rematch: refused if it expired (410), was made to another
+        player (403), or its match has already ended (409)."""
         player = await player_of(accounts, authorization)
         seated = await invitations.accept(player, data.invite_code)
         await bots.resume(seated.match_id)

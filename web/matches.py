@@ -133,7 +133,7 @@ class MatchesController(Controller):
         "/join",
         status_code=HTTP_201_CREATED,
         summary="Join a match with an invite code",
-        responses=problems(400, 403, 404, 410, 422),
+        responses=problems(400, 403, 404, 409, 410, 422),
     )
     async def join(
         self,

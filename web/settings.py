@@ -186,6 +186,7 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_QUICK_MATCH_WAIT_SECONDS": QUICK_MATCH_WAIT,
     "GIN_INVITE_SECONDS": INVITE_SECONDS,
     "GIN_INVITE_MAX_SECONDS": INVITE_SECONDS,
+    "GIN_ABANDON_AFTER_SECONDS": SECONDS,
 }
 # What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
 DATABASE_ENVIRONMENT = (
@@ -232,6 +233,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhooks: WebhookSettings = WebhookSettings()
     rate_limits: RateLimits = RateLimits()
     players: PlayerTimes = PlayerTimes()
+    # A match nobody has moved in for this long ends as abandoned (docs/rules.md).
+    abandon_after_seconds: float = 7 * 24 * 3600.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -264,6 +267,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             metrics=read("GIN_METRICS", defaults.metrics),
             cors_origins=read("GIN_CORS_ORIGINS", defaults.cors_origins),
             webhooks=_webhooks(env),
+            abandon_after_seconds=read("GIN_ABANDON_AFTER_SECONDS", defaults.abandon_after_seconds),
             rate_limits=RateLimits(
                 create_per_address=read("GIN_LIMIT_CREATE_PER_ADDRESS", 0),
                 create_per_credential=read("GIN_LIMIT_CREATE_PER_CREDENTIAL", 0),
@@ -309,6 +313,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_RECEIPTS": str(self.receipts).lower(),
             "GIN_METRICS": str(self.metrics).lower(),
             "GIN_CORS_ORIGINS": ",".join(self.cors_origins),
+            "GIN_ABANDON_AFTER_SECONDS": str(self.abandon_after_seconds),
             **self.webhooks.to_env(),
             "GIN_QUICK_MATCH_WAIT_SECONDS": str(self.players.quick_match_wait_seconds),
             "GIN_INVITE_SECONDS": str(self.players.invite_seconds),

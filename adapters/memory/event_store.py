@@ -8,10 +8,10 @@ is simply the order of appends.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from datetime import UTC, datetime
 
 import msgspec
 
+from adapters.memory.clock import Clock, utc_now
 from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
@@ -31,7 +31,9 @@ from service.store.hash_chain import GENESIS, link_hash, request_fingerprint, ve
 
 
 class InMemoryEventStore:
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock = utc_now) -> None:
+        """``clock`` stamps each event's ``recorded_at`` (PostgreSQL's is the commit's time)."""
+        self._clock = clock
         self._log: list[StoredEvent] = []
         self._streams: dict[str, list[StoredEvent]] = {}
         self._keys: dict[str, IdempotentAppend] = {}
@@ -90,7 +92,7 @@ class InMemoryEventStore:
     ) -> list[StoredEvent]:
         previous = stream[-1].hash if stream else GENESIS
         version, position = len(stream), len(self._log)
-        now = datetime.now(UTC)
+        now = self._clock()
         recorded = []
         for event in events:
             version += 1

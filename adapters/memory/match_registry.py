@@ -138,6 +138,10 @@ class InMemoryMatchRegistry:
     async def get(self, match_id: str) -> RegisteredMatch | None:
         return self._matches.get(match_id)
 
+    async def invited_match(self, code_hash: bytes) -> str | None:
+        invite = self._invites.get(code_hash)
+        return None if invite is None or invite.accepted else invite.match_id
+
     async def accept_invite(
         self, code_hash: bytes, token_hash: bytes, entropy: str
     ) -> AcceptedInvite | None:

@@ -151,6 +151,16 @@ class PostgresMatchRegistry:
                 (code_hash, match_id, seat),
             )
 
+    async def invited_match(self, code_hash: bytes) -> str | None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT match_id::text FROM match_invites "
+                "WHERE code_hash = %s AND accepted_at IS NULL",
+                (code_hash,),
+            )
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
     async def accept_invite(
         self, code_hash: bytes, token_hash: bytes, entropy: str
     ) -> AcceptedInvite | None:

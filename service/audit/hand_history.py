@@ -2,7 +2,9 @@
 
 One line per action with the cards in notation, then the final arrangement and the score, and
 the seeds the deal came from so anyone can recompute it. Hands are numbered through the match
-(the third hand dealt is hand 3, whatever game it belongs to).
+(the third hand dealt is hand 3, whatever game it belongs to). A hand the match ended in (a
+resignation, a forfeit on time, an adjudication, an abandonment) is finished too: its history
+says in words how the match ended instead of a score, and each timeout is told as one.
 """
 
 from __future__ import annotations
@@ -22,7 +24,16 @@ from domain import (
     evolve,
     new_match,
 )
-from service.audit.hand_text import game_ending, hand_ending, match_ending, move, pair, seat
+from domain.events import MatchEnded, TimedOut
+from service.audit.hand_text import (
+    game_ending,
+    hand_ending,
+    match_ended,
+    match_ending,
+    move,
+    pair,
+    seat,
+)
 from service.errors import HandNotFinished
 from service.fairness.events import FairnessView
 from service.fairness.seeds import deal_link, locate, shuffle_seed, step_of_link
@@ -47,7 +58,11 @@ def hand_history(
     state = evolve(state, dealt)
     number = 0
     for version, event in events[start + 1 :]:
-        said = move(event, upcard_offer=state.phase is Phase.OFFER)
+        said = (
+            _timed_out(event)
+            if isinstance(event, TimedOut)
+            else move(event, upcard_offer=state.phase is Phase.OFFER)
+        )
         state = evolve(state, event)
         if said is not None:
             number += 1
@@ -58,6 +73,9 @@ def hand_history(
             lines.append(_sentence(game_ending(event)))
         elif isinstance(event, MatchWon):
             lines.append(_sentence(match_ending(event)))
+        elif isinstance(event, MatchEnded):
+            lines += ["", f"Result: {_sentence(match_ended(event))}"]
+            break
         elif isinstance(event, Dealt):
             break
     return "\n".join(lines) + "\n"
@@ -67,7 +85,7 @@ def _before_deal(events: Sequence[tuple[int, Event]], deal: int) -> tuple[MatchS
     state = new_match()
     for index, (_, event) in enumerate(events):
         if isinstance(event, Dealt) and state.deals == deal - 1:
-            if not any(isinstance(e, Scored | HandDrawn) for _, e in events[index:]):
+            if not any(isinstance(e, Scored | HandDrawn | MatchEnded) for _, e in events[index:]):
                 break
             return state, index
         state = evolve(state, event)
@@ -120,6 +138,13 @@ def _result(event: Scored | HandDrawn, knock: Knocked | None) -> list[str]:
         other,
         f"Result: {hand_ending(event)}; hand points this game {pair(event.hand_points)}",
     ]
+
+
+def _timed_out(event: TimedOut) -> str:
+    return (
+        f"{seat(event.seat)} ran out of time (due {event.due_at.isoformat()}, "
+        f"timeout {event.consecutive} in a row)"
+    )
 
 
 def _sentence(text: str) -> str:

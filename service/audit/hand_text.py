@@ -71,6 +71,7 @@ ENDING_WORDS = {
     "forfeited": "forfeited by {seat} (adjudicated)",
     "awarded": "awarded to {seat} (adjudicated)",
     "voided": "voided (adjudicated), no winner",
+    "abandoned": "abandoned: nobody moved for too long, no winner",
 }
 
 

@@ -45,6 +45,7 @@ from domain import (
     new_match,
 )
 from domain.commands import (
+    Abandon,
     Adjudicate,
     AwaitJoin,
     NoShow,
@@ -154,6 +155,8 @@ def _clock_or_ending(state: MatchState, event: Event) -> list[Command]:
     if isinstance(event, MatchEnded):
         if event.reason == "resigned" and event.seat is not None:
             return [Resign(seat=event.seat)]
+        if event.reason == "abandoned":
+            return [Abandon()]
         if event.reason in _VERDICT_OF:
             verdict = _VERDICT_OF[event.reason]
             return [Adjudicate(verdict=verdict, seat=event.seat, reason=event.note or "")]

@@ -7,6 +7,10 @@ PostgreSQL, so of several processes waking for the same deadline one tries it an
 go back to sleep. The timeout is then appended at the match's version like any command: a move
 that got there first wins, and the timeout is dropped. Deadlines that fell due while no process
 ran are due at once when one starts; one whose claimer died is taken up when its lease ends.
+
+The same timer sweeps for abandoned matches (``service.matches.abandonment``) on start and then
+every ``Abandonment.sweep_seconds``: idleness is read from what the store already keeps, so no
+deadline row has to move with every command.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
 
 from service.errors import DatabaseUnavailable
+from service.matches.abandonment import Abandonment
 from service.matches.use_cases import MatchService
 from service.ports.deadlines import Deadlines
 from service.ports.wakeups import Wakeups
@@ -37,14 +43,17 @@ class DeadlineTimer:
         *,
         lease_seconds: float = LEASE_SECONDS,
         claimed_at_once: int = CLAIMED_AT_ONCE,
+        abandonment: Abandonment | None = None,
     ) -> None:
         """``lease_seconds`` is how long a claimed deadline is left to its claimer before
-        another process may take it up."""
+        another process may take it up; ``abandonment``, if given, is swept as well."""
         self._deadlines = deadlines
         self._matches = matches
         self._lease = lease_seconds
         self._batch = claimed_at_once
         self._changed = asyncio.Event()
+        self._abandonment = abandonment
+        self._next_sweep: datetime | None = None  # None: sweep now (on start)
 
     def notice(self, stream: str | None) -> None:
         """A wake-up: a match's deadline may have moved (None: wake-ups may have been missed)."""
@@ -72,12 +81,27 @@ class DeadlineTimer:
             if len(claimed) < self._batch:
                 return applied
 
+    async def sweep_if_due(self) -> int:
+        """Abandon the idle matches if a sweep is due (always on the first call); how many."""
+        if self._abandonment is None:
+            return 0
+        now = self._matches.clock()
+        if self._next_sweep is not None and now < self._next_sweep:
+            return 0
+        abandoned = await self._abandonment.abandon_idle()
+        self._next_sweep = now + timedelta(seconds=self._abandonment.sweep_seconds)
+        return abandoned
+
     async def seconds_to_sleep(self) -> float | None:
-        """How long to sleep before the next deadline worth claiming; None: until woken."""
+        """How long to sleep before the next deadline worth claiming or the next sweep;
+        None: until woken."""
+        now = self._matches.clock()
         wakeup = await self._deadlines.next_wakeup()
+        if self._abandonment is not None and self._next_sweep is not None:
+            wakeup = self._next_sweep if wakeup is None else min(wakeup, self._next_sweep)
         if wakeup is None:
             return None
-        return max(0.0, (wakeup - self._matches.clock()).total_seconds())
+        return max(0.0, (wakeup - now).total_seconds())
 
     async def run(self) -> None:
         # Claims are made only when the timer runs out (or on start, for deadlines that fell
@@ -88,6 +112,7 @@ class DeadlineTimer:
             try:
                 if fire:
                     await self.fire_due()
+                    await self.sweep_if_due()
                 delay = await self.seconds_to_sleep()
             except DatabaseUnavailable:
                 _log.warning("the turn clocks wait for the database")

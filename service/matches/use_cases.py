@@ -38,7 +38,8 @@ from domain import (
     redact_event,
 )
 from domain.commands import NoShow, Resign, SeatCommand, TimeOut
-from domain.state import MatchState
+from domain.errors import MatchAlreadyEnded
+from domain.state import MatchState, Phase
 from service.bots.seating import bot_levels
 from service.errors import (
     DeadlinePassed,
@@ -311,9 +312,15 @@ class MatchService:
     ) -> SeatToken:
         """``token``: the one a caller made for the seat (and linked to a player)."""
         token = token or tokens.new_token()
-        seated = await self.registry.accept_invite(
-            tokens.secret_hash(invite_code), tokens.secret_hash(token), entropy
-        )
+        code_hash = tokens.secret_hash(invite_code)
+        invited = await self.registry.invited_match(code_hash)
+        # A match that ended before its invite was used (a no-show, an abandonment) seats
+        # nobody: the invite is left as it was.
+        if invited is not None and (await self.streams.load(invited)).state.phase is (
+            Phase.MATCH_OVER
+        ):
+            raise MatchAlreadyEnded("the match is over: it ended before this invite was used")
+        seated = await self.registry.accept_invite(code_hash, tokens.secret_hash(token), entropy)
         if seated is None:
             raise InviteNotFound("the invite code is unknown or has already been used")
         match_id, seat = seated

@@ -131,6 +131,11 @@ class MatchRegistry(Protocol):
         """Who created each of these matches, and its external ref (unknown ids are left out)."""
         ...
 
+    async def invited_match(self, code_hash: bytes) -> str | None:
+        """The match an open invite with this code hash is for; None if no open invite has
+        it. Reads only: a join looks first, so an invite to an ended match stays open."""
+        ...
+
     async def accept_invite(
         self, code_hash: bytes, token_hash: bytes, entropy: str
     ) -> AcceptedInvite | None:

@@ -225,3 +225,13 @@ def test_a_players_time_out_of_range_is_refused(name: str, value: str, accepts: 
 def test_an_invites_default_life_over_its_maximum_is_refused() -> None:
     with pytest.raises(SettingError, match=r"^GIN_INVITE_SECONDS must be at most GIN_INVITE_MAX"):
         Settings.from_env({"GIN_INVITE_SECONDS": "7200", "GIN_INVITE_MAX_SECONDS": "3600"})
+
+
+def test_the_abandonment_limit_is_a_week_unless_set_and_is_checked() -> None:
+    assert Settings.from_env({}).abandon_after_seconds == 7 * 24 * 3600
+    settings = Settings.from_env({"GIN_ABANDON_AFTER_SECONDS": "86400"})
+    assert settings.abandon_after_seconds == 86400
+    assert Settings.from_env(settings.to_env()) == settings
+    for bad in ("0", "-1", "a week", "nan"):
+        with pytest.raises(SettingError, match=r"^GIN_ABANDON_AFTER_SECONDS must be"):
+            Settings.from_env({"GIN_ABANDON_AFTER_SECONDS": bad})

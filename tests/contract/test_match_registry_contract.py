@@ -96,6 +96,19 @@ async def test_an_accepted_invite_seats_its_player(registry: MatchRegistry) -> N
     assert after.seats[0] == before.seats[0]
 
 
+async def test_an_open_invite_names_its_match_until_it_is_accepted(
+    registry: MatchRegistry,
+) -> None:
+    match_id = await invited_match(registry)
+    assert await registry.invited_match(digest("invite")) == match_id
+    assert await registry.invited_match(digest("guess")) is None
+    assert await registry.invited_match(digest("invite")) == match_id  # looking changes nothing
+
+    await registry.accept_invite(digest("invite"), digest("joiner"), "")
+
+    assert await registry.invited_match(digest("invite")) is None
+
+
 async def test_an_unknown_invite_seats_nobody(registry: MatchRegistry) -> None:
     match_id = await invited_match(registry)
 

@@ -9,10 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 from adapters.memory.deadlines import InMemoryDeadlines
 from adapters.memory.event_store import InMemoryEventStore
+from adapters.memory.idle_matches import InMemoryIdleMatches
 from adapters.memory.match_registry import InMemoryMatchRegistry
 from adapters.memory.seed_commitments import InMemorySeedCommitmentStore
 from domain import RuleOptions
 from service.fairness.commitments import SeedCommitments
+from service.matches.abandonment import Abandonment
 from service.matches.deadline_timer import DeadlineTimer
 from service.matches.use_cases import CreatedMatch, MatchService
 from service.store.match_streams import Loaded, MatchStreams
@@ -21,6 +23,9 @@ START = datetime(2026, 1, 1, 12, tzinfo=UTC)
 CLOCKED = RuleOptions(
     turn_seconds=10, bank_seconds=20, timeouts_to_forfeit=3, game_target=30, match_target=0
 )
+
+# A day: the tests move the clock past it; the service's default is a week.
+ABANDON_AFTER = 24 * 3600.0
 
 
 class MovableClock:
@@ -40,7 +45,7 @@ class Lifecycle:
     def __init__(self, rng: random.Random | None = None) -> None:
         rng = rng or random.Random(0)
         self.clock = MovableClock()
-        self.store = InMemoryEventStore()
+        self.store = InMemoryEventStore(clock=self.clock)
         self.matches = MatchService(
             MatchStreams(self.store),
             InMemoryMatchRegistry(),
@@ -49,7 +54,10 @@ class Lifecycle:
             clock=self.clock,
         )
         self.deadlines = InMemoryDeadlines(self.store)
-        self.timer = DeadlineTimer(self.deadlines, self.matches)
+        self.abandonment = Abandonment(
+            InMemoryIdleMatches(self.store), self.matches, after_seconds=ABANDON_AFTER
+        )
+        self.timer = DeadlineTimer(self.deadlines, self.matches, abandonment=self.abandonment)
 
     async def create(
         self, options: RuleOptions = CLOCKED, bots: tuple[str | None, ...] = ()

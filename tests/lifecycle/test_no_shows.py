@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from domain.errors import MatchAlreadyEnded
 from domain.options import RuleOptions
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
+from service.matches.tokens import secret_hash
 from service.matches.use_cases import CreatedMatch
 from tests.lifecycle.table import Lifecycle
 
@@ -61,3 +63,20 @@ async def test_a_player_who_joins_in_time_clears_the_join_deadline() -> None:
     assert clock.kind == "turn"
     life.clock.advance(5)
     assert await life.timer.fire_due() == 0  # the join deadline is gone, the turn's not due
+
+
+async def test_joining_after_a_no_show_is_refused_and_leaves_the_invite_open() -> None:
+    life = Lifecycle()
+    created = await invited(life, JOIN, None)
+    assert created.invite_code is not None
+    life.clock.advance(60)
+    assert await life.timer.fire_due() == 1
+    before = await life.load(created.match_id)
+    with pytest.raises(MatchAlreadyEnded):
+        await life.matches.join(created.invite_code)
+    assert (await life.load(created.match_id)).version == before.version
+    registry = life.matches.registry
+    assert await registry.invited_match(secret_hash(created.invite_code)) == created.match_id
+    record = await registry.get(created.match_id)
+    assert record is not None
+    assert not record.full

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from domain.commands import (
+    Abandon,
     Adjudicate,
     AwaitJoin,
     Cut,
@@ -62,6 +63,21 @@ def test_resigning_a_finished_match_is_refused_with_its_own_error() -> None:
     table.do(Resign(seat=1))
     with pytest.raises(MatchAlreadyEnded):
         table.do(Resign(seat=0))
+
+
+def test_an_abandoned_match_ends_with_no_winner_and_the_scores_stand() -> None:
+    table = clocked()
+    [ended] = table.do(Abandon())
+    assert ended == MatchEnded(
+        reason="abandoned", seat=None, winner=None, note=None, match_scores=[0, 0], games_won=[0, 0]
+    )
+    assert (table.state.phase, table.state.winner) == (Phase.MATCH_OVER, None)
+    ending = public_view(table.state).ending
+    assert ending is not None
+    assert (ending.reason, ending.seat, ending.winner) == ("abandoned", None, None)
+    assert not table.state.hand_over  # the hands in play stay hidden
+    with pytest.raises(MatchAlreadyEnded):
+        table.do(Abandon())
 
 
 def test_a_resigned_hand_stays_hidden() -> None:

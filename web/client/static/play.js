@@ -137,9 +137,29 @@ function moveFocus(step) {
   next?.focus();
 }
 
+/** How the match ended, in words: who won, and why when it ended other than by play.
+ * @param {MatchView} view */
+function matchOutcome(view) {
+  const result = view.winner === null ? "Nobody won the match" : view.winner === view.seat ? "You won the match" : "Your opponent won the match";
+  const ending = view.ending;
+  if (!ending) return result;
+  const who = ending.seat === view.seat ? "you" : "your opponent";
+  /** @type {Record<string, string>} */
+  const why = {
+    resigned: `${who} resigned`,
+    forfeited_on_time: `${who} ran out of time too often`,
+    no_show: `${who} never joined`,
+    forfeited: `${who} forfeited (an organiser's decision)`,
+    awarded: `the match was awarded to ${who} (an organiser's decision)`,
+    voided: "the match was voided (an organiser's decision)",
+    abandoned: "nobody moved for too long: the match was abandoned",
+  };
+  return `${result}: ${why[ending.reason] ?? ending.reason.replaceAll("_", " ")}`;
+}
+
 /** @param {MatchView} view */
 function describeTurn(view) {
-  if (view.phase === "match_over") return view.winner === view.seat ? "You won the match!" : "Your opponent won the match.";
+  if (view.phase === "match_over") return `${matchOutcome(view)}.`;
   if (view.turn === null) return "Waiting for your opponent to join…";
   if (view.turn !== view.seat) return "Your opponent's turn.";
   const what = {
@@ -331,7 +351,7 @@ function lastHand(view) {
 function over(view, matchId) {
   if (view.phase !== "match_over") return null;
   return el("section", { class: "over", "aria-label": "Match over" }, [
-    heading(view.winner === view.seat ? "You won the match" : "Your opponent won the match"),
+    heading(matchOutcome(view)),
     el("p", {}, [el("a", { href: `#/replay/${matchId}` }, ["Replay this match"]), " · ", el("a", { href: "#/" }, ["New match"])]),
   ]);
 }

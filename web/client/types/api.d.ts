@@ -1214,7 +1214,7 @@ export interface components {
         /** MatchEnded */
         MatchEnded: {
             /** @enum {string} */
-            reason: "resigned" | "forfeited_on_time" | "no_show" | "forfeited" | "awarded" | "voided";
+            reason: "resigned" | "forfeited_on_time" | "no_show" | "forfeited" | "awarded" | "voided" | "abandoned";
             seat: number | null;
             winner: number | null;
             note: string | null;
@@ -2035,6 +2035,15 @@ export interface operations {
             };
             /** @description Not Found (RFC 9457 problem details) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3976,6 +3985,15 @@ export interface operations {
             };
             /** @description Not Found (RFC 9457 problem details) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
