@@ -15,7 +15,6 @@ state right after that append. A refused command appends nothing, so nothing rem
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import uuid
 from collections import OrderedDict
@@ -38,6 +37,7 @@ from domain import (
     redact_event,
 )
 from domain.commands import NoShow, Resign, SeatCommand, TimeOut
+from domain.events import SeatJoined
 from domain.state import MatchState
 from service.bots.seating import bot_levels
 from service.errors import (
@@ -72,6 +72,8 @@ from service.store.match_streams import Loaded, MatchStreams, stream_id
 SEATS = (0, 1)
 ROUND_STARTS_AT_ONCE = 8  # of a round's matches, started at once (each holds a connection)
 RECORDS_CACHED = 10_000
+# A join races only the match's other seats and its clock: a few tries always get through.
+JOIN_APPEND_TRIES = 8
 
 # The seat a player's credential holds in a match (None: none), for credentials that are not
 # seat tokens: ``service.players`` provides it.
@@ -317,17 +319,34 @@ class MatchService:
         if seated is None:
             raise InviteNotFound("the invite code is unknown or has already been used")
         match_id, seat = seated
-        # The cut was waiting for this seat; a conflict means another request already cut.
-        loaded = await self.streams.load(match_id)
         match = await self.match(match_id)
-        steps, state = system_steps(
-            loaded.state, match, links=self.fairness.links, now=self.clock()
-        )
-        if steps:
-            with contextlib.suppress(event_store.ConcurrencyConflict):
-                after, _ = await self.streams.append(match_id, loaded, steps, state=state)
-                await self.fairness.sync(match, after.state)
+        if len(match.seats) == 2:  # a three- or four-player match cuts in its own stream
+            await self._announce_join(match, seat)
         return SeatToken(match_id, seat, token)
+
+    async def _announce_join(self, match: RegisteredMatch, seat: int) -> None:
+        """Append the join, and the cut that was waiting for this seat, to the match. The seat
+        is already the player's, so a conflict (another seat's join, a clock) is retried on
+        the new head rather than dropped: the join must reach the record."""
+        for attempt in range(JOIN_APPEND_TRIES):
+            loaded = await self.streams.load(match.match_id)
+            joined: list[Event] = [SeatJoined(seat=seat)]
+            steps, state = system_steps(
+                fold(joined, loaded.state),
+                match,
+                links=self.fairness.links,
+                now=self.clock(),
+            )
+            try:
+                after, _ = await self.streams.append(
+                    match.match_id, loaded, [*joined, *steps], state=state
+                )
+            except event_store.ConcurrencyConflict:
+                if attempt + 1 == JOIN_APPEND_TRIES:
+                    raise
+                continue
+            await self.fairness.sync(match, after.state)
+            return
 
     async def match(self, match_id: str) -> RegisteredMatch:
         record = self._full_records.get(match_id)
