@@ -285,11 +285,11 @@ class MatchService:
         steps, state = system_steps(
             fold(new.events), new.match, links=self.fairness.links, now=self.clock()
         )
-        await self.fairness.open(new.match)
+        opened = await self.fairness.open(new.match)
         after, _ = await self.streams.append(
             new.match.match_id, Loaded(new_match(), 0), [*new.events, *steps], state=state
         )
-        await self.fairness.sync(new.match, after.state)
+        await self.fairness.sync(new.match, after.state, written=opened)
         return CreatedMatch(
             new.match.match_id, new.tokens, new.invite_code, self.fairness.commitment(new.match)
         )
