@@ -54,7 +54,7 @@ from service.errors import (
     WrongToken,
 )
 from service.fairness.commitments import SeedCommitments
-from service.fairness.log import FairnessLog, touches_fairness
+from service.fairness.log import FairnessLog, fairness_stream, touches_fairness
 from service.fairness.seeds import CHAIN_LINKS, new_secret
 from service.matches import tokens
 from service.matches.system_steps import system_steps
@@ -106,6 +106,28 @@ class _NewMatch(NamedTuple):
     tokens: dict[int, str]
     invite_code: str | None
     events: list[Event]
+
+
+_NOT_THE_ROUND = "this Idempotency-Key already registered a different round"
+
+
+def _seats_opened(match: RegisteredMatch, token: str) -> list[int]:
+    return [
+        seat.seat
+        for seat in match.seats
+        if seat.token_hash is not None and tokens.secret_matches(token, seat.token_hash)
+    ]
+
+
+def _same_match(registered: RegisteredMatch, asked: RoundMatch) -> bool:
+    """Whether a registered match of a round is the one ``asked`` describes."""
+    player_ids = [*asked.external_player_ids, None, None][:2]
+    levels = [*asked.bots, None, None][:2]
+    return (
+        registered.external_ref == asked.external_ref
+        and [seat.external_player_id for seat in registered.seats] == player_ids
+        and [seat.bot for seat in registered.seats] == levels
+    )
 
 
 class SeatToken(msgspec.Struct, frozen=True):
@@ -236,6 +258,57 @@ class MatchService:
 
         return list(await asyncio.gather(*(start(new) for new in prepared)))
 
+    async def resume_round(
+        self, round: RoundRequest, match_ids: Sequence[str]
+    ) -> list[CreatedMatch]:
+        """Finish a round that a request registered and never answered (it died or failed
+        part way): each match gets new seat tokens, since the first ones were never sent, and
+        any match not yet started starts. The answer is the one the first request would have
+        given, with the new tokens. Every match is checked against ``round`` before anything
+        changes: another round under the same key is refused whole."""
+        if len(match_ids) != len(round.matches):
+            raise IdempotencyKeyReused(_NOT_THE_ROUND)
+        found = [
+            await self._registered_as(id, asked, round.options)
+            for id, asked in zip(match_ids, round.matches, strict=True)
+        ]
+        gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
+
+        async def resume(registered: RegisteredMatch, loaded: Loaded) -> CreatedMatch:
+            async with gate:
+                return await self._resume(round.options, registered, loaded)
+
+        return list(await asyncio.gather(*(resume(*pair) for pair in found)))
+
+    async def _registered_as(
+        self, match_id: str, asked: RoundMatch, options: RuleOptions
+    ) -> tuple[RegisteredMatch, Loaded]:
+        registered = await self.registry.get(match_id)
+        if registered is None:
+            raise MatchNotFound(f"there is no match {match_id}")
+        loaded = await self.streams.load(match_id)
+        started_otherwise = loaded.version > 0 and loaded.state.options != options
+        if started_otherwise or not _same_match(registered, asked):
+            raise IdempotencyKeyReused(_NOT_THE_ROUND)
+        return registered, loaded
+
+    async def _resume(
+        self, options: RuleOptions, registered: RegisteredMatch, loaded: Loaded
+    ) -> CreatedMatch:
+        match_id = registered.match_id
+        made = {seat.seat: tokens.new_token() for seat in registered.seats if seat.bot is None}
+        hashes = {seat: tokens.secret_hash(token) for seat, token in made.items()}
+        await self.registry.replace_seat_tokens(match_id, hashes)
+        self._full_records.pop(match_id, None)  # it holds the old hashes
+        match = await self.match(match_id)
+        if loaded.version == 0:
+            opened = await self.fairness.store.stream_version(fairness_stream(match_id))
+            new = _NewMatch(match, made, None, decide(new_match(), StartMatch(options)))
+            return await self._start(new, opened=opened or None)
+        # Started, perhaps without its fairness records after the cut: sync writes what is due.
+        await self.fairness.sync(match, loaded.state)
+        return CreatedMatch(match_id, made, None, self.fairness.commitment(match))
+
     def _prepare(
         self,
         *,
@@ -280,12 +353,14 @@ class MatchService:
         invite_code = tokens.new_invite_code() if invite_seat is not None else None
         return _NewMatch(match, made, invite_code, decide(new_match(), StartMatch(options)))
 
-    async def _start(self, new: _NewMatch) -> CreatedMatch:
-        """Open the fairness stream of a registered match and append its first events."""
+    async def _start(self, new: _NewMatch, *, opened: int | None = None) -> CreatedMatch:
+        """Open the fairness stream of a registered match (unless ``opened``: its version,
+        opened already) and append its first events."""
         steps, state = system_steps(
             fold(new.events), new.match, links=self.fairness.links, now=self.clock()
         )
-        opened = await self.fairness.open(new.match)
+        if opened is None:
+            opened = await self.fairness.open(new.match)
         after, _ = await self.streams.append(
             new.match.match_id, Loaded(new_match(), 0), [*new.events, *steps], state=state
         )
@@ -372,11 +447,12 @@ class MatchService:
             if seat is None:
                 raise WrongToken("this credential does not hold a seat in this match")
             return Seated(match, seat)
-        seats = [
-            seat.seat
-            for seat in match.seats
-            if seat.token_hash is not None and tokens.secret_matches(token, seat.token_hash)
-        ]
+        seats = _seats_opened(match, token)
+        if len(seats) != 1 and self._full_records.pop(match_id, None) is not None:
+            # A round finished by a retry gives its seats new tokens (``resume_round``): a
+            # record cached before then is read again once.
+            match = await self.match(match_id)
+            seats = _seats_opened(match, token)
         if len(seats) != 1:
             raise WrongToken("this token does not open a seat in this match")
         return Seated(match, seats[0])
