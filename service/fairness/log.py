@@ -145,6 +145,12 @@ class FairnessLog:
         self.store = store
         self.links = links
 
+    def walk_chains(self, matches: Sequence[RegisteredMatch]) -> None:
+        """Walk each match's first seed chain once, so that its seeds and commitment are
+        at hand (``service.fairness.seeds`` keeps the walk)."""
+        for match in matches:
+            commitment(match.server_secret, 1, self.links)
+
     def commitment(self, match: RegisteredMatch) -> str:
         return commitment(match.server_secret, 1, self.links).hex()
 

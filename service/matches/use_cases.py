@@ -233,6 +233,25 @@ class MatchService:
             )
             for match in round.matches
         ]
+        # Each match's seed chain is walked (and kept) in a thread while the registry's
+        # transaction waits on the database: the walks are most of a round's computing.
+        walked = asyncio.create_task(
+            asyncio.to_thread(self.fairness.walk_chains, [new.match for new in prepared])
+        )
+        try:
+            await self._register_round(round, prepared)
+        finally:
+            await walked
+        # Fresh streams cannot conflict: their appends go side by side, a few at a time.
+        gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
+
+        async def start(new: _NewMatch) -> CreatedMatch:
+            async with gate:
+                return await self._start(new)
+
+        return list(await asyncio.gather(*(start(new) for new in prepared)))
+
+    async def _register_round(self, round: RoundRequest, prepared: Sequence[_NewMatch]) -> None:
         await self.registry.create_round(
             NewRound(
                 round_id=round.round_id,
@@ -249,14 +268,6 @@ class MatchService:
                 ),
             )
         )
-        # Fresh streams cannot conflict: their appends go side by side, a few at a time.
-        gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
-
-        async def start(new: _NewMatch) -> CreatedMatch:
-            async with gate:
-                return await self._start(new)
-
-        return list(await asyncio.gather(*(start(new) for new in prepared)))
 
     async def resume_round(
         self, round: RoundRequest, match_ids: Sequence[str]
