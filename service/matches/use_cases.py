@@ -280,8 +280,8 @@ class MatchService:
         if len(match_ids) != len(round.matches):
             raise IdempotencyKeyReused(_NOT_THE_ROUND)
         found = [
-            await self._registered_as(id, asked, round.options)
-            for id, asked in zip(match_ids, round.matches, strict=True)
+            await self._registered_as(match_id, asked, round.options)
+            for match_id, asked in zip(match_ids, round.matches, strict=True)
         ]
         gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
 
