@@ -175,6 +175,13 @@ class SeatReturned(_Event, tag="seat_returned", frozen=True):
     seat: int
 
 
+class SeatJoined(_Event, tag="seat_joined", frozen=True):
+    """An invited ``seat`` was taken. Play ignores it: the service appends it when the invite
+    is accepted, so that the join is a fact of the match others can be told of."""
+
+    seat: int
+
+
 class MatchEnded(_Event, tag="match_ended", frozen=True):
     """The match ended other than by play. ``seat`` is the seat the reason is about (who
     resigned, forfeited or was awarded the match); ``winner`` None: nobody won (voided,
@@ -206,6 +213,7 @@ Event = (
     | TimedOut
     | SeatReturned
     | MatchEnded
+    | SeatJoined
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -228,6 +236,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         TimedOut,
         SeatReturned,
         MatchEnded,
+        SeatJoined,
     )
 }
 

@@ -29,6 +29,7 @@ from domain.events import (
     MatchEnded,
     MatchWon,
     Scored,
+    SeatJoined,
     SeatReturned,
     TimedOut,
     UpcardPassed,
@@ -233,6 +234,10 @@ def _seat_returned(state: MatchState, e: SeatReturned) -> MatchState:
     return replace(state, timeouts=_with_seat(state.timeouts, e.seat, 0))
 
 
+def _seat_joined(state: MatchState, e: SeatJoined) -> MatchState:
+    return state  # who sits where is the registry's; the event only announces the join
+
+
 def _match_ended(state: MatchState, e: MatchEnded) -> MatchState:
     return replace(state, phase=Phase.MATCH_OVER, turn=None, winner=e.winner, ending=e)
 
@@ -255,4 +260,5 @@ _EVOLVERS: dict[type[Any], Callable[[MatchState, Any], MatchState]] = {
     TimedOut: _timed_out,
     SeatReturned: _seat_returned,
     MatchEnded: _match_ended,
+    SeatJoined: _seat_joined,
 }

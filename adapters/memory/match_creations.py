@@ -33,6 +33,7 @@ class InMemoryMatchCreations:
             and row.expires_at is None
             and row.claimed_until is not None
             and row.claimed_until < now
+            and row.fingerprint == fingerprint
         )
         if row is None or lapsed:
             self._rows[key_hash] = _Row(fingerprint, salt, now + hold)

@@ -160,6 +160,17 @@ class InMemoryMatchRegistry:
         self._token_hashes.add(token_hash)
         return AcceptedInvite(invite.match_id, invite.seat)
 
+    async def replace_seat_tokens(self, match_id: str, token_hashes: dict[int, bytes]) -> None:
+        match = self._matches[match_id]
+        seats = tuple(
+            msgspec.structs.replace(seat, token_hash=token_hashes[seat.seat])
+            if seat.seat in token_hashes
+            else seat
+            for seat in match.seats
+        )
+        self._matches[match_id] = msgspec.structs.replace(match, seats=seats)
+        self._token_hashes.update(token_hashes.values())
+
     async def matches_with_bots(self) -> set[str]:
         return {
             match_id

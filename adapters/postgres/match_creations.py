@@ -19,14 +19,16 @@ class PostgresMatchCreations:
         self, key_hash: bytes, fingerprint: bytes, salt: bytes, hold: timedelta
     ) -> PastCreation | None:
         async with self._pool.connection() as conn:
-            # Taken over only if its creation never finished and its claim has lapsed.
+            # Taken over only if its creation never finished, its claim has lapsed, and it is
+            # the same request: a lapsed creation may have made part of what it was asked.
             cur = await conn.execute(
                 "INSERT INTO match_creations (key_hash, fingerprint, salt, claimed_until) "
                 "VALUES (%s, %s, %s, now() + %s) ON CONFLICT (key_hash) DO UPDATE "
                 "SET fingerprint = EXCLUDED.fingerprint, salt = EXCLUDED.salt, "
                 "claimed_until = EXCLUDED.claimed_until "
                 "WHERE match_creations.expires_at IS NULL "
-                "AND match_creations.claimed_until < now() RETURNING 1",
+                "AND match_creations.claimed_until < now() "
+                "AND match_creations.fingerprint = EXCLUDED.fingerprint RETURNING 1",
                 (key_hash, fingerprint, salt, hold),
             )
             if await cur.fetchone() is not None:

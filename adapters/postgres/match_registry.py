@@ -181,6 +181,14 @@ class PostgresMatchRegistry:
             )
         return AcceptedInvite(str(match_id), int(seat))
 
+    async def replace_seat_tokens(self, match_id: str, token_hashes: dict[int, bytes]) -> None:
+        async with self._pool.connection() as conn, conn.transaction():
+            for seat, token_hash in token_hashes.items():
+                await conn.execute(
+                    "UPDATE match_seats SET token_hash = %s WHERE match_id = %s AND seat = %s",
+                    (token_hash, match_id, seat),
+                )
+
     async def matches_with_bots(self) -> set[str]:
         # One partial index, ``match_seats_bots``, holds exactly these rows.
         async with self._pool.connection() as conn:

@@ -55,7 +55,7 @@ from domain.commands import (
     Verdict,
 )
 from domain.errors import DomainError
-from domain.events import DeadlineSet, MatchEnded, SeatReturned, TimedOut
+from domain.events import DeadlineSet, MatchEnded, SeatJoined, SeatReturned, TimedOut
 from service.audit.event_diff import Discrepancy, first_difference, name
 from service.audit.hand_text import game_ending, hand_ending, match_ended, match_ending, seat
 from service.audit.verify_seeds import SeedBook
@@ -72,7 +72,14 @@ def check_play(events: Sequence[tuple[int, Event]], seeds: SeedBook, report: Rep
     state = new_match()
     index = 0
     while index < len(events):
-        where = _where(state, events[index][1])
+        version, event = events[index]
+        if isinstance(event, SeatJoined):
+            # No player's move: the service records an invite taken, before the cut waits on it.
+            _check_join(state, version, event)
+            state = evolve(state, event)
+            index += 1
+            continue
+        where = _where(state, event)
         produced = _decided_group(state, events, index, seeds, where)
         dealer = state.dealer
         for event in produced:
@@ -80,6 +87,13 @@ def check_play(events: Sequence[tuple[int, Event]], seeds: SeedBook, report: Rep
             _announce(event, where, dealer, report)
         index += len(produced)
     return state
+
+
+def _check_join(state: MatchState, version: int, event: SeatJoined) -> None:
+    if state.phase is not Phase.CUT or event.seat not in (0, 1):
+        raise Discrepancy(
+            f"version {version}: a join of seat {event.seat} outside the wait for the cut"
+        )
 
 
 def _decided_group(

@@ -145,22 +145,35 @@ class FairnessLog:
         self.store = store
         self.links = links
 
+    def walk_chains(self, matches: Sequence[RegisteredMatch]) -> None:
+        """Walk each match's first seed chain once, so that its seeds and commitment are
+        at hand (``service.fairness.seeds`` keeps the walk)."""
+        for match in matches:
+            commitment(match.server_secret, 1, self.links)
+
     def commitment(self, match: RegisteredMatch) -> str:
         return commitment(match.server_secret, 1, self.links).hex()
 
-    async def open(self, match: RegisteredMatch) -> None:
-        """Publish chain 1's commitment: the first thing written about a match."""
+    async def open(self, match: RegisteredMatch) -> int:
+        """Publish chain 1's commitment: the first thing written about a match. Returns the
+        fairness stream's version after it."""
         first = fill(Slot("commit", 1), match, self.links)
-        await self.store.append(
+        result = await self.store.append(
             fairness_stream(match.match_id), [to_record(first)], expected_version=0
         )
+        return result.last_version
 
-    async def sync(self, match: RegisteredMatch, state: MatchState) -> None:
-        """Write every record due at ``state`` that is not written yet."""
+    async def sync(
+        self, match: RegisteredMatch, state: MatchState, *, written: int | None = None
+    ) -> None:
+        """Write every record due at ``state`` that is not written yet. ``written``: the
+        stream's version if the caller knows it (it saves a read; a wrong one only conflicts,
+        and the next attempt reads it)."""
         slots = fairness_slots(state, self.links)
         stream = fairness_stream(match.match_id)
         for _ in range(_SYNC_ATTEMPTS):
-            written = await self.store.stream_version(stream)
+            if written is None:
+                written = await self.store.stream_version(stream)
             if written >= len(slots):
                 return
             events = [to_record(fill(slot, match, self.links)) for slot in slots[written:]]
@@ -168,4 +181,4 @@ class FairnessLog:
                 await self.store.append(stream, events, expected_version=written)
                 return
             except ConcurrencyConflict:
-                continue  # another process wrote the same records; look again
+                written = None  # another process wrote the same records; look again

@@ -57,12 +57,18 @@ CHECKPOINT = 32
 
 @lru_cache(maxsize=1024)
 def _checkpoints(secret: bytes, chain: int, links: int) -> dict[int, bytes]:
+    # A round starts dozens of matches, each walking a chain: the walk is the costliest step
+    # of a match's creation, so its inner loop is a bare run of hashes between checkpoints.
+    sha256 = hashlib.sha256
     value = chain_root(secret, chain)
     kept = {links: value}
-    for index in range(links - 1, -1, -1):
-        value = hashlib.sha256(value).digest()
-        if index % CHECKPOINT == 0:
-            kept[index] = value
+    index = links
+    while index > 0:
+        below = (index - 1) // CHECKPOINT * CHECKPOINT
+        for _ in range(index - below):
+            value = sha256(value).digest()
+        index = below
+        kept[index] = value
     return kept
 
 

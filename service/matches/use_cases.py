@@ -15,7 +15,6 @@ state right after that append. A refused command appends nothing, so nothing rem
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import uuid
 from collections import OrderedDict
@@ -39,6 +38,7 @@ from domain import (
 )
 from domain.commands import NoShow, Resign, SeatCommand, TimeOut
 from domain.errors import MatchAlreadyEnded
+from domain.events import SeatJoined
 from domain.state import MatchState, Phase
 from service.bots.seating import bot_levels
 from service.errors import (
@@ -55,7 +55,7 @@ from service.errors import (
     WrongToken,
 )
 from service.fairness.commitments import SeedCommitments
-from service.fairness.log import FairnessLog, touches_fairness
+from service.fairness.log import FairnessLog, fairness_stream, touches_fairness
 from service.fairness.seeds import CHAIN_LINKS, new_secret
 from service.matches import tokens
 from service.matches.system_steps import system_steps
@@ -73,6 +73,8 @@ from service.store.match_streams import Loaded, MatchStreams, stream_id
 SEATS = (0, 1)
 ROUND_STARTS_AT_ONCE = 8  # of a round's matches, started at once (each holds a connection)
 RECORDS_CACHED = 10_000
+# A join races only the match's other seats and its clock: a few tries always get through.
+JOIN_APPEND_TRIES = 8
 
 # The seat a player's credential holds in a match (None: none), for credentials that are not
 # seat tokens: ``service.players`` provides it.
@@ -105,6 +107,28 @@ class _NewMatch(NamedTuple):
     tokens: dict[int, str]
     invite_code: str | None
     events: list[Event]
+
+
+_NOT_THE_ROUND = "this Idempotency-Key already registered a different round"
+
+
+def _seats_opened(match: RegisteredMatch, token: str) -> list[int]:
+    return [
+        seat.seat
+        for seat in match.seats
+        if seat.token_hash is not None and tokens.secret_matches(token, seat.token_hash)
+    ]
+
+
+def _same_match(registered: RegisteredMatch, asked: RoundMatch) -> bool:
+    """Whether a registered match of a round is the one ``asked`` describes."""
+    player_ids = [*asked.external_player_ids, None, None][:2]
+    levels = [*asked.bots, None, None][:2]
+    return (
+        registered.external_ref == asked.external_ref
+        and [seat.external_player_id for seat in registered.seats] == player_ids
+        and [seat.bot for seat in registered.seats] == levels
+    )
 
 
 class SeatToken(msgspec.Struct, frozen=True):
@@ -210,6 +234,25 @@ class MatchService:
             )
             for match in round.matches
         ]
+        # Each match's seed chain is walked (and kept) in a thread while the registry's
+        # transaction waits on the database: the walks are most of a round's computing.
+        walked = asyncio.create_task(
+            asyncio.to_thread(self.fairness.walk_chains, [new.match for new in prepared])
+        )
+        try:
+            await self._register_round(round, prepared)
+        finally:
+            await walked
+        # Fresh streams cannot conflict: their appends go side by side, a few at a time.
+        gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
+
+        async def start(new: _NewMatch) -> CreatedMatch:
+            async with gate:
+                return await self._start(new)
+
+        return list(await asyncio.gather(*(start(new) for new in prepared)))
+
+    async def _register_round(self, round: RoundRequest, prepared: Sequence[_NewMatch]) -> None:
         await self.registry.create_round(
             NewRound(
                 round_id=round.round_id,
@@ -226,14 +269,57 @@ class MatchService:
                 ),
             )
         )
-        # Fresh streams cannot conflict: their appends go side by side, a few at a time.
+
+    async def resume_round(
+        self, round: RoundRequest, match_ids: Sequence[str]
+    ) -> list[CreatedMatch]:
+        """Finish a round that a request registered and never answered (it died or failed
+        part way): each match gets new seat tokens, since the first ones were never sent, and
+        any match not yet started starts. The answer is the one the first request would have
+        given, with the new tokens. Every match is checked against ``round`` before anything
+        changes: another round under the same key is refused whole."""
+        if len(match_ids) != len(round.matches):
+            raise IdempotencyKeyReused(_NOT_THE_ROUND)
+        found = [
+            await self._registered_as(match_id, asked, round.options)
+            for match_id, asked in zip(match_ids, round.matches, strict=True)
+        ]
         gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
 
-        async def start(new: _NewMatch) -> CreatedMatch:
+        async def resume(registered: RegisteredMatch, loaded: Loaded) -> CreatedMatch:
             async with gate:
-                return await self._start(new)
+                return await self._resume(round.options, registered, loaded)
 
-        return list(await asyncio.gather(*(start(new) for new in prepared)))
+        return list(await asyncio.gather(*(resume(*pair) for pair in found)))
+
+    async def _registered_as(
+        self, match_id: str, asked: RoundMatch, options: RuleOptions
+    ) -> tuple[RegisteredMatch, Loaded]:
+        registered = await self.registry.get(match_id)
+        if registered is None:
+            raise MatchNotFound(f"there is no match {match_id}")
+        loaded = await self.streams.load(match_id)
+        started_otherwise = loaded.version > 0 and loaded.state.options != options
+        if started_otherwise or not _same_match(registered, asked):
+            raise IdempotencyKeyReused(_NOT_THE_ROUND)
+        return registered, loaded
+
+    async def _resume(
+        self, options: RuleOptions, registered: RegisteredMatch, loaded: Loaded
+    ) -> CreatedMatch:
+        match_id = registered.match_id
+        made = {seat.seat: tokens.new_token() for seat in registered.seats if seat.bot is None}
+        hashes = {seat: tokens.secret_hash(token) for seat, token in made.items()}
+        await self.registry.replace_seat_tokens(match_id, hashes)
+        self._full_records.pop(match_id, None)  # it holds the old hashes
+        match = await self.match(match_id)
+        if loaded.version == 0:
+            opened = await self.fairness.store.stream_version(fairness_stream(match_id))
+            new = _NewMatch(match, made, None, decide(new_match(), StartMatch(options)))
+            return await self._start(new, opened=opened or None)
+        # Started, perhaps without its fairness records after the cut: sync writes what is due.
+        await self.fairness.sync(match, loaded.state)
+        return CreatedMatch(match_id, made, None, self.fairness.commitment(match))
 
     def _prepare(
         self,
@@ -279,16 +365,18 @@ class MatchService:
         invite_code = tokens.new_invite_code() if invite_seat is not None else None
         return _NewMatch(match, made, invite_code, decide(new_match(), StartMatch(options)))
 
-    async def _start(self, new: _NewMatch) -> CreatedMatch:
-        """Open the fairness stream of a registered match and append its first events."""
+    async def _start(self, new: _NewMatch, *, opened: int | None = None) -> CreatedMatch:
+        """Open the fairness stream of a registered match (unless ``opened``: its version,
+        opened already) and append its first events."""
         steps, state = system_steps(
             fold(new.events), new.match, links=self.fairness.links, now=self.clock()
         )
-        await self.fairness.open(new.match)
+        if opened is None:
+            opened = await self.fairness.open(new.match)
         after, _ = await self.streams.append(
             new.match.match_id, Loaded(new_match(), 0), [*new.events, *steps], state=state
         )
-        await self.fairness.sync(new.match, after.state)
+        await self.fairness.sync(new.match, after.state, written=opened)
         return CreatedMatch(
             new.match.match_id, new.tokens, new.invite_code, self.fairness.commitment(new.match)
         )
@@ -324,17 +412,34 @@ class MatchService:
         if seated is None:
             raise InviteNotFound("the invite code is unknown or has already been used")
         match_id, seat = seated
-        # The cut was waiting for this seat; a conflict means another request already cut.
-        loaded = await self.streams.load(match_id)
         match = await self.match(match_id)
-        steps, state = system_steps(
-            loaded.state, match, links=self.fairness.links, now=self.clock()
-        )
-        if steps:
-            with contextlib.suppress(event_store.ConcurrencyConflict):
-                after, _ = await self.streams.append(match_id, loaded, steps, state=state)
-                await self.fairness.sync(match, after.state)
+        if len(match.seats) == 2:  # a three- or four-player match cuts in its own stream
+            await self._announce_join(match, seat)
         return SeatToken(match_id, seat, token)
+
+    async def _announce_join(self, match: RegisteredMatch, seat: int) -> None:
+        """Append the join, and the cut that was waiting for this seat, to the match. The seat
+        is already the player's, so a conflict (another seat's join, a clock) is retried on
+        the new head rather than dropped: the join must reach the record."""
+        for attempt in range(JOIN_APPEND_TRIES):
+            loaded = await self.streams.load(match.match_id)
+            joined: list[Event] = [SeatJoined(seat=seat)]
+            steps, state = system_steps(
+                fold(joined, loaded.state),
+                match,
+                links=self.fairness.links,
+                now=self.clock(),
+            )
+            try:
+                after, _ = await self.streams.append(
+                    match.match_id, loaded, [*joined, *steps], state=state
+                )
+            except event_store.ConcurrencyConflict:
+                if attempt + 1 == JOIN_APPEND_TRIES:
+                    raise
+                continue
+            await self.fairness.sync(match, after.state)
+            return
 
     async def match(self, match_id: str) -> RegisteredMatch:
         record = self._full_records.get(match_id)
@@ -360,11 +465,12 @@ class MatchService:
             if seat is None:
                 raise WrongToken("this credential does not hold a seat in this match")
             return Seated(match, seat)
-        seats = [
-            seat.seat
-            for seat in match.seats
-            if seat.token_hash is not None and tokens.secret_matches(token, seat.token_hash)
-        ]
+        seats = _seats_opened(match, token)
+        if len(seats) != 1 and self._full_records.pop(match_id, None) is not None:
+            # A round finished by a retry gives its seats new tokens (``resume_round``): a
+            # record cached before then is read again once.
+            match = await self.match(match_id)
+            seats = _seats_opened(match, token)
         if len(seats) != 1:
             raise WrongToken("this token does not open a seat in this match")
         return Seated(match, seats[0])

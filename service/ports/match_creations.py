@@ -30,7 +30,8 @@ class MatchCreations(Protocol):
         self, key_hash: bytes, fingerprint: bytes, salt: bytes, hold: timedelta
     ) -> PastCreation | None:
         """Claim ``key_hash`` for a creation that takes at most ``hold``: None if this call
-        claimed it (a new key, or the lapsed claim of a creation that never finished),
+        claimed it (a new key, or the lapsed claim of a creation of the same ``fingerprint``
+        that never finished: the caller then finishes what that one began),
         otherwise what the earlier request left, as of now."""
         ...
 

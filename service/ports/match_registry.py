@@ -143,6 +143,11 @@ class MatchRegistry(Protocol):
         invite has this code hash (never was, or already accepted, even at the same time)."""
         ...
 
+    async def replace_seat_tokens(self, match_id: str, token_hashes: dict[int, bytes]) -> None:
+        """Give these seats new token hashes. Only for a round whose first answer, the one
+        holding the old tokens, was never sent (its request died after registering it)."""
+        ...
+
     async def is_seat_token(self, token_hash: bytes) -> bool:
         """Whether any seat of any match holds this token hash."""
         ...

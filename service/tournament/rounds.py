@@ -7,6 +7,7 @@ match that cannot be made refuses the round, and nothing is created.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections import Counter
 from collections.abc import Sequence
@@ -46,18 +47,24 @@ class Rounds:
     ) -> CreatedRound:
         """``request`` is what a retry with ``idempotency_key`` must repeat (the body)."""
         _check(matches)
+        key = idempotency_key
 
         async def create() -> CreatedRound:
-            round_id = str(uuid.uuid4())
-            made = await self._matches.create_round(
-                RoundRequest(
-                    round_id=round_id,
-                    operator_id=operator_id,
-                    options=options,
-                    start_at=start_at,
-                    matches=matches,
-                )
+            round_id = str(uuid.uuid4()) if key is None else _round_id(operator_id, key)
+            asked = RoundRequest(
+                round_id=round_id,
+                operator_id=operator_id,
+                options=options,
+                start_at=start_at,
+                matches=matches,
             )
+            found = None if key is None else await self._matches.registry.round(round_id)
+            if found is not None:
+                # An earlier request with this key and body registered the round and never
+                # answered (the key's claim lapsed, or it failed part way): finish it.
+                made = await self._matches.resume_round(asked, found.match_ids)
+            else:
+                made = await self._matches.create_round(asked)
             return CreatedRound(round_id=round_id, start_at=start_at, matches=made)
 
         if idempotency_key is None:
@@ -75,6 +82,13 @@ class Rounds:
         if found is None or found.operator_id != operator_id:
             raise RoundNotFound(f"you have no round {round_id}")
         return found
+
+
+def _round_id(operator_id: str, key: str) -> str:
+    """The round a key makes, the same on every retry (a one-way hash: it does not give the
+    key, which seals the answer)."""
+    digest = hashlib.sha256(f"gin round\0{operator_id}\0{key}".encode()).digest()
+    return str(uuid.UUID(bytes=digest[:16], version=4))
 
 
 def _check(matches: Sequence[RoundMatch]) -> None:

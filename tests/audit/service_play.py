@@ -36,13 +36,17 @@ def played_match(
     options: RuleOptions = SHORT_MATCH,
     moves: int = 100_000,
     links: int = CHAIN_LINKS,
+    invite: bool = False,
 ) -> GameRecord:
     """The record of a match played ``moves`` moves (to its end by default), the same for the
-    same seed; ``links`` is the length of its seed chains."""
-    return asyncio.run(_play(random.Random(seed), options, moves, links))
+    same seed; ``links`` is the length of its seed chains. ``invite``: seat 1 is invited, and
+    joins with its invite code before play."""
+    return asyncio.run(_play(random.Random(seed), options, moves, links, invite))
 
 
-async def _play(rng: random.Random, options: RuleOptions, moves: int, links: int) -> GameRecord:
+async def _play(
+    rng: random.Random, options: RuleOptions, moves: int, links: int, invite: bool
+) -> GameRecord:
     matches = MatchService(
         MatchStreams(InMemoryEventStore()),
         InMemoryMatchRegistry(),
@@ -53,16 +57,23 @@ async def _play(rng: random.Random, options: RuleOptions, moves: int, links: int
     assert matches.commitments is not None
     committed = await matches.commitments.create()
     created = await matches.create_match(
-        options=options, entropy=ENTROPY, commitment=committed.commitment
+        options=options,
+        entropy=ENTROPY,
+        commitment=committed.commitment,
+        invite_seat=1 if invite else None,
     )
     match_id = created.match_id
+    tokens = dict(created.tokens)
+    if created.invite_code is not None:
+        joined = await matches.join(created.invite_code)
+        tokens[joined.seat] = joined.token
     simple, wild = SimpleBot(), RandomBot(rng)
     loaded = await matches.load(match_id)
     for _ in range(moves):
         turn = loaded.state.turn
         if turn is None:
             break
-        seated = await matches.authenticate(match_id, created.tokens[turn])
+        seated = await matches.authenticate(match_id, tokens[turn])
         bot = wild if rng.random() < 0.1 else simple
         command = bot.choose(view(loaded.state, seated.seat))
         assert isinstance(command, SeatCommand)

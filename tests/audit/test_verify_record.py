@@ -265,3 +265,25 @@ def test_a_record_that_is_not_valid_json_for_its_event_type_is_named(doc: Docume
     assert problem(doc).startswith(
         f"match stream version {entry['version']}: the data is not a valid dealt event: "
     )
+
+
+def test_a_record_with_an_invited_seat_joining_verifies() -> None:
+    record = played_match(seed=11, invite=True)
+    types = [e.type for e in record.match_stream.events]
+
+    result = verdict(document(record))
+
+    assert result.ok, result.problem
+    assert record.status == "finished"
+    # The join is recorded before the cut that waited for it.
+    assert types.index("seat_joined") < types.index("cards_cut")
+    assert types.count("seat_joined") == 1
+
+
+def test_a_join_of_a_seat_the_match_lacks_is_named() -> None:
+    doc = document(played_match(seed=11, invite=True, moves=4))
+    joined = find(doc, "seat_joined")
+    set_data(joined, {**data(joined), "seat": 2})
+    rehash(doc)
+
+    assert "a join of seat 2" in problem(doc)

@@ -92,3 +92,15 @@ async def test_a_lapsed_claim_of_an_unfinished_creation_is_taken_over(
     await creations.claim(key("k"), PRINT, os.urandom(16), timedelta(0))
 
     assert await creations.claim(key("k"), PRINT, os.urandom(16), HOLD) is None
+
+
+async def test_a_lapsed_claim_is_not_taken_over_by_another_request(
+    creations: MatchCreations,
+) -> None:
+    await creations.claim(key("k"), PRINT, os.urandom(16), timedelta(0))
+    other = hashlib.sha256(b"another request").digest()
+
+    past = await creations.claim(key("k"), other, os.urandom(16), HOLD)
+
+    assert past is not None
+    assert (past.fingerprint, past.state) == (PRINT, "running")

@@ -198,3 +198,19 @@ async def test_four_seats_with_an_invite_each_for_two_of_them(registry: MatchReg
     assert after.full
     assert [seat.seat for seat in after.seats] == [0, 1, 2, 3]
     assert after.seats[3] == RegisteredSeat(3, digest("third"), "c")
+
+
+async def test_new_seat_tokens_replace_the_old_ones_and_nothing_else(
+    registry: MatchRegistry,
+) -> None:
+    match_id = await invited_match(registry)
+    before = await registry.get(match_id)
+    assert before is not None
+
+    await registry.replace_seat_tokens(match_id, {0: digest("new")})
+
+    after = await registry.get(match_id)
+    assert after is not None
+    assert after.seats[0] == RegisteredSeat(0, digest("new"), before.seats[0].entropy)
+    assert after.seats[1:] == before.seats[1:]
+    assert await registry.is_seat_token(digest("new"))

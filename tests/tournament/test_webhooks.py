@@ -44,6 +44,7 @@ async def test_an_operator_registers_lists_and_deletes_its_webhooks(
         "hand_end",
         "game_end",
         "match_end",
+        "player_joined",
     ]
 
     listed = (await client.get("/webhooks", headers=bearer(key))).json()["webhooks"]
@@ -221,3 +222,43 @@ async def test_deleting_a_webhook_cancels_its_pending_deliveries(
 
     [delivery] = await deliveries(client, key, webhook_id)
     assert delivery["status"] == "cancelled"
+
+
+async def test_an_invited_seat_taken_is_announced_with_its_external_player_id(
+    client: Client, keys: OperatorKeys
+) -> None:
+    with running_receiver() as receiver:
+        key, webhook_id = await operator_with_webhook(
+            client, keys, receiver.url, "Lobby", events=["player_joined", "match_started"]
+        )
+        created = await client.post(
+            "/matches",
+            json={"invite": True, "seat": 0, "external_player_ids": ["ann", "bob"]},
+            headers=bearer(key),
+        )
+        assert created.status_code == 201, created.text
+        match_id = created.json()["match_id"]
+        code = created.json()["invite_code"]
+        joined = await client.post("/matches/join", json={"invite_code": code})
+        assert joined.status_code == 201, joined.text
+
+        async def delivered() -> bool:
+            found = await deliveries(client, key, webhook_id)
+            return len(found) == 2 and all(d["status"] == "delivered" for d in found)
+
+        await eventually(delivered)
+        requests = receiver.requests()
+
+    # Deliveries may arrive in any order: the versions tell the order of the news.
+    payloads = sorted((json.loads(r.body) for r in requests), key=lambda p: int(p["version"]))
+    assert [p["kind"] for p in payloads] == ["player_joined", "match_started"]
+    join = payloads[0]
+    assert join["match_id"] == match_id
+    assert join["event"] == {"type": "seat_joined", "seat": 1}
+    assert join["player"] == {"seat": 1, "external_player_id": "bob"}
+    [announced] = [r for r in requests if r.headers["X-Gin-Event"] == "player_joined"]
+    Webhook(SECRET.encode()).verify(announced.body, announced.headers)
+    events = (await client.get(f"/matches/{match_id}/events")).json()["events"]
+    assert join["version"] == next(
+        e["version"] for e in events if e["event"]["type"] == "seat_joined"
+    )

@@ -1,6 +1,7 @@
 """What a webhook receives: the kind of news, the match and its external ids, the public event.
 
-Sent: a match created (``match_created``), started (``match_started``: the cut for the first
+Sent: a match created (``match_created``), an invited seat taken (``player_joined``, naming
+the seat and its external player id), started (``match_started``: the cut for the first
 deal, made once both seats are taken), and each hand, game and match end; each is public in
 full once it has happened (a hand's end shows both hands; the stock is never in it). A match's
 end carries its ``reason``; a match played to its target ends ``played_out``. The body is
@@ -24,7 +25,7 @@ from domain import (
     event_type,
     redact_event,
 )
-from domain.events import MatchEnded
+from domain.events import MatchEnded, SeatJoined
 
 Kind = Literal[
     "match_created",
@@ -32,6 +33,7 @@ Kind = Literal[
     "hand_end",
     "game_end",
     "match_end",
+    "player_joined",
     "player_your_turn",
     "player_match_ended",
 ]
@@ -50,9 +52,10 @@ KIND_OF_TYPE: dict[str, Kind] = {
     "game_won": "game_end",
     "match_won": "match_end",
     "match_ended": "match_end",
+    "seat_joined": "player_joined",
 }
 
-Ending = MatchCreated | CardsCut | Scored | HandDrawn | GameWon | MatchWon | MatchEnded
+Ending = MatchCreated | CardsCut | Scored | HandDrawn | GameWon | MatchWon | MatchEnded | SeatJoined
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
@@ -74,6 +77,7 @@ class Payload(msgspec.Struct, frozen=True, kw_only=True):
     event: Ending
     result: str  # GET it for the match's result, as it stands
     reason: str | None = None  # why the match ended (match_end only)
+    player: PlayerRef | None = None  # who took the seat (player_joined only)
 
 
 def payload_body(
@@ -99,6 +103,7 @@ def payload_body(
         event=public,
         result=f"/matches/{match_id}/result",
         reason=_reason(event),
+        player=_joined(event, external_player_ids),
     )
     return msgspec.json.encode(payload)
 
@@ -110,3 +115,10 @@ def _reason(event: Ending) -> str | None:
     if isinstance(event, MatchEnded):
         return event.reason
     return None
+
+
+def _joined(event: Ending, external_player_ids: list[str | None]) -> PlayerRef | None:
+    if not isinstance(event, SeatJoined):
+        return None
+    ids = external_player_ids
+    return PlayerRef(event.seat, ids[event.seat] if event.seat < len(ids) else None)

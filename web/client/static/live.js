@@ -14,6 +14,7 @@ import { streamTicket } from "./api.js";
 export const EVENT_TYPES = [
   "match_created", "cards_cut", "dealer_chosen", "dealt", "upcard_passed", "drew",
   "discarded", "knocked", "laid_off", "scored", "hand_drawn", "game_won", "match_won",
+  "deadline_set", "timed_out", "seat_returned", "seat_joined", "match_ended",
 ];
 
 const FIRST_RETRY_MS = 250;
