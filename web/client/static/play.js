@@ -142,7 +142,8 @@ function moveFocus(step) {
 function matchOutcome(view) {
   const result = view.winner === null ? "Nobody won the match" : view.winner === view.seat ? "You won the match" : "Your opponent won the match";
   const ending = view.ending;
-  if (!ending) return result;
+  // A match played to its target needs no reason: who won says it all.
+  if (!ending || ending.reason === "played_out") return result;
   const who = ending.seat === view.seat ? "you" : "your opponent";
   /** @type {Record<string, string>} */
   const why = {
