@@ -51,6 +51,8 @@ def payloads(streams: Iterable[str]) -> Iterator[str]:
 
 # Well inside the 50 ms a live stream may take to hear of an append in another process.
 INTERVAL = 0.01
+# How long closing waits for the wake-ups asked for so far to go out.
+CLOSE_SECONDS = 5.0
 
 
 class WakeupSender:
@@ -72,7 +74,8 @@ class WakeupSender:
         """Send every wake-up asked for so far, then close the connection (another wake-up
         asked for opens it again)."""
         if self._task is not None:
-            await asyncio.shield(self._task)
+            # Bounded: a server stopping must not wait on a database that does not answer.
+            await asyncio.wait({self._task}, timeout=CLOSE_SECONDS)
         await self._disconnect()
 
     async def _send(self) -> None:

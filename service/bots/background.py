@@ -11,7 +11,6 @@ created or joined by one process is played by all of them, the store taking one 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -22,6 +21,7 @@ from service.errors import DatabaseUnavailable
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
 from service.ports.wakeups import Wakeups
+from service.stopping import stop_tasks
 from service.store.match_streams import match_id_of, stream_id
 
 _log = logging.getLogger("gin.bots")
@@ -76,9 +76,7 @@ async def running_bots(
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop_tasks(task)
 
 
 async def _play_due(

@@ -16,7 +16,6 @@ deadline row has to move with every command.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,6 +26,7 @@ from service.matches.abandonment import Abandonment
 from service.matches.use_cases import MatchService
 from service.ports.deadlines import Deadlines
 from service.ports.wakeups import Wakeups
+from service.stopping import stop_tasks
 from service.store.match_streams import match_id_of
 
 _log = logging.getLogger("gin.clocks")
@@ -135,6 +135,4 @@ async def running_deadlines(timer: DeadlineTimer, wakeups: Wakeups) -> AsyncIter
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop_tasks(task)

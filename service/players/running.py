@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from service.errors import DatabaseUnavailable
 from service.players.projector import Projector
 from service.ports.wakeups import Wakeups
+from service.stopping import stop_tasks
 
 _log = logging.getLogger("gin.players")
 TURN_TAKEN_RETRY_SECONDS = 0.02
@@ -32,9 +33,7 @@ async def running_projector(
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop_tasks(task)
 
 
 async def _project(projector: Projector, woken: asyncio.Event, poll_seconds: float) -> None:

@@ -8,7 +8,6 @@ same work twice. Each loop goes round again at once while it finds work, else sl
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -18,6 +17,7 @@ from service.ports.delivery_queue import DeliveryQueue
 from service.ports.delivery_sender import DeliverySender
 from service.ports.event_store import EventStore
 from service.ports.webhook_dispatch import WebhookDispatch
+from service.stopping import stop_tasks
 from service.tournament.webhooks.dispatcher import Dispatcher
 from service.tournament.webhooks.settings import WebhookSettings
 from service.tournament.webhooks.worker import Worker
@@ -51,11 +51,7 @@ async def running_webhooks(
     try:
         yield
     finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(*tasks)
 
 
 async def _repeat(step: Callable[[], Awaitable[int]], full: int, pause: float) -> None:
