@@ -20,11 +20,9 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bench.engine import our_hands
 from bench.tables import print_table
-from domain.commands import ChooseDealer, Command, Cut, Deal, StartMatch
-from domain.decide import decide
 from domain.events import HandDrawn, Scored
-from domain.evolve import evolve
 from domain.formats import (
     CutSeats,
     DealTable,
@@ -38,37 +36,6 @@ from domain.formats import (
 )
 from domain.formats.commands import FormatCommand
 from domain.formats.events import Players
-from domain.legal import legal_actions
-from domain.state import MatchState, Phase, new_match
-
-
-def two_player_hands(hands: int, rng: random.Random) -> None:
-    """The reference: ``bench.engine``'s loop (that module also needs OpenSpiel)."""
-    ended = 0
-    state = _new_two_player_match(rng)
-    while ended < hands:
-        if state.phase is Phase.MATCH_OVER:
-            state = _new_two_player_match(rng)
-        command: Command
-        if state.phase is Phase.DEAL:
-            command = Deal(seed=rng.randbytes(16).hex())
-        else:
-            command = rng.choice(legal_actions(state, state.turn))
-        for event in decide(state, command):
-            state = evolve(state, event)
-            if type(event) is Scored or type(event) is HandDrawn:
-                ended += 1
-
-
-def _new_two_player_match(rng: random.Random) -> MatchState:
-    state = new_match()
-    for command in (StartMatch(), Cut(seed=rng.randbytes(16).hex())):
-        for event in decide(state, command):
-            state = evolve(state, event)
-    assert state.turn is not None
-    for event in decide(state, ChooseDealer(seat=state.turn, dealer=rng.randrange(2))):
-        state = evolve(state, event)
-    return state
 
 
 def format_hands(players: Players) -> Callable[[int, random.Random], None]:
@@ -106,8 +73,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    contenders: list[tuple[str, Callable[[int, random.Random], None]]] = [
-        ("two players (reference)", two_player_hands),
+    contenders: list[tuple[str, Callable[[int, random.Random], object]]] = [
+        ("two players (reference)", our_hands),
         ("three players", format_hands(3)),
         ("four players", format_hands(4)),
     ]

@@ -578,7 +578,9 @@ class MatchService:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was already used for a different command"
             )
-        return await self.streams.load_at(match_id, first.result.last_version)
+        answered = await self.streams.load_at(match_id, first.result.last_version)
+        # With its first append, so a receipt signs the hash the store kept for it.
+        return Loaded(answered.state, answered.version, first.result)
 
     async def events(
         self, match_id: str, seat: int | None, *, after_version: int
