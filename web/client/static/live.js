@@ -27,7 +27,7 @@ const LONGEST_RETRY_MS = 4000;
 
 /**
  * Calls ``onEvent`` with each event after version ``after``, in order, once each, until the
- * match is won or ``stop`` is called; ``onStatus`` hears "live" and "reconnecting".
+ * match is over or ``stop`` is called; ``onStatus`` hears "live" and "reconnecting".
  * @param {string} matchId
  * @param {string} token
  * @param {number} after
@@ -59,7 +59,7 @@ export function follow(matchId, token, after, onEvent, onStatus) {
     last = entry.version;
     retry = FIRST_RETRY_MS;
     onEvent(entry);
-    if (entry.event.type === "match_won") stop();
+    if (entry.event.type === "match_won" || entry.event.type === "match_ended") stop();
   };
 
   async function open() {
