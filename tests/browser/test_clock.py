@@ -1,11 +1,13 @@
 """The page shows a clocked match's turn clock, counting down for whichever seat is to move,
 in words; when a seat lets its time run out, the page follows the server's default move and
-the emptied time bank, and shows the match forfeited on time."""
+the emptied time bank, and shows the match forfeited on time. Both verifiers check the
+timeouts of its record."""
 
 from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -13,8 +15,10 @@ from playwright.async_api import expect
 
 from bench.servers import Server
 from tests.api.players import create_table
+from tests.audit.tampering import Document, data, find, rehash, set_data, verdict
 from tests.browser.conftest import Pages
 from tests.browser.table import board
+from tests.browser.test_replay import browser_verdict
 
 # Short enough that seats run out of time within the test, long enough to read the clock.
 CLOCK = {"turn_seconds": 5, "bank_seconds": 1, "timeouts_to_forfeit": 3}
@@ -54,3 +58,17 @@ async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
     await expect(board(page)).to_have_attribute("data-phase", "match_over", timeout=60_000)
     await expect(page.locator(".status")).to_contain_text("ran out of time too often")
     await expect(clock).to_be_hidden()
+
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        doc: Document = (await http.get(f"{table.path}/record")).json()
+    assert verdict(doc).ok
+    await page.goto("/#/replay")
+    assert (await browser_verdict(page, doc))[0]
+    # A timeout a moment before its deadline, every hash recomputed.
+    timed_out = find(doc, "timed_out")
+    early = datetime.fromisoformat(data(timed_out)["due_at"]) - timedelta(milliseconds=1)
+    set_data(timed_out, {**data(timed_out), "at": early.isoformat().replace("+00:00", "Z")})
+    rehash(doc)
+    in_browser, said = await browser_verdict(page, doc)
+    assert not in_browser, said
+    assert not verdict(doc).ok

@@ -126,14 +126,17 @@ export async function playScreen(root, matchId, key) {
   };
 
   await refresh();
-  follow(
+  const follower = follow(
     matchId,
     key.token,
     view ? /** @type {MatchView} */ (view).version : 0,
     (entry) => {
+      // The person left this table for another screen: stop listening for it.
+      if (!status.isConnected) return follower.stop();
       if (!view || entry.version > view.version) refresh();
     },
     (now) => {
+      if (!status.isConnected) return follower.stop();
       const wasDown = connection === "reconnecting";
       connection = now;
       if (wasDown && now === "live") refresh();
