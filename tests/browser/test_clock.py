@@ -72,3 +72,14 @@ async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
     in_browser, said = await browser_verdict(page, doc)
     assert not in_browser, said
     assert not verdict(doc).ok
+
+
+async def test_a_match_started_with_a_clock_shows_the_players_time(pages: Pages) -> None:
+    page = await pages.open("/")
+    await page.get_by_label("Clock").select_option(label="30 s a move, 5 min bank")
+    await page.locator("[data-start=bot]").click()
+    # The bot moves at once; then the clock runs for the person, whose bank is untouched.
+    clock = page.locator(".clock[data-whose=me]")
+    await expect(clock).to_have_text(
+        re.compile(r"^Your time: 0:[0-3]\d for this turn, then 5:00 of time bank\.$")
+    )

@@ -169,6 +169,7 @@ export function checkPlay(events) {
       };
       if (!(e.reason in winners)) refuse(`${show(e.reason)} is no reason a match ends`);
       if ((e.reason === "forfeited_on_time" || e.reason === "no_show") !== forfeits) refuse(`nothing made it end ${e.reason}`);
+      if (e.reason === "resigned" && timeouts[e.seat] > 0) fail(`${where}: the record has ${name} where the rules give SeatReturned`);
       expectField("winner", winners[/** @type {keyof typeof winners} */ (e.reason)]);
       expectField("match_scores", matchScores);
       expectField("games_won", gamesWon);
@@ -177,6 +178,11 @@ export function checkPlay(events) {
     }
     if (forfeits) fail(`${where}: the record has ${name} where the rules give MatchEnded`);
 
+    // A seat that timed out and then decides for itself is back: its count starts over.
+    const moves = ["dealer_chosen", "upcard_passed", "drew", "discarded", "knocked", "laid_off"];
+    if (defaulted === null && moves.includes(e.type) && timeouts[e.seat] > 0) {
+      fail(`${where}: the record has ${name} where the rules give SeatReturned`);
+    }
     // A timed-out seat's move is the default one (docs/rules.md, "Clocks and timeouts").
     if (defaulted !== null && e.type !== "laid_off") {
       const seat = defaulted;
