@@ -294,7 +294,8 @@ export async function verifyRecord(document) {
     await checkDeals(record, links, entropy);
     lines.push(`the cut and ${deals} deals match their seeds`);
     const played = checkPlay(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) })));
-    lines.push(`every move, score and bonus follows the rules (${played.hands} hands, ${played.games} games)`);
+    const count = (/** @type {number} */ n, /** @type {string} */ what) => `${n} ${what}${n === 1 ? "" : "s"}`;
+    lines.push(`every move, score and bonus follows the rules (${count(played.hands, "hand")}, ${count(played.games, "game")})`);
     const created = record.match_stream.events[0];
     if (!created || created.type !== "match_created") fail("match stream: it does not begin with match_created");
     if (JSON.stringify(canonical(parsed(created).options)) !== JSON.stringify(canonical(record.options))) {
