@@ -2,405 +2,359 @@
 // docs/rules.md alone: every move made by the seat whose turn it was, from cards it held;
 // every knock's melds, knock card and deadwood within the hand's limit; every layoff onto a
 // meld as it then stood; every hand's deadwood, outcome, points and bonuses; every game's
-// bonuses and totals; the match's winner; who deals each hand; and every clock, timeout and
-// default move. Events the rules do not give are named like `gin verify` names them:
-// "game 2 hand 4, version 140: Scored says 23 points, the rules give 21".
+// bonuses and totals; the match's winner; who deals each hand. The clock, timeouts and
+// endings other than by play are clock_check.js's.
 
 import { deadwoodOf } from "./cards.js";
-import { allMeld, defaultDiscard, fits, gameScore, handScore, handTerms, inOrder, isMeld, leastAfterLayoffs, leastDeadwood, sameCards } from "./rules.js";
+import { ClockCheck } from "./clock_check.js";
+import { Checking, eventName, fail, show } from "./discrepancy.js";
+import { allMeld, fits, gameScore, handScore, handTerms, inOrder, isMeld, leastAfterLayoffs, leastDeadwood, sameCards } from "./rules.js";
 
 /** @typedef {import("./rules.js").Options} Options */
-
-export class Discrepancy extends Error {}
-
-/** @param {string} message @returns {never} */
-export function fail(message) {
-  throw new Discrepancy(message);
-}
-
-/** "scored" → "Scored", "laid_off" → "LaidOff": the names `gin verify` gives events. @param {string} type */
-const eventName = (type) => type.replace(/(^|_)([a-z])/g, (_, __, letter) => letter.toUpperCase());
-
-/** @param {unknown} value */
-const show = (value) => JSON.stringify(value);
-
-/** Microseconds since the epoch of an ISO 8601 time in UTC. @param {unknown} text */
-function micros(text) {
-  const parts = typeof text === "string" ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(Z|\+00:00)$/.exec(text) : null;
-  if (!parts) return fail(`${show(text)} is not a time in UTC`);
-  return Date.parse(`${parts[1]}Z`) * 1000 + Number((parts[2] ?? "").padEnd(6, "0"));
-}
-
+/** @typedef {"cut" | "choose" | "deal" | "offer" | "draw" | "act" | "layoff" | "score" | "wall" | "game_over" | "match_over" | "over"} Phase */
 /** @typedef {{ seat: number, card: string | null, shown: string[][], melds: string[][], count: number, gin: boolean, bigGin: boolean }} Knock */
 
+// What must come next when a record stops here.
+/** @type {Partial<Record<Phase, string>>} */
+const UNFINISHED = { wall: "hand_drawn", score: "scored", game_over: "game_won", match_over: "match_won" };
+
 /**
- * Checks every event of the match stream; the number of hands, games and whether the match
- * ended, for the verdict.
+ * Checks every event of the match stream; the number of hands and games, for the verdict.
  * @param {{ version: number, data: any }[]} events the match stream's events, parsed
  */
 export function checkPlay(events) {
-  /** @type {Options} */
-  let options = /** @type {any} */ (null);
-  /** @type {"cut" | "choose" | "deal" | "offer" | "draw" | "act" | "layoff" | "score" | "wall" | "game_over" | "match_over" | "over"} */
-  let phase = "cut";
-  /** @type {number | null} */
-  let turn = null;
-  let dealer = 0;
-  let nextDealer = 0;
-  let game = 1;
-  let handInGame = 0;
-  let hands = 0;
-  /** @type {string[][]} */
-  let held = [[], []];
-  /** @type {string[]} */
-  let stock = [];
-  /** @type {string[]} */
-  let pile = [];
-  let passes = 0;
-  let stockOnly = false;
-  /** @type {string | null} */
-  let taken = null;
-  let terms = { knockLimit: 10, multiplier: 1 };
-  /** @type {Knock | null} */
-  let knock = null;
-  /** @type {[string, number][]} */
-  let layoffs = [];
-  let handPoints = [0, 0];
-  let handsWon = [0, 0];
-  const matchScores = [0, 0];
-  const gamesWon = [0, 0];
-  /** @type {number | null} */
-  let matchWinner = null;
-  /** @type {{ seat: number | null, due: number | null, kind: string } | null} */
-  let clock = null;
-  const timeouts = [0, 0];
-  /** @type {number | null} a seat that timed out, whose default move comes next */
-  let defaulted = null;
-  let forfeits = false;
+  const [created, ...rest] = events;
+  if (created?.data?.type !== "match_created") fail(`match stream version ${created?.version ?? 1}: it does not begin with match_created`);
+  const table = new Table(created.data.options);
+  for (const { version, data } of rest) table.check(data, version);
+  const unfinished = UNFINISHED[table.phase];
+  if (unfinished) fail(`the record ends at version ${events.at(-1)?.version}, where the rules go on with ${eventName(unfinished)}`);
+  return { hands: table.hands, games: table.gamesWon[0] + table.gamesWon[1] };
+}
 
-  for (const [index, { version, data: e }] of events.entries()) {
-    const inHand = ["offer", "draw", "act", "layoff", "score", "wall", "game_over"].includes(phase);
-    const where = `${inHand || (e.type === "dealt" && phase === "deal") ? `game ${game} hand ${e.type === "dealt" ? handInGame + 1 : handInGame}, ` : ""}version ${version}`;
-    const name = eventName(String(e?.type));
-    /** @param {string} why @returns {never} */
-    const refuse = (why) => fail(`${where}: ${name} breaks the rules: ${why}`);
-    /** @param {string} field @param {unknown} want */
-    const expectField = (field, want) => {
-      if (show(e[field]) !== show(want)) {
-        fail(field === "points" && e.type === "scored"
-          ? `${where}: Scored says ${show(e.points)} points, the rules give ${want}`
-          : `${where}: ${name} says ${field} ${show(e[field])}, the rules give ${show(want)}`);
-      }
-    };
-    /** @param {string} field @param {string[]} want */
-    const expectCards = (field, want) => {
-      if (!Array.isArray(e[field]) || !sameCards(e[field], want)) expectField(field, inOrder(want));
-    };
-    /** @param {...string} types */
-    const only = (...types) => {
-      if (!types.includes(e.type)) fail(`${where}: the record has ${name} where the rules give ${types.map(eventName).join(" or ")}`);
-    };
-    /** @param {number} seat */
-    const onTurn = (seat) => {
-      if (seat !== turn) refuse(`it is not seat ${seat}'s turn`);
-    };
-    /** @param {number} seat @param {string} card */
-    const holds = (seat, card) => {
-      if (!held[seat].includes(card)) refuse(`seat ${seat} does not hold ${show(card)}`);
-    };
-    /** @param {number} seat @param {string} card */
-    const drop = (seat, card) => {
-      held[seat] = held[seat].filter((c) => c !== card);
-    };
+/** The match as the rules have it after each event checked. */
+export class Table {
+  /** @param {Options} options */
+  constructor(options) {
+    this.options = options;
+    /** @type {Phase} */
+    this.phase = "cut";
+    /** @type {number | null} whose decision it is */
+    this.turn = null;
+    this.dealer = 0;
+    this.nextDealer = 0;
+    this.game = 1;
+    this.handInGame = 0;
+    this.hands = 0;
+    /** @type {string[][]} */
+    this.held = [[], []];
+    /** @type {string[]} */
+    this.stock = [];
+    /** @type {string[]} */
+    this.pile = [];
+    this.passes = 0;
+    this.stockOnly = false;
+    /** @type {string | null} the card just taken from the pile */
+    this.taken = null;
+    this.terms = { knockLimit: 10, multiplier: 1 };
+    /** @type {Knock | null} */
+    this.knock = null;
+    /** @type {[string, number][]} */
+    this.layoffs = [];
+    this.handPoints = [0, 0];
+    this.handsWon = [0, 0];
+    this.matchScores = [0, 0];
+    this.gamesWon = [0, 0];
+    /** @type {number | null} */
+    this.matchWinner = null;
+    this.clock = new ClockCheck(this);
+  }
 
-    if (index === 0) {
-      if (e.type !== "match_created") fail(`match stream version ${version}: it does not begin with match_created`);
-      options = e.options;
-      continue;
-    }
-    // The clock stops when the match is over: a last deadline with nobody on it.
-    if (phase === "over" && e.type === "deadline_set" && e.seat === null) continue;
-    if (phase === "over") fail(`${where}: the record has ${name} after the match is over`);
+  /** @param {any} e @param {number} version */
+  check(e, version) {
+    const inHand = ["offer", "draw", "act", "layoff", "score", "wall", "game_over", "match_over"].includes(this.phase);
+    const dealing = e?.type === "dealt" && this.phase === "deal";
+    const hand = `game ${this.game} hand ${dealing ? this.handInGame + 1 : this.handInGame}, `;
+    const c = new Checking(e, `${inHand || dealing ? hand : ""}version ${version}`);
+    if (this.clock.check(c)) return;
+    const checks = {
+      cut: () => this.cut(c),
+      choose: () => this.choose(c),
+      deal: () => this.deal(c),
+      offer: () => this.offer(c),
+      draw: () => this.draw(c),
+      act: () => this.act(c),
+      layoff: () => this.layOff(c),
+      score: () => this.layOff(c),
+      wall: () => this.wall(c),
+      game_over: () => this.gameOver(c),
+      match_over: () => this.matchOver(c),
+      over: () => c.fail(`the record has ${c.name} after the match is over`),
+    };
+    checks[this.phase]();
+  }
 
-    // The clock and the endings can come between any two moves.
-    if (e.type === "deadline_set") {
-      const due = e.due_at === null ? null : micros(e.due_at);
-      const at = micros(e.at);
-      if (e.kind === "join") {
-        if (phase !== "cut") refuse("a join deadline once both seats are in");
-      } else {
-        expectField("seat", ["choose", "offer", "draw", "act", "layoff"].includes(phase) ? turn : null);
-        if (e.seat !== null) {
-          const allowed = options.turn_seconds * 1_000_000 + e.banks_ms[e.seat] * 1000;
-          if (due === null || due - at !== allowed) refuse(`the deadline is not ${options.turn_seconds} s and the bank after ${e.at}`);
-        }
-      }
-      if (due !== null && due < at) refuse("the deadline is before the decision");
-      clock = { seat: e.seat, due, kind: e.kind };
-      continue;
-    }
-    if (e.type === "timed_out") {
-      if (!clock || clock.seat !== e.seat || clock.due === null) refuse(`seat ${e.seat} was not on the clock`);
-      if (micros(e.due_at) !== clock.due) expectField("due_at", "the deadline set before it");
-      if (micros(e.at) < clock.due) refuse(`the timeout at ${e.at} is before the deadline ${e.due_at}`);
-      if (clock.kind === "join") {
-        forfeits = true;
-      } else {
-        timeouts[e.seat] += 1;
-        expectField("consecutive", timeouts[e.seat]);
-        forfeits = timeouts[e.seat] >= options.timeouts_to_forfeit;
-        defaulted = forfeits ? null : e.seat;
-      }
-      continue;
-    }
-    if (e.type === "seat_returned") {
-      if (e.seat !== 0 && e.seat !== 1) refuse(`there is no seat ${e.seat}`);
-      timeouts[e.seat] = 0;
-      continue;
-    }
-    if (e.type === "seat_joined") {
-      if (phase !== "cut" || (e.seat !== 0 && e.seat !== 1)) fail(`version ${version}: a join of seat ${e.seat} outside the wait for the cut`);
-      continue;
-    }
-    if (e.type === "match_ended") {
-      const winners = {
-        resigned: 1 - e.seat, forfeited_on_time: 1 - e.seat, forfeited: 1 - e.seat, awarded: e.seat,
-        voided: null, abandoned: null, no_show: e.winner === null ? null : 1 - e.seat,
-      };
-      if (!(e.reason in winners)) refuse(`${show(e.reason)} is no reason a match ends`);
-      if ((e.reason === "forfeited_on_time" || e.reason === "no_show") !== forfeits) refuse(`nothing made it end ${e.reason}`);
-      if (e.reason === "resigned" && timeouts[e.seat] > 0) fail(`${where}: the record has ${name} where the rules give SeatReturned`);
-      expectField("winner", winners[/** @type {keyof typeof winners} */ (e.reason)]);
-      expectField("match_scores", matchScores);
-      expectField("games_won", gamesWon);
-      phase = "over";
-      continue;
-    }
-    if (forfeits) fail(`${where}: the record has ${name} where the rules give MatchEnded`);
+  /** @param {Checking} c @param {number} seat */
+  onTurn(c, seat) {
+    if (seat !== this.turn) c.refuse(`it is not seat ${seat}'s turn`);
+  }
 
-    // A seat that timed out and then decides for itself is back: its count starts over.
-    const moves = ["dealer_chosen", "upcard_passed", "drew", "discarded", "knocked", "laid_off"];
-    if (defaulted === null && moves.includes(e.type) && timeouts[e.seat] > 0) {
-      fail(`${where}: the record has ${name} where the rules give SeatReturned`);
-    }
-    // A timed-out seat's move is the default one (docs/rules.md, "Clocks and timeouts").
-    if (defaulted !== null && e.type !== "laid_off") {
-      const seat = defaulted;
-      defaulted = null;
-      const want =
-        phase === "choose" ? { type: "dealer_chosen", seat, dealer: 1 - seat }
-        : phase === "offer" ? { type: "upcard_passed", seat }
-        : phase === "draw" ? { type: "drew", seat, source: "stock", card: stock[0] }
-        : phase === "act" ? { type: "discarded", seat, card: defaultDiscard(held[seat], taken) }
-        : null;
-      if (want && e.type !== want.type) fail(`${where}: the record has ${name} where the rules give ${eventName(want.type)}, seat ${seat}'s default move`);
-      if (want) for (const [field, value] of Object.entries(want)) expectField(field, value);
-    }
+  /** @param {Checking} c @param {number} seat @param {string} card */
+  holds(c, seat, card) {
+    if (!this.held[seat].includes(card)) c.refuse(`seat ${seat} does not hold ${show(card)}`);
+  }
 
-    switch (phase) {
-      case "cut":
-        only("cards_cut");
-        phase = "choose";
-        turn = e.winner;
-        break;
-      case "choose":
-        only("dealer_chosen");
-        onTurn(e.seat);
-        if (e.dealer !== 0 && e.dealer !== 1) refuse(`there is no seat ${e.dealer}`);
-        nextDealer = e.dealer;
-        phase = "deal";
-        turn = null;
-        break;
-      case "deal": {
-        only("dealt");
-        expectField("dealer", nextDealer);
-        expectField("game", game);
-        expectField("hand", handInGame + 1);
-        terms = handTerms(options, e.upcard);
-        expectField("knock_limit", terms.knockLimit);
-        expectField("multiplier", terms.multiplier);
-        const cards = [...e.hands[0], ...e.hands[1], e.upcard, ...e.stock];
-        if (e.hands[0].length !== 10 || e.hands[1].length !== 10 || new Set(cards).size !== 52 || cards.length !== 52) refuse("a deal is 10 cards each, an upcard and 31 in the stock, of one deck");
-        dealer = e.dealer;
-        handInGame += 1;
-        hands += 1;
-        held = [[...e.hands[0]], [...e.hands[1]]];
-        stock = [...e.stock];
-        pile = [e.upcard];
-        phase = "offer";
-        turn = 1 - dealer;
-        passes = 0;
-        stockOnly = false;
-        taken = null;
-        knock = null;
-        layoffs = [];
-        break;
-      }
-      case "offer":
-        only("upcard_passed", "drew");
-        onTurn(e.seat);
-        if (e.type === "upcard_passed") {
-          passes += 1;
-          turn = 1 - /** @type {number} */ (turn);
-          if (passes === 2) [phase, stockOnly] = ["draw", true];
-          break;
-        }
-        if (e.source !== "discard") refuse("the upcard is offered: take it or pass");
-        expectField("card", pile.at(-1));
-        held[e.seat].push(/** @type {string} */ (pile.pop()));
-        taken = e.card;
-        phase = "act";
-        break;
-      case "draw":
-        only("drew");
-        onTurn(e.seat);
-        if (e.source === "stock") {
-          if (stock.length <= 2) refuse("the last two cards of the stock are never drawn");
-          expectField("card", stock[0]);
-          held[e.seat].push(/** @type {string} */ (stock.shift()));
-          taken = null;
-        } else {
-          if (stockOnly) refuse("both passed the upcard: the non-dealer draws from the stock");
-          if (e.source !== "discard" || pile.length === 0) refuse(`nothing to draw from the ${e.source}`);
-          expectField("card", pile.at(-1));
-          held[e.seat].push(/** @type {string} */ (pile.pop()));
-          taken = e.card;
-        }
-        stockOnly = false;
-        phase = "act";
-        break;
-      case "act":
-        only("discarded", "knocked");
-        onTurn(e.seat);
-        if (e.type === "discarded") {
-          holds(e.seat, e.card);
-          if (e.card === taken) refuse(`${e.card} was just taken from the discard pile`);
-          drop(e.seat, e.card);
-          pile.push(e.card);
-          taken = null;
-          if (stock.length <= 2) {
-            phase = "wall";
-          } else {
-            phase = "draw";
-            turn = 1 - e.seat;
-          }
-          break;
-        }
-        knock = checkKnock(e, held[e.seat], taken, terms.knockLimit, options, refuse, expectField);
-        if (knock.card) drop(e.seat, knock.card);
-        phase = knock.gin || knock.bigGin ? "score" : "layoff";
-        turn = knock.gin || knock.bigGin ? null : 1 - e.seat;
-        break;
-      case "layoff":
-      case "score": {
-        const k = /** @type {Knock} */ (knock);
-        if (phase === "layoff" && e.type === "laid_off") {
-          onTurn(e.seat);
-          holds(e.seat, e.card);
-          const meld = k.melds[e.meld];
-          if (!Number.isInteger(e.meld) || !meld) refuse(`the knocker has no meld ${show(e.meld)}`);
-          if (!fits(e.card, meld)) refuse(`${e.card} does not fit the knocker's meld ${e.meld} (${meld.join(" ")})`);
-          k.melds[e.meld] = [...meld, e.card];
-          drop(e.seat, e.card);
-          layoffs.push([e.card, e.meld]);
-          break;
-        }
-        only("scored");
-        const defender = 1 - k.seat;
-        const defenderCards = held[defender];
-        expectField("knocker", k.seat);
-        expectField("knock_card", k.card);
-        if (e.knocker_melds?.length !== k.shown.length || !k.shown.every((meld, i) => sameCards(e.knocker_melds[i], meld))) expectField("knocker_melds", k.shown);
-        expectField("knocker_deadwood", k.count);
-        expectField("layoffs", layoffs);
-        for (const seat of [0, 1]) {
-          const want = seat === k.seat ? held[seat] : [...held[seat], ...layoffs.map(([card]) => card)];
-          if (!Array.isArray(e.hands[seat]) || !sameCards(e.hands[seat], want)) fail(`${where}: Scored says seat ${seat} held ${show(e.hands[seat])}, the rules give ${show(inOrder(want))}`);
-        }
-        const melded = checkMelds(e.defender_melds, defenderCards, "the defender's melds", refuse);
-        expectCards("defender_deadwood_cards", defenderCards.filter((card) => !melded.has(card)));
-        const least = k.gin || k.bigGin ? leastDeadwood(defenderCards) : leastAfterLayoffs(defenderCards, k.melds);
-        expectField("defender_deadwood", least);
-        if (deadwoodOf(e.defender_deadwood_cards) !== least) refuse(`the defender's cards left out of melds count ${deadwoodOf(e.defender_deadwood_cards)}, not ${least}`);
-        const score = handScore(options, { gin: k.gin, bigGin: k.bigGin, knocker: k.seat, knockerDeadwood: k.count, defenderDeadwood: least, multiplier: terms.multiplier });
-        expectField("outcome", score.outcome);
-        expectField("winner", score.winner);
-        expectField("multiplier", terms.multiplier);
-        expectField("points", score.points);
-        if (score.winner !== null) {
-          handPoints[score.winner] += score.points;
-          handsWon[score.winner] += 1;
-        }
-        expectField("hand_points", handPoints);
-        nextDealer = score.winner === null ? dealer : options.next_dealer === "alternate" ? 1 - dealer : score.winner;
-        phase = score.winner !== null && handPoints[score.winner] >= options.game_target ? "game_over" : "deal";
-        turn = null;
-        break;
-      }
-      case "wall":
-        only("hand_drawn");
-        expectField("dealer", dealer);
-        for (const seat of [0, 1]) {
-          if (!sameCards(e.hands[seat] ?? [], held[seat])) fail(`${where}: HandDrawn says seat ${seat} held ${show(e.hands[seat])}, the rules give ${show(inOrder(held[seat]))}`);
-        }
-        nextDealer = dealer;
-        phase = "deal";
-        turn = null;
-        break;
-      case "game_over": {
-        only("game_won");
-        const winner = handPoints[0] >= options.game_target ? 0 : 1;
-        expectField("game", game);
-        expectField("winner", winner);
-        expectField("hand_points", handPoints);
-        expectField("hands_won", handsWon);
-        const scored = gameScore(options, winner, handPoints, handsWon);
-        for (const [field, want] of Object.entries(scored)) expectField(field, want);
-        if (scored.scored_by !== null) matchScores[scored.scored_by] += scored.points;
-        expectField("match_scores", matchScores);
-        gamesWon[winner] += 1;
-        const reached = [0, 1].filter((seat) => matchScores[seat] >= options.match_target);
-        if (options.match_target === 0) {
-          matchWinner = matchScores[0] === matchScores[1] ? winner : matchScores[0] > matchScores[1] ? 0 : 1;
-        } else if (reached.length) {
-          matchWinner = reached.length === 1 ? reached[0] : matchScores[0] > matchScores[1] ? 0 : 1;
-        }
-        phase = matchWinner === null ? "deal" : "match_over";
-        game += 1;
-        handInGame = 0;
-        handPoints = [0, 0];
-        handsWon = [0, 0];
-        break;
-      }
-      case "match_over":
-        only("match_won");
-        expectField("winner", matchWinner);
-        expectField("match_scores", matchScores);
-        expectField("games_won", gamesWon);
-        phase = "over";
-        break;
+  /** @param {number} seat @param {string} card */
+  drop(seat, card) {
+    this.held[seat] = this.held[seat].filter((held) => held !== card);
+  }
+
+  /** @param {Checking} c */
+  cut(c) {
+    c.only("cards_cut");
+    this.phase = "choose";
+    this.turn = c.event.winner;
+  }
+
+  /** @param {Checking} c */
+  choose(c) {
+    const e = c.event;
+    c.only("dealer_chosen");
+    this.onTurn(c, e.seat);
+    if (e.dealer !== 0 && e.dealer !== 1) c.refuse(`there is no seat ${e.dealer}`);
+    this.nextDealer = e.dealer;
+    this.phase = "deal";
+    this.turn = null;
+  }
+
+  /** @param {Checking} c */
+  deal(c) {
+    const e = c.event;
+    c.only("dealt");
+    c.expect("dealer", this.nextDealer);
+    c.expect("game", this.game);
+    c.expect("hand", this.handInGame + 1);
+    this.terms = handTerms(this.options, e.upcard);
+    c.expect("knock_limit", this.terms.knockLimit);
+    c.expect("multiplier", this.terms.multiplier);
+    const cards = [...e.hands[0], ...e.hands[1], e.upcard, ...e.stock];
+    if (e.hands[0].length !== 10 || e.hands[1].length !== 10 || cards.length !== 52 || new Set(cards).size !== 52) {
+      c.refuse("a deal is 10 cards each, an upcard and 31 in the stock, of one deck");
+    }
+    this.dealer = e.dealer;
+    this.handInGame += 1;
+    this.hands += 1;
+    this.held = [[...e.hands[0]], [...e.hands[1]]];
+    this.stock = [...e.stock];
+    this.pile = [e.upcard];
+    this.phase = "offer";
+    this.turn = 1 - this.dealer;
+    this.passes = 0;
+    this.stockOnly = false;
+    this.taken = null;
+    this.knock = null;
+    this.layoffs = [];
+  }
+
+  /** The upcard offer: the non-dealer, then the dealer, take it or pass. @param {Checking} c */
+  offer(c) {
+    const e = c.event;
+    c.only("upcard_passed", "drew");
+    this.onTurn(c, e.seat);
+    if (e.type === "upcard_passed") {
+      this.passes += 1;
+      this.turn = 1 - e.seat;
+      if (this.passes === 2) [this.phase, this.stockOnly] = ["draw", true];
+      return;
+    }
+    if (e.source !== "discard") c.refuse("the upcard is offered: take it or pass");
+    this.takeFromPile(c);
+  }
+
+  /** @param {Checking} c */
+  takeFromPile(c) {
+    c.expect("card", this.pile.at(-1));
+    this.held[c.event.seat].push(/** @type {string} */ (this.pile.pop()));
+    this.taken = c.event.card;
+    this.stockOnly = false;
+    this.phase = "act";
+  }
+
+  /** @param {Checking} c */
+  draw(c) {
+    const e = c.event;
+    c.only("drew");
+    this.onTurn(c, e.seat);
+    if (e.source === "discard") {
+      if (this.stockOnly) c.refuse("both passed the upcard: the non-dealer draws from the stock");
+      if (this.pile.length === 0) c.refuse("the discard pile is empty");
+      this.takeFromPile(c);
+      return;
+    }
+    if (e.source !== "stock") c.refuse(`there is no ${show(e.source)} to draw from`);
+    if (this.stock.length <= 2) c.refuse("the last two cards of the stock are never drawn");
+    c.expect("card", this.stock[0]);
+    this.held[e.seat].push(/** @type {string} */ (this.stock.shift()));
+    this.taken = null;
+    this.stockOnly = false;
+    this.phase = "act";
+  }
+
+  /** After the draw: a discard, a knock or big gin. @param {Checking} c */
+  act(c) {
+    const e = c.event;
+    c.only("discarded", "knocked");
+    this.onTurn(c, e.seat);
+    if (e.type === "knocked") {
+      const knock = checkKnock(c, this.held[e.seat], this.taken, this.terms.knockLimit, this.options);
+      if (knock.card) this.drop(e.seat, knock.card);
+      const out = knock.gin || knock.bigGin;
+      this.knock = knock;
+      this.phase = out ? "score" : "layoff";
+      this.turn = out ? null : 1 - e.seat;
+      return;
+    }
+    this.holds(c, e.seat, e.card);
+    if (e.card === this.taken) c.refuse(`${e.card} was just taken from the discard pile`);
+    this.drop(e.seat, e.card);
+    this.pile.push(e.card);
+    this.taken = null;
+    // The wall: a discard that leaves two cards in the stock ends the hand.
+    if (this.stock.length <= 2) {
+      this.phase = "wall";
+    } else {
+      this.phase = "draw";
+      this.turn = 1 - e.seat;
     }
   }
-  if (phase === "wall" || phase === "score" || phase === "game_over" || phase === "match_over") {
-    fail(`the record ends at version ${events.at(-1)?.version}, where the rules go on with ${eventName({ wall: "hand_drawn", score: "scored", game_over: "game_won", match_over: "match_won" }[phase])}`);
+
+  /** After a knock: the defender's layoffs, one card at a time, then the score. @param {Checking} c */
+  layOff(c) {
+    const e = c.event;
+    const knock = /** @type {Knock} */ (this.knock);
+    if (this.phase === "score" || e.type !== "laid_off") return this.score(c, knock);
+    this.onTurn(c, e.seat);
+    this.holds(c, e.seat, e.card);
+    const meld = Number.isInteger(e.meld) ? knock.melds[e.meld] : undefined;
+    if (!meld) return c.refuse(`the knocker has no meld ${show(e.meld)}: the melds are numbered 0 to ${knock.melds.length - 1}`);
+    if (!fits(e.card, meld)) c.refuse(`${e.card} does not fit the knocker's meld ${e.meld} (${inOrder(meld).join(" ")})`);
+    knock.melds[e.meld] = [...meld, e.card];
+    this.drop(e.seat, e.card);
+    this.layoffs.push([e.card, e.meld]);
   }
-  return { hands, games: gamesWon[0] + gamesWon[1], over: phase === "over" };
+
+  /** @param {Checking} c @param {Knock} knock */
+  score(c, knock) {
+    const e = c.event;
+    c.only("scored");
+    const defender = this.held[1 - knock.seat];
+    c.expect("knocker", knock.seat);
+    c.expect("knock_card", knock.card);
+    const shown = e.knocker_melds;
+    if (!Array.isArray(shown) || shown.length !== knock.shown.length || !knock.shown.every((meld, i) => sameCards(shown[i], meld))) {
+      c.expect("knocker_melds", knock.shown);
+    }
+    c.expect("knocker_deadwood", knock.count);
+    c.expect("layoffs", this.layoffs);
+    for (const seat of [0, 1]) {
+      const laid = seat === knock.seat ? [] : this.layoffs.map(([card]) => card);
+      expectHand(c, seat, [...this.held[seat], ...laid]);
+    }
+    const melded = checkMelds(c, e.defender_melds, defender, "the defender's melds");
+    const deadwood = defender.filter((card) => !melded.has(card));
+    if (!Array.isArray(e.defender_deadwood_cards) || !sameCards(e.defender_deadwood_cards, deadwood)) c.expect("defender_deadwood_cards", inOrder(deadwood));
+    // The defender is left the least deadwood the best layoffs and arrangement give.
+    const least = knock.gin || knock.bigGin ? leastDeadwood(defender) : leastAfterLayoffs(defender, knock.melds);
+    c.expect("defender_deadwood", least);
+    if (deadwoodOf(deadwood) !== least) c.refuse(`the defender's melds leave ${deadwoodOf(deadwood)} deadwood, where ${least} is the least`);
+    const { multiplier } = this.terms;
+    const scored = handScore(this.options, { gin: knock.gin, bigGin: knock.bigGin, knocker: knock.seat, knockerDeadwood: knock.count, defenderDeadwood: least, multiplier });
+    c.expect("outcome", scored.outcome);
+    c.expect("winner", scored.winner);
+    c.expect("multiplier", multiplier);
+    c.expect("points", scored.points);
+    const winner = scored.winner;
+    if (winner !== null) {
+      this.handPoints[winner] += scored.points;
+      this.handsWon[winner] += 1;
+    }
+    c.expect("hand_points", this.handPoints);
+    // A tie that scores nothing is a drawn hand: the same dealer deals again.
+    this.nextDealer = winner === null ? this.dealer : this.options.next_dealer === "alternate" ? 1 - this.dealer : winner;
+    this.phase = winner !== null && this.handPoints[winner] >= this.options.game_target ? "game_over" : "deal";
+    this.turn = null;
+  }
+
+  /** @param {Checking} c */
+  wall(c) {
+    c.only("hand_drawn");
+    c.expect("dealer", this.dealer);
+    for (const seat of [0, 1]) expectHand(c, seat, this.held[seat]);
+    this.nextDealer = this.dealer;
+    this.phase = "deal";
+    this.turn = null;
+  }
+
+  /** @param {Checking} c */
+  gameOver(c) {
+    c.only("game_won");
+    const { options, handPoints, handsWon, matchScores } = this;
+    const winner = handPoints[0] >= options.game_target ? 0 : 1;
+    c.expect("game", this.game);
+    c.expect("winner", winner);
+    c.expect("hand_points", handPoints);
+    c.expect("hands_won", handsWon);
+    const scored = gameScore(options, winner, handPoints, handsWon);
+    for (const [field, want] of Object.entries(scored)) c.expect(field, want);
+    if (scored.scored_by !== null) matchScores[scored.scored_by] += scored.points;
+    c.expect("match_scores", matchScores);
+    this.gamesWon[winner] += 1;
+    const ahead = matchScores[0] > matchScores[1] ? 0 : 1;
+    if (options.match_target === 0) {
+      this.matchWinner = matchScores[0] === matchScores[1] ? winner : ahead;
+    } else if (matchScores.some((score) => score >= options.match_target)) {
+      this.matchWinner = ahead;
+    }
+    if (this.matchWinner !== null) {
+      this.phase = "match_over";
+      return;
+    }
+    this.phase = "deal";
+    this.game += 1;
+    this.handInGame = 0;
+    this.handPoints = [0, 0];
+    this.handsWon = [0, 0];
+  }
+
+  /** @param {Checking} c */
+  matchOver(c) {
+    c.only("match_won");
+    c.expect("winner", this.matchWinner);
+    c.expect("match_scores", this.matchScores);
+    c.expect("games_won", this.gamesWon);
+    this.phase = "over";
+  }
+}
+
+/** A hand shown at the end of a hand holds the cards the rules give, in any order. @param {Checking} c @param {number} seat @param {string[]} want */
+function expectHand(c, seat, want) {
+  const shown = c.event.hands?.[seat];
+  if (!Array.isArray(shown) || !sameCards(shown, want)) c.fail(`${c.name} says seat ${seat} held ${show(shown)}, the rules give ${show(inOrder(want))}`);
 }
 
 /**
  * Melds shown from `cards`: each a valid set or run of cards held, no card in two. The cards
- * melded. @param {unknown} melds @param {string[]} cards @param {string} whose
- * @param {(why: string) => never} refuse
+ * melded. @param {Checking} c @param {unknown} melds @param {string[]} cards @param {string} whose
  */
-function checkMelds(melds, cards, whose, refuse) {
-  if (!Array.isArray(melds)) return refuse(`${whose} are not a list of melds`);
+function checkMelds(c, melds, cards, whose) {
+  if (!Array.isArray(melds)) return c.refuse(`${whose} are not a list of melds`);
   /** @type {Set<string>} */
   const melded = new Set();
   for (const meld of melds) {
-    if (!isMeld(meld)) refuse(`${whose}: ${show(meld)} is not a set or a run`);
+    if (!isMeld(meld)) c.refuse(`${whose}: ${show(meld)} is not a set or a run`);
     for (const card of meld) {
-      if (!cards.includes(card)) refuse(`${whose}: ${card} is not among the cards shown`);
-      if (melded.has(card)) refuse(`${whose}: ${card} is in two melds`);
+      if (!cards.includes(card)) c.refuse(`${whose}: ${card} is not among the cards shown`);
+      if (melded.has(card)) c.refuse(`${whose}: ${card} is in two melds`);
       melded.add(card);
     }
   }
@@ -411,33 +365,33 @@ function checkMelds(melds, cards, whose, refuse) {
  * A knock (or big gin) against the knocker's eleven cards: the knock card held and not just
  * taken from the pile, the melds valid, the deadwood what the melds leave and within the
  * hand's limit, gin when there is no deadwood and whenever the ten cards can all be melded.
- * @param {any} e @param {string[]} hand @param {string | null} taken @param {number} limit
- * @param {Options} options @param {(why: string) => never} refuse
- * @param {(field: string, want: unknown) => void} expectField
+ * @param {Checking} c @param {string[]} hand @param {string | null} taken @param {number} limit @param {Options} options
  * @returns {Knock}
  */
-function checkKnock(e, hand, taken, limit, options, refuse, expectField) {
+function checkKnock(c, hand, taken, limit, options) {
+  const e = c.event;
+  /** @param {string | null} card @param {number} count @param {boolean} bigGin @returns {Knock} */
+  const knock = (card, count, bigGin) => ({ seat: e.seat, card, shown: e.melds, melds: e.melds.map((/** @type {string[]} */ m) => [...m]), count, gin: count === 0, bigGin });
   if (e.big_gin) {
-    if (options.big_gin_bonus <= 0) refuse("big gin is not played with big_gin_bonus 0");
-    expectField("card", null);
-    checkMelds(e.melds, hand, "the knocker's melds", refuse);
-    if (!allMeld(hand)) refuse("big gin needs all eleven cards melded");
-    if (e.melds.flat().length !== 11) refuse("big gin shows all eleven cards in melds");
-    expectField("deadwood", []);
-    expectField("deadwood_count", 0);
-    return { seat: e.seat, card: null, shown: e.melds, melds: e.melds.map((/** @type {string[]} */ m) => [...m]), count: 0, gin: true, bigGin: true };
+    if (options.big_gin_bonus <= 0) c.refuse("big gin is not played with big_gin_bonus 0");
+    c.expect("card", null);
+    const melded = checkMelds(c, e.melds, hand, "the knocker's melds");
+    if (melded.size !== 11) c.refuse("big gin shows all eleven cards in melds");
+    c.expect("deadwood", []);
+    c.expect("deadwood_count", 0);
+    return knock(null, 0, true);
   }
-  if (!hand.includes(e.card)) refuse(`seat ${e.seat} does not hold the knock card ${show(e.card)}`);
-  if (e.card === taken) refuse(`${e.card} was just taken from the discard pile`);
+  if (!hand.includes(e.card)) c.refuse(`seat ${e.seat} does not hold the knock card ${show(e.card)}`);
+  if (e.card === taken) c.refuse(`${e.card} was just taken from the discard pile`);
   const ten = hand.filter((card) => card !== e.card);
-  const melded = checkMelds(e.melds, ten, "the knocker's melds", refuse);
+  const melded = checkMelds(c, e.melds, ten, "the knocker's melds");
   const deadwood = ten.filter((card) => !melded.has(card));
-  if (!Array.isArray(e.deadwood) || !sameCards(e.deadwood, deadwood)) expectField("deadwood", inOrder(deadwood));
+  if (!Array.isArray(e.deadwood) || !sameCards(e.deadwood, deadwood)) c.expect("deadwood", inOrder(deadwood));
   const count = deadwoodOf(deadwood);
-  expectField("deadwood_count", count);
-  if (count > limit) refuse(`a knock with ${count} deadwood, over the knock limit ${limit}`);
-  if (count > 0 && allMeld(ten)) refuse("the ten cards all meld: gin cannot be declined");
-  expectField("gin", count === 0);
-  expectField("big_gin", false);
-  return { seat: e.seat, card: e.card, shown: e.melds, melds: e.melds.map((/** @type {string[]} */ m) => [...m]), count, gin: count === 0, bigGin: false };
+  c.expect("deadwood_count", count);
+  if (count > limit) c.refuse(`a knock with ${count} deadwood, over the knock limit ${limit}`);
+  if (count > 0 && allMeld(ten)) c.refuse("the ten cards all meld: gin cannot be declined");
+  c.expect("gin", count === 0);
+  c.expect("big_gin", false);
+  return knock(e.card, count, false);
 }

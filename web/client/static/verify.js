@@ -7,7 +7,8 @@
 // not re-run the moves' scores through the rules: `gin verify` does that too.
 
 import { RANKS, SUITS } from "./cards.js";
-import { checkPlay, Discrepancy, fail } from "./play_check.js";
+import { Discrepancy, fail } from "./discrepancy.js";
+import { checkPlay } from "./play_check.js";
 
 /** @typedef {import("./api.js").GameRecord} GameRecord */
 /** @typedef {GameRecord["match_stream"]["events"][number]} Entry */
