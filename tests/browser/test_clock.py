@@ -5,7 +5,6 @@ timeouts of its record."""
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta
 
@@ -35,11 +34,7 @@ async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
         table = await create_table(http, game_target=100, match_target=0, **CLOCK)
         first = (await http.get(f"{table.path}/view", headers=table.headers(0))).json()
     assert first["clock"]["seat"] == first["turn"]
-    key = json.dumps({"token": table.tokens[0], "seat": 0})
-    page = await pages.open(
-        f"/#/play/{table.match_id}",
-        init_script=f"localStorage.setItem('gin:seat:{table.match_id}', {key!r})",
-    )
+    page = await pages.open_seat(table)
     clock = page.locator(".clock")
     await expect(clock).to_be_visible()
     await expect(clock).to_have_attribute("role", "timer")

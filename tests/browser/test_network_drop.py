@@ -4,7 +4,6 @@ itself with every move made meanwhile."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import httpx
@@ -15,7 +14,7 @@ from bench.servers import Server
 from tests.api.players import create_table
 from tests.browser.conftest import Pages
 from tests.browser.table import board
-from tests.browser.test_live import move
+from tests.browser.test_live import move, moves_seen
 
 # Chromium's lines for the requests the dropped network fails.
 OFFLINE = ("net::ERR_INTERNET_DISCONNECTED", "net::ERR_NETWORK_CHANGED")
@@ -27,14 +26,8 @@ async def test_the_page_catches_up_after_the_network_drops(pages: Pages, server:
     rng = random.Random(11)
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         table = await create_table(http, game_target=500, match_target=0)
-        key = json.dumps({"token": table.tokens[0], "seat": 0})
-        page = await pages.open(
-            f"/#/play/{table.match_id}",
-            init_script=f"localStorage.setItem('gin:seat:{table.match_id}', {key!r})",
-        )
-        for _ in range(2):
-            version = await move(http, table, rng)
-            await expect(board(page)).to_have_attribute("data-version", str(version))
+        page = await pages.open_seat(table)
+        await moves_seen(http, table, page, rng, 2)
 
         await page.context.set_offline(True)
         await expect(page.locator(".status")).to_contain_text("Reconnecting")
@@ -47,5 +40,4 @@ async def test_the_page_catches_up_after_the_network_drops(pages: Pages, server:
         await expect(board(page)).to_have_attribute("data-version", str(version), timeout=15_000)
         await expect(page.locator(".status")).not_to_contain_text("Reconnecting")
         # Still live: a move after the drop arrives by the stream.
-        version = await move(http, table, rng)
-        await expect(board(page)).to_have_attribute("data-version", str(version))
+        await moves_seen(http, table, page, rng, 1)
