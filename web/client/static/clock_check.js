@@ -1,6 +1,6 @@
 // The turn clock and the endings other than by play, checked from docs/rules.md ("Clocks and
 // timeouts", "How a match ends"): each deadline on the seat to decide, its turn time plus its
-// bank; each timeout at or after its deadline, counted, followed by the seat's default move
+// bank; each bank less the time taken beyond the turn; each timeout at or after its deadline, counted, followed by the seat's default move
 // or, at `timeouts_to_forfeit` in a row, by the forfeit; a seat deciding for itself again
 // after a timeout is back; each ending's winner and scores.
 
@@ -25,8 +25,10 @@ export class ClockCheck {
   /** @param {Table} table */
   constructor(table) {
     this.table = table;
-    /** @type {{ seat: number | null, due: number | null, kind: string } | null} */
+    /** @type {{ seat: number | null, at: number, due: number | null, kind: string, banks: number[] } | null} */
     this.deadline = null;
+    /** @type {number | null} a seat whose bank its timeout emptied */
+    this.emptied = null;
     this.timeouts = [0, 0];
     /** @type {number | null} a seat that timed out, whose default move comes next */
     this.defaulted = null;
@@ -82,7 +84,29 @@ export class ClockCheck {
       }
     }
     if (due !== null && due < at) c.refuse("the deadline is before the decision");
-    this.deadline = { seat: e.seat, due, kind: e.kind };
+    if (e.kind !== "join") this.checkBanks(c, at);
+    this.deadline = { seat: e.seat, at, due, kind: e.kind, banks: e.banks_ms };
+  }
+
+  /**
+   * Each seat's bank: the time its decision took beyond `turn_seconds` comes out of it (to
+   * the millisecond, either way: the rules name no rounding); a timeout empties it.
+   * @param {Checking} c @param {number} at
+   */
+  checkBanks(c, at) {
+    const banks = c.event.banks_ms;
+    const previous = this.deadline?.kind === "turn" ? this.deadline : null;
+    const full = this.table.options.bank_seconds * 1000;
+    const want = previous ? [...previous.banks] : [full, full];
+    const seat = previous?.seat;
+    if (previous && seat !== null && seat !== undefined) {
+      const over = Math.max(0, at - previous.at - this.table.options.turn_seconds * 1_000_000);
+      want[seat] = this.emptied === seat ? 0 : Math.max(0, want[seat] - Math.floor(over / 1000));
+    }
+    this.emptied = null;
+    if (!Array.isArray(banks) || banks.length !== 2 || banks.some((bank, i) => typeof bank !== "number" || Math.abs(bank - want[i]) > 1)) {
+      c.expect("banks_ms", want);
+    }
   }
 
   /** @param {Checking} c */
@@ -97,6 +121,7 @@ export class ClockCheck {
       return;
     }
     this.timeouts[e.seat] += 1;
+    this.emptied = e.seat;
     c.expect("consecutive", this.timeouts[e.seat]);
     this.forfeits = this.timeouts[e.seat] >= this.table.options.timeouts_to_forfeit;
     this.defaulted = this.forfeits ? null : e.seat;

@@ -22,6 +22,7 @@ import { RANKS, SUITS, deadwoodOf, possibleMelds, rankOf, value } from "./cards.
  * @property {boolean} oklahoma_spades_double
  * @property {"winner" | "alternate"} next_dealer
  * @property {number} turn_seconds
+ * @property {number} bank_seconds
  * @property {number} timeouts_to_forfeit
  */
 
