@@ -6,6 +6,7 @@ any page had one (``pages``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 
@@ -13,6 +14,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from bench.servers import Server, gin_serve
+from tests.api.players import Table
 from tests.conftest import MakeDatabase
 
 CHROMIUM = "/usr/bin/chromium"
@@ -72,6 +74,15 @@ class Pages:
         self.watch(page)
         await page.goto(path)
         return page
+
+    async def open_seat(self, table: Table, seat: int = 0) -> Page:
+        """The table's page as ``seat`` sees it: its token kept in the browser, as the page
+        keeps the seats it starts or joins."""
+        key = json.dumps({"token": table.tokens[seat], "seat": seat})
+        return await self.open(
+            f"/#/play/{table.match_id}",
+            init_script=f"localStorage.setItem('gin:seat:{table.match_id}', {key!r})",
+        )
 
     def watch(self, page: Page) -> None:
         page.on("console", lambda message: self._console(message.type, message.text))

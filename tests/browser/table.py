@@ -1,8 +1,8 @@
 """A person at the page: plays whatever the page offers, as a player would, by mouse or keys.
 
 It goes out as soon as the page offers it (gin, then a knock with the first arrangement shown),
-and otherwise draws from the stock and throws the highest card of its deadwood, so a hand ends
-within a few dozen moves."""
+lays off card by card whatever the page offers, and otherwise draws from the stock and throws
+the highest card of its deadwood, so a hand ends within a few dozen moves."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from playwright.async_api import Locator, Page, expect
 # Whoever goes out first, in this order; the rest keep the hand going.
 GOING_OUT = ("[data-action=big_gin]", "[data-action=gin]", "[data-action=knock]")
 KEEPING_ON = (
+    "[data-action=lay_off]",
     "[data-action=finish_layoff]",
     "[data-action=choose_dealer]",
     "[data-action=pass_upcard]",

@@ -3,12 +3,11 @@ again on the same port while the other seat keeps playing, and the page shows ev
 
 from __future__ import annotations
 
-import json
 import random
 
 import httpx
 import pytest
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Page, expect
 
 from bench.servers import free_port, gin_serve
 from tests.api.players import Table, choose, create_table
@@ -33,6 +32,18 @@ async def move(http: httpx.AsyncClient, table: Table, rng: random.Random) -> int
     return version
 
 
+async def moves_seen(
+    http: httpx.AsyncClient, table: Table, page: Page, rng: random.Random, count: int
+) -> int:
+    """``count`` moves, each shown by the page (told by its live stream) before the next; the
+    match's version after the last."""
+    version = 0
+    for _ in range(count):
+        version = await move(http, table, rng)
+        await expect(board(page)).to_have_attribute("data-version", str(version))
+    return version
+
+
 @pytest.mark.slow
 async def test_the_page_follows_the_match_across_a_server_restart(
     browser: Browser, fresh_database_url: str
@@ -43,14 +54,8 @@ async def test_the_page_follows_the_match_across_a_server_restart(
     with gin_serve(fresh_database_url, port=port) as first:
         async with httpx.AsyncClient(base_url=first.url, timeout=30) as http:
             table = await create_table(http, game_target=500, match_target=0)
-            key = json.dumps({"token": table.tokens[0], "seat": 0})
-            page = await pages.open(
-                f"/#/play/{table.match_id}",
-                init_script=f"localStorage.setItem('gin:seat:{table.match_id}', {key!r})",
-            )
-            for _ in range(3):
-                version = await move(http, table, rng)
-                await expect(board(page)).to_have_attribute("data-version", str(version))
+            page = await pages.open_seat(table)
+            await moves_seen(http, table, page, rng, 3)
         first.kill()  # as a crash: no goodbye to the stream
 
     with gin_serve(fresh_database_url, port=port) as second:

@@ -43,13 +43,15 @@ async function call(path, options = {}) {
   return body;
 }
 
-/** @param {{ game_target: number, match_target: number }} options @param {BotLevel} level */
+/** @typedef {{ game_target: number, match_target: number, turn_seconds?: number, bank_seconds?: number }} NewMatchOptions */
+
+/** @param {NewMatchOptions} options @param {BotLevel} level */
 export async function createBotMatch(options, level) {
   const body = { options, bots: [null, level] };
   return /** @type {NewMatch} */ (await call("/matches", { method: "POST", body }));
 }
 
-/** @param {{ game_target: number, match_target: number }} options */
+/** @param {NewMatchOptions} options */
 export async function createInviteMatch(options) {
   const body = { options, invite: true, seat: 0 };
   return /** @type {NewMatch} */ (await call("/matches", { method: "POST", body }));

@@ -35,7 +35,16 @@ function lobby() {
   const level = /** @type {HTMLSelectElement} */ (
     el("select", { id: "bot-level" }, ["simple", "strong", "random"].map((name) => el("option", { value: name }, [name])))
   );
-  const options = () => ({ game_target: Number(target.value) || 100, match_target: 0 });
+  // A clock's choices: seconds per move, then each seat's time bank for the match.
+  const clocks = [["", "No clock"], ["30 300", "30 s a move, 5 min bank"], ["60 600", "1 min a move, 10 min bank"]];
+  const clock = /** @type {HTMLSelectElement} */ (
+    el("select", { id: "clock" }, clocks.map(([value, label]) => el("option", { value }, [label])))
+  );
+  const options = () => {
+    const [turn, bank] = clock.value.split(" ").map(Number);
+    const timed = clock.value ? { turn_seconds: turn, bank_seconds: bank } : {};
+    return { game_target: Number(target.value) || 100, match_target: 0, ...timed };
+  };
   const errors = el("div");
   /** @param {() => Promise<void>} start */
   const starting = (start) => async () => {
@@ -59,6 +68,7 @@ function lobby() {
     el("section", { class: "lobby", "aria-label": "New match" }, [
       heading("New match"),
       el("p", {}, [el("label", { for: "game-target" }, ["Game to "]), target, " points (one game)"]),
+      el("p", {}, [el("label", { for: "clock" }, ["Clock "]), clock]),
       el("p", {}, [
         el("label", { for: "bot-level" }, ["Bot "]), level, " ",
         el("button", { type: "button", "data-start": "bot", onclick: vsBot }, ["Play against the bot"]),

@@ -2,7 +2,10 @@
 // browser's EventSource cannot send the seat's token, and the token must not go in a URL).
 // When the connection drops (the network, a server restart) the browser would retry with
 // the same, now used, ticket; so this closes it and opens a new one with a fresh ticket,
-// resuming after the last version it saw: nothing is missed, nothing is seen twice.
+// resuming after the last version it saw: nothing is missed, nothing is seen twice. When the
+// browser says its network went away, a stream may still look open (the browser does not
+// always fail a connection it already has), so the stream is closed then, and opened again
+// as soon as the browser is back online.
 
 import { streamTicket } from "./api.js";
 
@@ -27,7 +30,7 @@ const LONGEST_RETRY_MS = 4000;
 
 /**
  * Calls ``onEvent`` with each event after version ``after``, in order, once each, until the
- * match is won or ``stop`` is called; ``onStatus`` hears "live" and "reconnecting".
+ * match is over or ``stop`` is called; ``onStatus`` hears "live" and "reconnecting".
  * @param {string} matchId
  * @param {string} token
  * @param {number} after
@@ -43,6 +46,8 @@ export function follow(matchId, token, after, onEvent, onStatus) {
   let source = null;
   /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
+  // Each opening counts; one overtaken by a later one (the network back) gives up.
+  let attempt = 0;
 
   const reopenLater = () => {
     if (stopped) return;
@@ -59,19 +64,20 @@ export function follow(matchId, token, after, onEvent, onStatus) {
     last = entry.version;
     retry = FIRST_RETRY_MS;
     onEvent(entry);
-    if (entry.event.type === "match_won") stop();
+    if (entry.event.type === "match_won" || entry.event.type === "match_ended") stop();
   };
 
   async function open() {
     if (stopped) return;
+    const mine = ++attempt;
     let ticket;
     try {
       ticket = (await streamTicket(matchId, token)).ticket;
     } catch {
-      reopenLater();
+      if (mine === attempt) reopenLater();
       return;
     }
-    if (stopped) return;
+    if (stopped || mine !== attempt) return;
     const query = new URLSearchParams({ ticket, after: String(last) });
     const opened = new EventSource(`/matches/${matchId}/stream?${query}`);
     source = opened;
@@ -80,18 +86,42 @@ export function follow(matchId, token, after, onEvent, onStatus) {
     opened.onerror = () => {
       // The ticket is spent: never let EventSource retry with it.
       opened.close();
-      if (source === opened) source = null;
+      if (source !== opened) return;
+      source = null;
       reopenLater();
     };
   }
 
+  const offline = () => {
+    attempt++;
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    source?.close();
+    source = null;
+    if (!stopped) onStatus("reconnecting");
+  };
+
+  const online = () => {
+    if (stopped) return;
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    retry = FIRST_RETRY_MS;
+    source?.close();
+    source = null;
+    open();
+  };
+
   function stop() {
     stopped = true;
+    removeEventListener("offline", offline);
+    removeEventListener("online", online);
     if (timer !== null) clearTimeout(timer);
     source?.close();
     source = null;
   }
 
+  addEventListener("offline", offline);
+  addEventListener("online", online);
   open();
   return { stop };
 }

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { arrangements, bestArrangement, cardLabel, cardName, sortCards } from "./cards.js";
 import { cardFace, cardRow, el, heading } from "./dom.js";
+import { clockReading } from "./clock.js";
 import { follow } from "./live.js";
 
 /** @typedef {import("./api.js").MatchView} MatchView */
@@ -31,8 +32,19 @@ export async function playScreen(root, matchId, key) {
   let connection = "connecting";
 
   const status = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  // A timer is not read out on every tick (its live region is off); a screen reader reads it when asked.
+  const clock = el("p", { class: "clock", role: "timer", "aria-live": "off", hidden: true });
   const board = el("div", { class: "board" });
-  root.replaceChildren(el("section", { class: "play", "aria-label": "Your table" }, [status, board]));
+  root.replaceChildren(el("section", { class: "play", "aria-label": "Your table" }, [status, clock, board]));
+
+  const tick = () => {
+    const reading = view && clockReading(view, Date.now());
+    clock.hidden = !reading;
+    clock.textContent = reading ? reading.text : "";
+    clock.dataset.whose = reading ? reading.whose : "";
+    clock.dataset.up = String(Boolean(reading?.up));
+  };
+  const ticking = setInterval(() => (clock.isConnected ? tick() : clearInterval(ticking)), 250);
 
   /** @param {MatchView} next */
   const show = (next) => {
@@ -93,6 +105,7 @@ export async function playScreen(root, matchId, key) {
       over(current, matchId),
     ];
     board.replaceChildren(...parts.filter((part) => part !== null));
+    tick();
   }
 
   document.onkeydown = (event) => {
@@ -113,14 +126,17 @@ export async function playScreen(root, matchId, key) {
   };
 
   await refresh();
-  follow(
+  const follower = follow(
     matchId,
     key.token,
     view ? /** @type {MatchView} */ (view).version : 0,
     (entry) => {
+      // The person left this table for another screen: stop listening for it.
+      if (!status.isConnected) return follower.stop();
       if (!view || entry.version > view.version) refresh();
     },
     (now) => {
+      if (!status.isConnected) return follower.stop();
       const wasDown = connection === "reconnecting";
       connection = now;
       if (wasDown && now === "live") refresh();

@@ -7,6 +7,8 @@
 // not re-run the moves' scores through the rules: `gin verify` does that too.
 
 import { RANKS, SUITS } from "./cards.js";
+import { Discrepancy, fail } from "./discrepancy.js";
+import { checkPlay } from "./play_check.js";
 
 /** @typedef {import("./api.js").GameRecord} GameRecord */
 /** @typedef {GameRecord["match_stream"]["events"][number]} Entry */
@@ -15,13 +17,6 @@ import { RANKS, SUITS } from "./cards.js";
 
 const SCHEME = "gin-fair-1";
 const encoder = new TextEncoder();
-
-class Discrepancy extends Error {}
-
-/** @param {string} message @returns {never} */
-function fail(message) {
-  throw new Discrepancy(message);
-}
 
 /** @param {Bytes[]} parts */
 function concat(...parts) {
@@ -294,11 +289,14 @@ export async function verifyRecord(document) {
     lines.push("both hash chains hold");
     const types = record.match_stream.events.map((entry) => entry.type);
     const deals = types.filter((type) => type === "dealt").length;
-    const over = types.includes("match_won");
+    const over = types.includes("match_won") || types.includes("match_ended");
     const { links, entropy } = await checkFairness(record, deals, over);
     lines.push(`every revealed seed matches its commitment (${links.size} seeds)`);
     await checkDeals(record, links, entropy);
     lines.push(`the cut and ${deals} deals match their seeds`);
+    const played = checkPlay(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) })));
+    const count = (/** @type {number} */ n, /** @type {string} */ what) => `${n} ${what}${n === 1 ? "" : "s"}`;
+    lines.push(`every move, score and bonus follows the rules (${count(played.hands, "hand")}, ${count(played.games, "game")})`);
     const created = record.match_stream.events[0];
     if (!created || created.type !== "match_created") fail("match stream: it does not begin with match_created");
     if (JSON.stringify(canonical(parsed(created).options)) !== JSON.stringify(canonical(record.options))) {
