@@ -14,9 +14,11 @@ from service.audit.game_record import GameRecord, match_events
 from service.audit.hand_history import hand_history
 from service.audit.replay import ReplayState, replay_state
 from service.audit.served_record import served_record
+from service.formats.record import served_format_record
+from service.matches.formats import is_format_match
 from web.checkpoints import provide_notary
 from web.docs import problems
-from web.params import Matches, MatchId
+from web.params import Formats, Matches, MatchId
 from web.players import AccountsDependency
 from web.schemas import MAX_VERSION
 
@@ -34,13 +36,23 @@ class RecordsController(Controller):
 
     @get("/record", summary="The match's game record", responses=problems(400, 404))
     async def record(
-        self, match_id: MatchId, matches: Matches, accounts: AccountsDependency, state: State
+        self,
+        match_id: MatchId,
+        matches: Matches,
+        formats: Formats,
+        accounts: AccountsDependency,
+        state: State,
     ) -> GameRecord:
         """Options, seats, seed commitments and revealed seeds, and every event of the setup
         and of each finished hand with its hash chain: ``gin verify`` checks it offline. The
-        hand being played is left out. ``checkpoints``: both streams' ends, signed. A seat a
-        player account holds shows the player's ``display_name``."""
-        record, _ = await served_record(matches, str(match_id))
+        hand being played is left out (in a three- or four-player match, the round being
+        played, at every table). ``checkpoints``: both streams' ends, signed. A seat a player
+        account holds shows the player's ``display_name``."""
+        registered = await matches.match(str(match_id))
+        if is_format_match(registered):
+            record, _ = await served_format_record(formats, registered)
+        else:
+            record, _ = await served_record(matches, str(match_id))
         signed = provide_notary(state).record_checkpoints(record)
         names = await accounts.players.names(record.match_id)
         seats = [

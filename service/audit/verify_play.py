@@ -109,7 +109,7 @@ def _decided_group(
     implied = events[index + 1][1] if isinstance(event, SeatReturned) else event
     if implied is not event and index + 1 == len(events):
         implied = event
-    for command in _commands(state, implied, seeds):
+    for command in implied_commands(state, implied, seeds):
         try:
             produced = decide(state, command)
         except DomainError as error:
@@ -125,7 +125,7 @@ def _decided_group(
     raise Discrepancy(where + problems[0])
 
 
-def _commands(state: MatchState, event: Event, seeds: SeedBook) -> list[Command]:
+def implied_commands(state: MatchState, event: Event, seeds: SeedBook) -> list[Command]:
     """The commands that could have made ``event`` (a layoff may be the player's own, or one
     of those the service makes when the defender finishes)."""
     if isinstance(event, MatchCreated):

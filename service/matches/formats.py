@@ -41,6 +41,7 @@ from service.errors import (
 )
 from service.fairness.log import FairnessLog, cut_seed, deal_seed
 from service.fairness.seeds import new_secret
+from service.formats.fairness import format_fairness_slots, touches_format_fairness
 from service.matches import tokens
 from service.matches.use_cases import CreatedMatch
 from service.ports import event_store
@@ -188,9 +189,16 @@ class FormatMatchService:
                 continue
             if events:
                 start, _ = await self.streams.append(match.match_id, start, events)
+                if touches_format_fairness(events):
+                    await self.sync_fairness(match, start.state)
             if step is None:
                 return start
             events = []
+
+    async def sync_fairness(self, match: RegisteredMatch, state: FormatState) -> None:
+        """Write the fairness records due at ``state`` (``service.formats.fairness``)."""
+        slots = format_fairness_slots(state, self.fairness.links)
+        await self.fairness.sync_slots(match, slots)
 
     def _system_step(
         self, state: FormatState, match: RegisteredMatch
