@@ -145,10 +145,14 @@ async def format_summary(
 
 
 async def play_format(
-    formats: FormatMatchService, by: Seated, body: bytes, if_match: str | None
+    formats: FormatMatchService,
+    by: Seated,
+    body: bytes,
+    if_match: str | None,
+    idempotency_key: str | None,
 ) -> Response[AnyMatchView]:
     """A seat's command in a three- or four-player match: the answer holds the moves of the
     bots it makes due."""
     command = parse_seat_command(body, by.seat)
-    played = await formats.handle(by.match, by.seat, command, version_of(if_match))
+    played = await formats.handle(by.match, by.seat, command, version_of(if_match), idempotency_key)
     return format_view_response(by.match, by.seat, played)

@@ -33,7 +33,8 @@ async def play_until(
             for seat, token in tokens.items()
         }
         if stop(views[0]) or views[0]["phase"] == "match_over":
-            return views[0]
+            seen: Json = views[0]
+            return seen
         seat = rng.choice([seat for seat, v in views.items() if v["legal_actions"]])
         command = choose(views[seat], rng)
         response = await client.post(f"{path}/commands", json=command, headers=bearer(tokens[seat]))
