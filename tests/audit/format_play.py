@@ -7,9 +7,10 @@ two tables of the four-player game finish their hands in either order). The reco
 
 from __future__ import annotations
 
+import hashlib
 import random
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import msgspec
 
@@ -22,7 +23,7 @@ from service.audit.game_record import GameRecord
 from service.bots.random_bot import RandomBot
 from service.bots.simple import SimpleBot
 from service.fairness.log import FairnessLog
-from service.fairness.seeds import CHAIN_LINKS
+from service.fairness.seeds import CHAIN_LINKS, locate
 from service.formats.record import served_format_record
 from service.matches.formats import FormatMatchService
 from service.ports.match_registry import RegisteredMatch
@@ -78,3 +79,16 @@ async def played_format_match(
         raise AssertionError("the match did not end")
     record, _ = await served_format_record(formats, match)
     return record
+
+
+def derivable_links(revealed: Sequence[tuple[int, str]], links: int) -> set[int]:
+    """Every link of the match anyone can compute from the revealed (link, seed) pairs: each
+    link is the hash of the next one in its chain."""
+    known: set[int] = set()
+    for link, seed in revealed:
+        chain, index = locate(link, links)
+        value = bytes.fromhex(seed)
+        for below in range(index, 0, -1):
+            known.add((chain - 1) * links + below)
+            value = hashlib.sha256(value).digest()
+    return known

@@ -6,7 +6,6 @@ a deck still in play, at either table."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Sequence
 
 import msgspec
@@ -16,12 +15,12 @@ from domain import RuleOptions
 from domain.formats import FormatState, Players
 from service.audit.game_record import GameRecord
 from service.audit.verify import verify_record
-from service.fairness.seeds import deal_link, locate
+from service.fairness.seeds import deal_link
 from service.formats.record import served_format_record
 from service.matches.formats import FormatMatchService
 from service.ports.event_store import StoredEvent
 from service.ports.match_registry import RegisteredMatch
-from tests.audit.format_play import played_format_match
+from tests.audit.format_play import derivable_links, played_format_match
 from tests.audit.tampering import data, document, entries, problem, rehash, set_data
 
 LONG = RuleOptions(game_target=100, match_target=0)
@@ -85,19 +84,6 @@ def test_a_record_of_another_format_fails_its_stream_id() -> None:
     doc = document(record_of(41, 3))
     doc["match_stream"]["stream_id"] = f"match-{doc['match_id']}"
     assert "hash does not match" in problem(doc)
-
-
-def derivable_links(revealed: Sequence[tuple[int, str]], links: int) -> set[int]:
-    """Every link of the match anyone can compute from the revealed (link, seed) pairs: each
-    link is the hash of the next one in its chain."""
-    known: set[int] = set()
-    for link, seed in revealed:
-        chain, index = locate(link, links)
-        value = bytes.fromhex(seed)
-        for below in range(index, 0, -1):
-            known.add((chain - 1) * links + below)
-            value = hashlib.sha256(value).digest()
-    return known
 
 
 class LeakWatch:
