@@ -113,3 +113,33 @@ async def test_gin_audit_checks_a_format_match_and_finds_a_row_edited_in_place(
     verdict = await audit(database_url, match_id)
     assert not verdict.ok
     assert f"stored match stream is broken at version {version}" in (verdict.problem or "")
+
+
+async def test_hand_histories_and_replay_name_the_table_and_refuse_the_round_in_play(
+    client: Client,
+) -> None:
+    created = await create(client, players=4, options={"game_target": 200, "match_target": 0})
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    path = f"/matches/{created['match_id']}"
+    await play_until(client, path, tokens, 8, lambda v: v["round"] >= 2 and v["phase"] == "play")
+    record = decode_record((await client.get(f"{path}/record")).content)
+    deals = [e.version for e in record.match_stream.events if '"type":"dealt"' in e.data]
+    assert len(deals) == 2  # round 1, both tables
+    for hand, table in ((1, 0), (2, 1)):
+        response = await client.get(f"{path}/hands/{hand}/history")
+        assert response.status_code == 200, response.text
+        text = response.text
+        assert f"hand {hand}: round 1, table {table}; table seats 0 and 1 are seats" in text
+        assert f"Server seed: link {hand + 1} (deal {hand})" in text
+        assert "Result: " in text
+    in_play = await client.get(f"{path}/hands/3/history")
+    assert in_play.status_code == 404, in_play.text  # as for a two-player hand in play
+    replayed = await client.get(f"{path}/replay", params={"at": deals[1]})
+    assert replayed.status_code == 200, replayed.text
+    state = replayed.json()
+    assert [len(hand) for hand in state["tables"][1]["hands"]] == [10, 10]
+    assert len(state["tables"][1]["stock"]) == 31
+    assert state["tables"][0]["phase"] != "deal"
+    last = record.match_stream.events[-1].version
+    refused = await client.get(f"{path}/replay", params={"at": last + 1})
+    assert refused.status_code == 409, refused.text
