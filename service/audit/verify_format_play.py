@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from domain.commands import SeatCommand
-from domain.errors import DomainError
 from domain.events import Dealt, HandDrawn, Scored
 from domain.formats import (
     CutSeats,
@@ -30,9 +29,9 @@ from domain.formats import (
     decide_format,
     fold_format,
 )
-from service.audit.event_diff import Discrepancy, first_difference, name
+from service.audit.event_diff import name
 from service.audit.hand_text import hand_ending
-from service.audit.verify_play import implied_commands
+from service.audit.verify_play import decided_as_recorded, implied_commands
 from service.audit.verify_seeds import SeedBook
 from service.fairness.seeds import CUT_LINK, deal_link
 
@@ -63,24 +62,9 @@ def _decided_group(
     seeds: SeedBook,
     where: str,
 ) -> list[FormatEvent]:
-    version, event = events[index]
-    problems: list[str] = []
-    for command in _commands(state, event, seeds):
-        try:
-            produced = decide_format(state, command)
-        except DomainError as error:
-            problems.append(f"version {version}: {_name(event)} breaks the rules: {error}")
-            continue
-        recorded = events[index : index + len(produced)]
-        difference = first_difference(recorded, produced, version - 1)
-        if difference is None:
-            return produced
-        problems.append(difference)
-    if not problems:
-        problems.append(
-            f"version {version}: no move of a player or the server gives {_name(event)}"
-        )
-    raise Discrepancy(where + problems[0])
+    event = events[index][1]
+    commands = _commands(state, event, seeds)
+    return decided_as_recorded(decide_format, state, commands, events, index, where, _name(event))
 
 
 def _commands(state: FormatState, event: FormatEvent, seeds: SeedBook) -> list[FormatCommand]:
