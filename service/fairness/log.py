@@ -112,7 +112,16 @@ class _Progress(NamedTuple):
 def _fairness_view(
     secret: bytes, entropy: tuple[str, ...], progress: _Progress, links: int
 ) -> FairnessView:
-    slots = slots_for(**progress._asdict(), links=links)
+    return view_of_slots(
+        secret, entropy, tuple(slots_for(**progress._asdict(), links=links)), links
+    )
+
+
+@functools.lru_cache(maxsize=VIEWS_KEPT)
+def view_of_slots(
+    secret: bytes, entropy: tuple[str, ...], slots: tuple[Slot, ...], links: int
+) -> FairnessView:
+    """The summary of the fairness records ``slots`` (kept: it changes once a step)."""
     revealed = [slot.number for slot in slots if slot.kind == "reveal"]
     seeds = server_seeds(secret, max(revealed, default=0), links)
     return FairnessView(

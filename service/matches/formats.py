@@ -40,7 +40,8 @@ from service.errors import (
     VersionConflict,
     WaitingForOpponent,
 )
-from service.fairness.log import FairnessLog, cut_seed, deal_seed
+from service.fairness.events import FairnessView
+from service.fairness.log import FairnessLog, cut_seed, deal_seed, view_of_slots
 from service.fairness.seeds import new_secret
 from service.formats.fairness import format_fairness_slots, touches_format_fairness
 from service.matches import tokens
@@ -183,9 +184,11 @@ class FormatMatchService:
         self, match: RegisteredMatch, seat: int | None, *, after_version: int
     ) -> list[tuple[int, FormatEvent]]:
         """The events after ``after_version`` as ``seat`` (None: a spectator) may see them now.
-        Redaction needs what follows each event, so the whole stream is read."""
-        events = await self.streams.read_events(match.match_id, after_version=0)
-        return [e for e in redact_format_events(events, seat) if e[0] > after_version]
+        Redacting an event needs only what follows it, so only those events are read: a live
+        stream reads what is new, not the whole match, at each wake-up."""
+        after = max(after_version, 0)
+        events = await self.streams.read_events(match.match_id, after_version=after)
+        return redact_format_events(events, seat)
 
     async def _answer_again(
         self, match: RegisteredMatch, first: event_store.IdempotentAppend, fingerprint: bytes
@@ -236,6 +239,12 @@ class FormatMatchService:
             if step is None:
                 return start
             events = []
+
+    def fairness_view(self, match: RegisteredMatch, state: FormatState) -> FairnessView:
+        """The fairness summary at ``state``: what the fairness stream holds once synced."""
+        links = self.fairness.links
+        slots = tuple(format_fairness_slots(state, links))
+        return view_of_slots(match.server_secret, tuple(match.entropy), slots, links)
 
     async def sync_fairness(self, match: RegisteredMatch, state: FormatState) -> None:
         """Write the fairness records due at ``state`` (``service.formats.fairness``)."""

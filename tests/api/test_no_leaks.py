@@ -316,12 +316,14 @@ FORMAT_MATCHES = int(os.environ.get("GIN_FORMAT_LEAK_MATCHES", "6"))
 
 
 class FormatMatch:
-    def __init__(self, match_id: str, tokens: dict[int, str]) -> None:
+    def __init__(self, match_id: str, tokens: dict[int, str], streamed: int) -> None:
+        """``streamed``: the seat whose live stream is read, beside the spectator's (one seat
+        a match keeps the streams of the matches played at once within the pool)."""
         self.match_id = match_id
         self.tokens = tokens
         self.records: list[Record] = []
         self.versions: list[int] = [0]  # after creation, then reserved for each command
-        viewers: list[int | None] = [*tokens, None]
+        viewers: list[int | None] = [streamed, None]
         self.stream_chunks: dict[int | None, list[tuple[bytes, int]]] = {v: [] for v in viewers}
 
     @property
@@ -382,6 +384,7 @@ async def play_format_and_record(client: Client, match: FormatMatch, rng: random
     for viewer in [*seats, None]:
         headers = bearer(match.tokens[viewer]) if viewer is not None else {}
         response = await client.get(f"{match.path}/events", headers=headers)
+        assert response.status_code == 200, response.text
         match.records.append(Record(viewer, version, "events", response.json()))
 
 
@@ -407,7 +410,7 @@ def check_format(match: FormatMatch, knowledge: FormatKnowledge) -> None:
 
 
 def start_format_streams(asgi: Asgi, match: FormatMatch) -> list[asyncio.Task[int]]:
-    """One live stream per seat with a token and one without a token."""
+    """The live streams of the match's streamed seat and of a spectator."""
     tasks = []
     for viewer, chunks in match.stream_chunks.items():
         headers = bearer(match.tokens[viewer]) if viewer is not None else {}
@@ -421,27 +424,42 @@ def start_format_streams(asgi: Asgi, match: FormatMatch) -> list[asyncio.Task[in
 
 
 def _record_leaks(knowledge: FormatKnowledge, version: int, body: Json) -> set[str]:
-    """A record is public: its events must show nothing a spectator may not know, and its
-    revealed seeds (summary and fairness stream) no link a deal in play was shuffled from."""
+    """A record is public: it may hold only hands that are over, and its revealed seeds
+    (summary and fairness stream) no link a deal in play was shuffled from."""
     found: set[str] = set()
     for entry in body["match_stream"]["events"]:
         event = msgspec.json.decode(entry["data"])
-        found |= knowledge.event_leaks(None, version, entry["version"], event)
-    links = body["fairness"]["chain_links"]
-    revealed = [(r["link"], r["seed"]) for r in body["fairness"]["revealed"]]
-    for entry in body["fairness_stream"]["events"]:
-        if entry["type"] == "seed_revealed":
-            data = msgspec.json.decode(entry["data"])
-            revealed.append((data["link"], data["seed"]))
-    in_play = {deal_link(deal) for deal in knowledge.deals_in_play(version)}
-    known = derivable_links(revealed, links)
-    assert not in_play & known, f"the record at {version} gives links {in_play & known}"
+        if event["type"] != "table_event":
+            found |= knowledge.event_leaks(None, version, entry["version"], event)
+            continue
+        # A record shows finished hands whole, the stock left at the end included, as their
+        # revealed seeds do: only a hand over by then may be in it.
+        hand = knowledge.tables[event["table"]].hand_at(entry["version"])
+        assert hand is not None
+        assert hand.over_at(version), f"the record at {version} shows a hand in play: {event}"
+    revealed = [
+        msgspec.json.decode(entry["data"])
+        for entry in body["fairness_stream"]["events"]
+        if entry["type"] == "seed_revealed"
+    ]
+    _check_seeds(knowledge, version, [*body["fairness"]["revealed"], *revealed], body)
     return found
+
+
+def _check_seeds(
+    knowledge: FormatKnowledge, version: int, revealed: list[Json], body: Json
+) -> None:
+    """No revealed seed gives the link (so the deck) of a deal whose hand is in play."""
+    links = body["fairness"]["chain_links"]
+    in_play = {deal_link(deal) for deal in knowledge.deals_in_play(version)}
+    known = derivable_links([(r["link"], r["seed"]) for r in revealed], links)
+    assert not in_play & known, f"seeds at {version} give links {in_play & known}: {body}"
 
 
 def _format_leaks(knowledge: FormatKnowledge, record: Record) -> set[str]:
     viewer, version, body = record.viewer, record.version, record.body
     if record.kind == "view":
+        _check_seeds(knowledge, version, body["fairness"]["revealed"], body)
         return knowledge.view_leaks(viewer, version, body)
     if record.kind == "summary":
         found = knowledge.view_leaks(None, version, body["table"])
@@ -480,7 +498,8 @@ async def play_format_and_check(
     )
     assert response.status_code == 201, response.text
     body = response.json()
-    match = FormatMatch(body["match_id"], {s["seat"]: s["token"] for s in body["seats"]})
+    tokens = {s["seat"]: s["token"] for s in body["seats"]}
+    match = FormatMatch(body["match_id"], tokens, rng.choice(sorted(tokens)))
     streams = start_format_streams(asgi, match)
     await play_format_and_record(asgi.client, match, rng)
     statuses = await asyncio.wait_for(asyncio.gather(*streams), 30)

@@ -997,6 +997,7 @@ export interface components {
             legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"] | components["schemas"]["Resign"])[];
             match_id: string;
             version: number;
+            fairness: components["schemas"]["FairnessView"];
         };
         /** FormatMatchWon */
         FormatMatchWon: {
