@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 
 import msgspec
 import pytest
 
+from cli.main import main
 from domain import RuleOptions
 from domain.formats import FormatState, Players
 from service.audit.game_record import GameRecord
@@ -130,3 +132,22 @@ def test_no_record_or_fairness_record_gives_a_deck_in_play(players: Players) -> 
     assert watch.checked > 100
     if players == 4:
         assert watch.second_table_first > 0  # the case where the two-player rule would leak
+
+
+def test_gin_verify_checks_a_record_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = document(record_of(61, 4))
+    good = tmp_path / "good.json"
+    good.write_bytes(msgspec.json.encode(doc))
+    assert main(["verify", str(good)]) == 0
+    assert capsys.readouterr().out.endswith("VERIFIED: every check holds\n")
+    scored = next(e for e in entries(doc) if e["type"] == "format_match_won")
+    changed = data(scored)
+    changed["winner"] = 1 - changed["winner"]
+    set_data(scored, changed)
+    rehash(doc)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(msgspec.json.encode(doc))
+    assert main(["verify", str(bad)]) == 1
+    assert "FormatMatchWon says winner" in capsys.readouterr().out
