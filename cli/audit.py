@@ -33,8 +33,11 @@ from service.audit.verify_notes import (
 from service.fairness.events import SeedsCommitted, decode_fairness
 from service.fairness.log import fairness_stream
 from service.fairness.seeds import commitment
+from service.formats.record import build_format_record
+from service.matches.formats import is_format_match
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
+from service.store.format_streams import format_stream_id
 from service.store.match_streams import stream_id
 
 
@@ -59,14 +62,16 @@ async def audit_match(
     if match is None:
         return Verdict(False, [], f"there is no match {match_id} in this database")
     lines: list[str] = []
-    for what, stream in (("match", stream_id(match_id)), ("fairness", fairness_stream(match_id))):
+    players = is_format_match(match)
+    own = format_stream_id(match_id) if players else stream_id(match_id)
+    for what, stream in (("match", own), ("fairness", fairness_stream(match_id))):
         report = await store.verify_stream(stream)
         if report.broken is not None:
             broken = report.broken
             problem = f"the stored {what} stream is broken at version {broken.version}: "
             return Verdict(False, lines, problem + broken.problem)
         lines.append(f"stored {what} stream: {report.events_checked} events, hash chain intact")
-    match_events = await store.read_stream(stream_id(match_id))
+    match_events = await store.read_stream(own)
     fairness_events = await store.read_stream(fairness_stream(match_id))
     first = decode_fairness(fairness_events[0].data) if fairness_events else None
     if not isinstance(first, SeedsCommitted):
@@ -74,7 +79,8 @@ async def audit_match(
     if commitment(match.server_secret, 1, first.links).hex() != first.commitment:
         return Verdict(False, lines, "the match's stored secret does not give its commitment")
     try:
-        record = build_record(match, match_events, fairness_events)
+        build = build_format_record if players else build_record
+        record = build(match, match_events, fairness_events)
     except FairnessBehind as error:
         return Verdict(False, lines, str(error))
     verdict = verify_record(record)

@@ -94,11 +94,12 @@ class CommandsController(Controller):
         # a task group, a task each, which cost about a tenth of a command's server CPU.
         matches, bots = provide_matches(state), provide_bots(state)
         by = await seated(matches, str(match_id), authorization)
+        key = _checked_key(idempotency_key)
         if is_format_match(by.match):
-            return await play_format(provide_formats(state), by, body, if_match)
+            return await play_format(provide_formats(state), by, body, if_match, key)
         request = CommandRequest(
             command=parse_seat_command(body, by.seat),
-            idempotency_key=_checked_key(idempotency_key),
+            idempotency_key=key,
             if_match=version_of(if_match),
         )
         played = await matches.handle(by.match, by.seat, request)

@@ -24,6 +24,7 @@ from domain.formats import (
     format_view,
 )
 from service.errors import InvalidParameter
+from service.fairness.events import FairnessView
 from service.matches.formats import CreatedFormatMatch, FormatMatchService
 from service.matches.use_cases import Seated
 from service.ports.match_registry import RegisteredMatch
@@ -35,10 +36,13 @@ from web.schemas import CreateMatch, EventEnvelope, EventFeed, MatchView, Player
 
 class FormatMatchView(FormatSeatView, frozen=True, kw_only=True):
     """One seat's view of a three- or four-player match at ``version``; ``legal_actions`` are
-    ready-to-send command bodies for ``POST /matches/{match_id}/commands``."""
+    ready-to-send command bodies for ``POST /matches/{match_id}/commands``; ``fairness`` the
+    match's seed commitments and the seeds revealed so far (a deal's once its hand and every
+    hand dealt before it are over)."""
 
     match_id: str
     version: int
+    fairness: FairnessView
 
 
 # What a seat's view answers with, for a match of any number of players: one type for Litestar
@@ -95,10 +99,13 @@ async def create_format_match(
 
 
 def format_view_response(
-    match: RegisteredMatch, seat: int, loaded: FormatLoaded
+    formats: FormatMatchService, match: RegisteredMatch, seat: int, loaded: FormatLoaded
 ) -> Response[AnyMatchView]:
     body = FormatMatchView(
-        **asdict(format_view(loaded.state, seat)), match_id=match.match_id, version=loaded.version
+        **asdict(format_view(loaded.state, seat)),
+        match_id=match.match_id,
+        version=loaded.version,
+        fairness=formats.fairness_view(match, loaded.state),
     )
     response: Response[AnyMatchView] = Response(
         body, headers={"ETag": view_etag(loaded.version, seat)}
@@ -145,10 +152,14 @@ async def format_summary(
 
 
 async def play_format(
-    formats: FormatMatchService, by: Seated, body: bytes, if_match: str | None
+    formats: FormatMatchService,
+    by: Seated,
+    body: bytes,
+    if_match: str | None,
+    idempotency_key: str | None,
 ) -> Response[AnyMatchView]:
     """A seat's command in a three- or four-player match: the answer holds the moves of the
     bots it makes due."""
     command = parse_seat_command(body, by.seat)
-    played = await formats.handle(by.match, by.seat, command, version_of(if_match))
-    return format_view_response(by.match, by.seat, played)
+    played = await formats.handle(by.match, by.seat, command, version_of(if_match), idempotency_key)
+    return format_view_response(formats, by.match, by.seat, played)

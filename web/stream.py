@@ -7,7 +7,7 @@ a notification from any server process only says "look again".
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -16,16 +16,21 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain import Phase, event_type
 from domain.events import MATCH_ENDINGS
+from domain.formats import FormatMatchWon, FormatPhase
 from service.errors import DatabaseUnavailable, InvalidParameter
+from service.matches.formats import FormatMatchService, is_format_match
 from service.matches.stream_tickets import StreamTickets
 from service.matches.use_cases import MatchService
+from service.ports.match_registry import RegisteredMatch
 from service.ports.wakeups import Wakeups
+from service.store.format_streams import format_event_type, format_stream_id
 from service.store.match_streams import stream_id
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
 from web.params import (
     After,
     Authorization,
+    Formats,
     LastEventId,
     Matches,
     MatchId,
@@ -54,6 +59,7 @@ class StreamController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
+        formats: Formats,
         wakeups: WakeupsDependency,
         stream_tickets: Tickets,
         after: After = 0,
@@ -64,7 +70,8 @@ class StreamController(Controller):
         request: Request[Any, Any, Any],
     ) -> ServerSentEvent:
         """Each event is one message: ``id`` its version, ``event`` its type, ``data`` the
-        same JSON as an entry of ``/events``. The stream ends after the match is won.
+        same JSON as an entry of ``/events``. The stream ends after the match is won. A
+        three- or four-player match streams its own events, as its ``/events`` lists them.
 
         A seat's stream is opened with its token (``Authorization``) or with a ticket from
         ``POST /matches/{match_id}/stream-tickets`` (``?ticket=``, for browsers); with
@@ -77,9 +84,23 @@ class StreamController(Controller):
             )
         seat = await _seat(matches, stream_tickets, str(match_id), authorization, ticket)
         start = resume_after(last_event_id, after)
-        finished = (await matches.load(str(match_id))).state.phase is Phase.MATCH_OVER
-        messages = _messages(matches, wakeups, str(match_id), seat, start, finished)
-        return ServerSentEvent(messages)
+        record = await matches.match(str(match_id))
+        if is_format_match(record):
+            live = await _format_live(formats, record, seat)
+        else:
+            live = await _two_player_live(matches, record.match_id, seat)
+        return ServerSentEvent(_messages(live, wakeups, start))
+
+
+class _Live(msgspec.Struct, frozen=True):
+    """One match's live events: the stream whose wake-ups say "look again", how to read what
+    the seat may see after a version, each event's type name, and the events that end it."""
+
+    stream: str
+    read: Callable[[int], Awaitable[Sequence[tuple[int, Any]]]]
+    type_of: Callable[[Any], str]
+    endings: type | tuple[type, ...]
+    finished: bool  # when the stream was opened
 
 
 async def _seat(
@@ -98,20 +119,37 @@ async def _seat(
     return await tickets.redeem(match_id, ticket)
 
 
+async def _two_player_live(matches: MatchService, match_id: str, seat: int | None) -> _Live:
+    finished = (await matches.load(match_id)).state.phase is Phase.MATCH_OVER
+
+    async def read(version: int) -> Sequence[tuple[int, Any]]:
+        return await matches.events(match_id, seat, after_version=version)
+
+    return _Live(stream_id(match_id), read, event_type, MATCH_ENDINGS, finished)
+
+
+async def _format_live(
+    formats: FormatMatchService, match: RegisteredMatch, seat: int | None
+) -> _Live:
+    finished = (await formats.load(match)).state.phase is FormatPhase.MATCH_OVER
+
+    async def read(version: int) -> Sequence[tuple[int, Any]]:
+        return await formats.events(match, seat, after_version=version)
+
+    stream = format_stream_id(match.match_id)
+    return _Live(stream, read, format_event_type, FormatMatchWon, finished)
+
+
 async def _messages(
-    matches: MatchService,
-    wakeups: Wakeups,
-    match_id: str,
-    seat: int | None,
-    version: int,
-    finished: bool,
+    live: _Live, wakeups: Wakeups, version: int
 ) -> AsyncIterator[ServerSentEventMessage]:
+    finished = live.finished
     while True:
         # Taken before reading, so a commit between the read and the wait still wakes us.
-        waiter = wakeups.waiter(stream_id(match_id))
+        waiter = wakeups.waiter(live.stream)
         try:
             try:
-                events = await matches.events(match_id, seat, after_version=version)
+                events = await live.read(version)
             except DatabaseUnavailable:
                 # The stream outlives an outage: it says so, and reads again shortly (or when
                 # woken), from the last version it sent.
@@ -120,9 +158,9 @@ async def _messages(
                 continue
             for event_version, event in events:
                 data = msgspec.json.encode(EventEnvelope(event_version, event)).decode()
-                yield ServerSentEventMessage(data=data, event=event_type(event), id=event_version)
+                yield ServerSentEventMessage(data=data, event=live.type_of(event), id=event_version)
                 version = event_version
-                finished = finished or isinstance(event, MATCH_ENDINGS)
+                finished = finished or isinstance(event, live.endings)
             if finished:
                 return
             if not await waiter.wait(KEEPALIVE_SECONDS):

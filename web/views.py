@@ -62,7 +62,7 @@ class ViewController(Controller):
         commands you may send now (``legal_actions``). ``ETag`` names the version."""
         by = await seated(matches, str(match_id), authorization)
         if is_format_match(by.match):
-            return format_view_response(by.match, by.seat, await formats.load(by.match))
+            return format_view_response(formats, by.match, by.seat, await formats.load(by.match))
         loaded = await matches.load(by.match)
         known = version_of(if_none_match) if if_none_match else None
         if known == loaded.version:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from adapters.memory.event_store import InMemoryEventStore
 from adapters.wakeup_hub import WakeupHub
-from service.store.match_streams import MATCH_STREAM_PREFIX
+from service.store.live_streams import wakes_readers
 
 
 class InMemoryWakeups(WakeupHub):
@@ -29,6 +29,6 @@ class InMemoryWakeups(WakeupHub):
         self.wake_all()
 
     def _appended(self, stream_id: str) -> None:
-        # As the PostgreSQL store: only match streams wake anyone.
-        if stream_id.startswith(MATCH_STREAM_PREFIX):
+        # As the PostgreSQL store: only match streams (of any format) wake anyone.
+        if wakes_readers(stream_id):
             self.wake(stream_id)

@@ -40,7 +40,7 @@ from service.ports.event_store import (
     check_snapshot,
 )
 from service.store.hash_chain import GENESIS, request_fingerprint, verify_chain
-from service.store.match_streams import MATCH_STREAM_PREFIX
+from service.store.live_streams import wakes_readers
 
 APPEND = """
 SELECT outcome, current_version, first_version, last_version, positions, last_hash
@@ -131,7 +131,7 @@ class PostgresEventStore:
                 raise
             # Another stream's append took this key while we ran; now the key is visible.
             row = await self._call_append(params)
-        woken = row[0] == "appended" and stream_id.startswith(MATCH_STREAM_PREFIX)
+        woken = row[0] == "appended" and wakes_readers(stream_id)
         if self._wakeups is not None and woken:
             self._wakeups.appended(stream_id)
         return _append_outcome(stream_id, expected_version, row)

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from domain import Dealt, Event, Scored
+from domain import Dealt, Scored
+from domain.formats import TableEvent
 
 
 class Discrepancy(Exception):  # noqa: N818  (named for what the verifier finds)
@@ -23,7 +24,9 @@ def name(event: object) -> str:
 
 
 def first_difference(
-    recorded: Sequence[tuple[int, Event]], expected: Sequence[Event], after_version: int
+    recorded: Sequence[tuple[int, msgspec.Struct]],
+    expected: Sequence[msgspec.Struct],
+    after_version: int,
 ) -> str | None:
     """The first difference between ``recorded`` (with versions) and ``expected``, or None."""
     for index, want in enumerate(expected):
@@ -41,7 +44,13 @@ def first_difference(
     return None
 
 
-def _field_difference(have: Event, want: Event) -> str:
+def _field_difference(have: msgspec.Struct, want: msgspec.Struct) -> str:
+    if (
+        isinstance(have, TableEvent)
+        and isinstance(want, TableEvent)
+        and (have.table, have.seats) == (want.table, want.seats)
+    ):
+        return f"at table {have.table}, {_field_difference(have.event, want.event)}"
     if isinstance(have, Dealt) and isinstance(want, Dealt):
         dealt = _deal_difference(have, want)
         if dealt is not None:

@@ -10,7 +10,7 @@ recorded up to the end of its last finished hand: the hand being played is left 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Literal
 
@@ -92,23 +92,53 @@ def build_record(
     kept = finished_part(match_events)
     events = [from_record(record) for record in kept]
     created = next((e for e in events if isinstance(e, MatchCreated)), None)
+    return record_of(
+        match,
+        stream=stream_id(match.match_id),
+        kept=kept,
+        left_out=len(match_events) - len(kept),
+        fairness_events=fairness_events,
+        due=lambda links: len(fairness_slots(fold(events), links)),
+        options=created.options if created is not None else None,
+        finished=any(isinstance(e, MATCH_ENDINGS) for e in events),
+        hands_finished=sum(isinstance(e, Scored | HandDrawn) for e in events),
+    )
+
+
+def record_of(
+    match: RegisteredMatch,
+    *,
+    stream: str,
+    kept: Sequence[StoredEvent],
+    left_out: int,
+    fairness_events: Sequence[StoredEvent],
+    due: Callable[[int], int],
+    options: RuleOptions | None,
+    finished: bool,
+    hands_finished: int,
+) -> GameRecord:
+    """A record of ``kept``, the finished part of a match stream (``stream``), of any format:
+    ``due`` says how many fairness records it needs, given the chains' length."""
     first_commit = decode_fairness(fairness_events[0].data) if fairness_events else None
-    if created is None or not isinstance(first_commit, SeedsCommitted):
+    if options is None or not isinstance(first_commit, SeedsCommitted):
         raise FairnessBehind(f"match {match.match_id} has not been fully created")
     links = first_commit.links
-    due = len(fairness_slots(fold(events), links))
-    if len(fairness_events) < due:
+    needed = due(links)
+    if len(fairness_events) < needed:
         raise FairnessBehind(
             f"match {match.match_id}: the fairness stream holds {len(fairness_events)} "
-            f"records where its finished hands need {due}"
+            f"records where its finished hands need {needed}"
         )
-    fairness = [decode_fairness(record.data) for record in fairness_events[:due]]
+    fairness = [decode_fairness(record.data) for record in fairness_events[:needed]]
+    status: Status = "finished"  # a no-show ends a match nobody joined
+    if not finished:
+        status = "in_progress" if match.full else "waiting_for_opponent"
     return GameRecord(
         match_id=match.match_id,
         external_ref=match.external_ref,
         created_at=match.created_at,
-        status=_status(match, events),
-        options=created.options,
+        status=status,
+        options=options,
         seats=[
             RecordSeat(
                 seat=seat.seat,
@@ -118,11 +148,11 @@ def build_record(
             )
             for seat in match.seats
         ],
-        hands_finished=sum(isinstance(e, Scored | HandDrawn) for e in events),
-        events_left_out=len(match_events) - len(kept),
+        hands_finished=hands_finished,
+        events_left_out=left_out,
         fairness=summary_of(fairness, links),
-        match_stream=stream_record(stream_id(match.match_id), kept),
-        fairness_stream=stream_record(fairness_stream(match.match_id), fairness_events[:due]),
+        match_stream=stream_record(stream, kept),
+        fairness_stream=stream_record(fairness_stream(match.match_id), fairness_events[:needed]),
     )
 
 
@@ -154,12 +184,6 @@ def stream_record(stream: str, records: Sequence[StoredEvent]) -> StreamRecord:
         )
         previous = record.hash
     return StreamRecord(stream_id=stream, events=events)
-
-
-def _status(match: RegisteredMatch, events: Sequence[object]) -> Status:
-    if any(isinstance(e, MATCH_ENDINGS) for e in events):
-        return "finished"  # a no-show ends a match nobody joined
-    return "in_progress" if match.full else "waiting_for_opponent"
 
 
 def encode_record(record: GameRecord) -> bytes:

@@ -43,10 +43,25 @@ def hand_history(
     match_id: str, events: Sequence[tuple[int, Event]], fairness: FairnessView, deal: int
 ) -> str:
     state, start = _before_deal(events, deal)
-    dealt = events[start][1]
+    return told_hand(match_id, state, events[start:], fairness, deal)
+
+
+def told_hand(
+    match_id: str,
+    state: MatchState,
+    events: Sequence[tuple[int, Event]],
+    fairness: FairnessView,
+    deal: int,
+    where: str | None = None,
+) -> str:
+    """The history of the hand whose deal is ``events[0]``, dealt on ``state``; ``deal`` is
+    its number in the match (its seed's), ``where`` what replaces the game and hand line's
+    end (a three- or four-player match names the round and the table there)."""
+    dealt = events[0][1]
     assert isinstance(dealt, Dealt)
     lines = [
-        f"Match {match_id}, hand {deal}: game {dealt.game}, hand {dealt.hand} of the game",
+        f"Match {match_id}, hand {deal}: "
+        + (where or f"game {dealt.game}, hand {dealt.hand} of the game"),
         f"Dealer: {seat(dealt.dealer)}. Knock limit {dealt.knock_limit}"
         + (f", scores x{dealt.multiplier}." if dealt.multiplier != 1 else "."),
         *(f"Seat {s} is dealt: {' '.join(cards)}" for s, cards in enumerate(dealt.hands)),
@@ -57,7 +72,7 @@ def hand_history(
     ]
     state = evolve(state, dealt)
     number = 0
-    for version, event in events[start + 1 :]:
+    for version, event in events[1:]:
         said = (
             _timed_out(event)
             if isinstance(event, TimedOut)
@@ -68,7 +83,7 @@ def hand_history(
             number += 1
             lines.append(f"{number:3}. (version {version}) {said}")
         if isinstance(event, Scored | HandDrawn):
-            lines += ["", *_result(event, _knock(events, start))]
+            lines += ["", *_result(event, _knock(events, 0))]
         elif isinstance(event, GameWon):
             lines.append(_sentence(game_ending(event)))
         elif isinstance(event, MatchWon):

@@ -57,6 +57,14 @@ def replay_state(
 ) -> ReplayState:
     """The state after version ``at``, from a record's events; ``stream_version`` is the match's
     version now (events past the record's end are in the hand being played)."""
+    index = check_replayable(events, at, stream_version)
+    state = fold(event for _, event in events[: index + 1])
+    return _state(match_id, at, events[index][1], state)
+
+
+def check_replayable(events: Sequence[tuple[int, object]], at: int, stream_version: int) -> int:
+    """The index of version ``at`` among a record's events (of any format), or why it cannot
+    be replayed."""
     last = events[-1][0] if events else 0
     if at > last:
         if at <= stream_version:
@@ -68,11 +76,29 @@ def replay_state(
     index = next((i for i, (version, _) in enumerate(events) if version == at), None)
     if index is None:
         raise VersionNotFound(f"there is no version {at}")
-    state = fold(event for _, event in events[: index + 1])
-    return _state(match_id, at, events[index][1], state)
+    return index
+
+
+class HandCards(msgspec.Struct, frozen=True):
+    """A hand's cards, all of them, face-down ones included."""
+
+    hands: list[list[str]]
+    stock: list[str]
+    discard_pile: list[str]
+    knock: KnockView | None
+
+
+def hand_cards(state: MatchState) -> HandCards:
+    return HandCards(
+        hands=[_names(hand) for hand in state.hands],
+        stock=names(state.stock[state.stock_next :]),
+        discard_pile=names(state.pile),
+        knock=knock_view(state, None, everything=True),
+    )
 
 
 def _state(match_id: str, version: int, event: Event, state: MatchState) -> ReplayState:
+    cards = hand_cards(state)
     return ReplayState(
         match_id=match_id,
         version=version,
@@ -83,13 +109,13 @@ def _state(match_id: str, version: int, event: Event, state: MatchState) -> Repl
         game=state.game,
         hand_number=state.hand,
         hand_in_match=state.deals,
-        hands=[_names(hand) for hand in state.hands],
-        stock=names(state.stock[state.stock_next :]),
-        discard_pile=names(state.pile),
+        hands=cards.hands,
+        stock=cards.stock,
+        discard_pile=cards.discard_pile,
         upcard_passes=state.upcard_passes,
         knock_limit=state.knock_limit,
         multiplier=state.multiplier,
-        knock=knock_view(state, None, everything=True),
+        knock=cards.knock,
         scores=scores_view(state),
         last_hand=state.last_hand,
         last_game=state.last_game,

@@ -14,8 +14,9 @@ from typing import TypeVar
 
 import msgspec
 
-from domain import Event, MatchCreated, event_type
+from domain import MatchCreated, RuleOptions, event_type
 from domain.events import MATCH_ENDINGS
+from domain.formats import FormatEvent, FormatMatchCreated, FormatMatchWon, decode_format_event
 from service.audit.event_diff import Discrepancy
 from service.audit.game_record import (
     FORMAT,
@@ -24,6 +25,8 @@ from service.audit.game_record import (
     StreamRecord,
     decode_record,
 )
+from service.audit.verify_format_play import check_format_play
+from service.audit.verify_format_seeds import check_format_fairness
 from service.audit.verify_play import check_play
 from service.audit.verify_seeds import check_fairness
 from service.fairness.events import (
@@ -34,6 +37,7 @@ from service.fairness.events import (
     summary_of,
 )
 from service.store.codec import decode_stored
+from service.store.format_streams import format_event_type, format_stream_id
 from service.store.hash_chain import GENESIS, link_hash
 from service.store.match_streams import stream_id
 
@@ -73,15 +77,35 @@ def _check(record: GameRecord, report: Callable[[str], None]) -> None:
     if record.format != FORMAT or record.format_version != FORMAT_VERSION:
         raise Discrepancy(f"this is not a {FORMAT} version {FORMAT_VERSION} document")
     match_stream, fairness_stream = record.match_stream, record.fairness_stream
-    _check_stream_id("match stream", match_stream, stream_id(record.match_id))
+    # The match stream's id says the format; it is in every hash, so it cannot be changed alone.
+    players = match_stream.stream_id == format_stream_id(record.match_id)
+    expected = format_stream_id(record.match_id) if players else stream_id(record.match_id)
+    _check_stream_id("match stream", match_stream, expected)
     _check_stream_id("fairness stream", fairness_stream, f"fairness-{record.match_id}")
     _check_chain("match stream", match_stream)
     _check_chain("fairness stream", fairness_stream)
-    events = _decoded("match stream", match_stream, decode_stored, event_type)
     fairness = _decoded("fairness stream", fairness_stream, _fairness, fairness_type)
-    seeds = check_fairness(record.match_id, fairness, events)
-    check_play(events, seeds, report)
-    _check_summary(record, events, [event for _, event in fairness])
+    if players:
+        formats = _decoded("match stream", match_stream, _format_event, format_event_type)
+        seeds = check_format_fairness(record.match_id, fairness, formats)
+        check_format_play(formats, seeds, report)
+        created = next((e for _, e in formats if isinstance(e, FormatMatchCreated)), None)
+        options = created.options if created is not None else None
+        finished = any(isinstance(e, FormatMatchWon) for _, e in formats)
+        last = formats[-1][0] if formats else 0
+    else:
+        events = _decoded("match stream", match_stream, decode_stored, event_type)
+        seeds = check_fairness(record.match_id, fairness, events)
+        check_play(events, seeds, report)
+        two = next((e for _, e in events if isinstance(e, MatchCreated)), None)
+        options = two.options if two is not None else None
+        finished = any(isinstance(e, MATCH_ENDINGS) for _, e in events)
+        last = events[-1][0] if events else 0
+    _check_summary(record, options, finished, last, [event for _, event in fairness])
+
+
+def _format_event(type: str, schema_version: int, data: bytes) -> FormatEvent:
+    return decode_format_event(data)
 
 
 def _check_stream_id(what: str, stream: StreamRecord, expected: str) -> None:
@@ -148,12 +172,17 @@ def _decoded(
 
 
 def _check_summary(
-    record: GameRecord, events: Sequence[tuple[int, Event]], fairness: Sequence[FairnessEvent]
+    record: GameRecord,
+    options: RuleOptions | None,
+    finished: bool,
+    last: int,
+    fairness: Sequence[FairnessEvent],
 ) -> None:
-    created = next((e for _, e in events if isinstance(e, MatchCreated)), None)
-    if created is None:
+    """The record's own fields against its streams: ``options`` those the match was created
+    with (None: no creation recorded), ``finished`` whether its events end the match."""
+    if options is None:
         raise Discrepancy("the match stream holds no events")
-    if record.options != created.options:
+    if record.options != options:
         raise Discrepancy("the record's options are not those the match was created with")
     first = fairness[0]
     assert isinstance(first, SeedsCommitted), "checked with the fairness stream"
@@ -161,9 +190,7 @@ def _check_summary(
     for field in summary.__struct_fields__:
         if getattr(summary, field) != getattr(record.fairness, field):
             raise Discrepancy(f"the record's fairness summary differs from its stream in {field}")
-    finished = any(isinstance(e, MATCH_ENDINGS) for _, e in events)
     if (record.status == "finished") != finished:
-        last = events[-1][0]
         raise Discrepancy(
             f"the record says the match is {record.status}, but its events end at version "
             f"{last} {'with' if finished else 'without'} the match being won"

@@ -8,6 +8,9 @@ bonuses to the point. Nothing recorded is trusted; every state is the fold of de
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import msgspec
 
 from domain import (
     BigGin,
@@ -62,6 +65,9 @@ from service.audit.verify_seeds import SeedBook
 from service.fairness.seeds import CUT_LINK, deal_link
 
 Report = Callable[[str], None]
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E", bound=msgspec.Struct)
 
 _VERDICT_OF: dict[str, Verdict] = {"forfeited": "forfeit", "awarded": "award", "voided": "void"}
 
@@ -103,17 +109,34 @@ def _decided_group(
     seeds: SeedBook,
     where: str,
 ) -> list[Event]:
-    version, event = events[index]
-    problems: list[str] = []
+    event = events[index][1]
     # A seat back from a timeout: the command is the one its next event implies.
     implied = events[index + 1][1] if isinstance(event, SeatReturned) else event
     if implied is not event and index + 1 == len(events):
         implied = event
-    for command in _commands(state, implied, seeds):
+    commands = implied_commands(state, implied, seeds)
+    return decided_as_recorded(decide, state, commands, events, index, where, name(event))
+
+
+def decided_as_recorded(
+    decide: Callable[[S, C], list[E]],
+    state: S,
+    commands: Sequence[C],
+    events: Sequence[tuple[int, E]],
+    index: int,
+    where: str,
+    named: str,
+) -> list[E]:
+    """The events the first of ``commands`` whose decision on ``state`` gives exactly the
+    recorded events from ``events[index]`` on; else the first problem found (``where``
+    before it, ``named`` the recorded event)."""
+    version = events[index][0]
+    problems: list[str] = []
+    for command in commands:
         try:
             produced = decide(state, command)
         except DomainError as error:
-            problems.append(f"version {version}: {name(event)} breaks the rules: {error}")
+            problems.append(f"version {version}: {named} breaks the rules: {error}")
             continue
         recorded = events[index : index + len(produced)]
         difference = first_difference(recorded, produced, version - 1)
@@ -121,11 +144,11 @@ def _decided_group(
             return produced
         problems.append(difference)
     if not problems:
-        problems.append(f"version {version}: no move of a player or the server gives {name(event)}")
+        problems.append(f"version {version}: no move of a player or the server gives {named}")
     raise Discrepancy(where + problems[0])
 
 
-def _commands(state: MatchState, event: Event, seeds: SeedBook) -> list[Command]:
+def implied_commands(state: MatchState, event: Event, seeds: SeedBook) -> list[Command]:
     """The commands that could have made ``event`` (a layoff may be the player's own, or one
     of those the service makes when the defender finishes)."""
     if isinstance(event, MatchCreated):

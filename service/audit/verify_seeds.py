@@ -4,7 +4,7 @@ every commitment. The result is the seed book the deals are recomputed from."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -56,12 +56,31 @@ def check_fairness(
     fairness: Sequence[tuple[int, FairnessEvent]],
     events: Sequence[tuple[int, Event]],
 ) -> SeedBook:
+    """The seed book of a two-player match's record."""
+    return check_seeds(
+        match_id, fairness, lambda links: _due(events, links), _labels(events), SEATS
+    )
+
+
+def chain_length(fairness: Sequence[tuple[int, FairnessEvent]]) -> int:
+    """The links per chain, from the fairness stream's first record."""
     first = fairness[0][1] if fairness else None
     if not isinstance(first, SeedsCommitted):
         raise Discrepancy("fairness stream: it must begin with the commitment of chain 1")
-    links = first.links
-    _check_slots(fairness, _due(events, links))
-    labels = _labels(events)
+    return first.links
+
+
+def check_seeds(
+    match_id: str,
+    fairness: Sequence[tuple[int, FairnessEvent]],
+    due: Callable[[int], Sequence[Slot]],
+    labels: dict[int, str],
+    seats: int,
+) -> SeedBook:
+    """The seed book of a record of any format: ``due`` gives the records its match events
+    need (given the chains' length), ``labels`` what each link seeded."""
+    links = chain_length(fairness)
+    _check_slots(fairness, due(links))
     commitments: dict[int, bytes] = {}
     seeds: dict[int, bytes] = {}
     entropy: list[str] = []
@@ -70,7 +89,7 @@ def check_fairness(
         if isinstance(event, SeedsCommitted):
             commitments[event.chain] = _committed(event, links, where)
         elif isinstance(event, EntropyFixed):
-            entropy = _entropy(event, where)
+            entropy = _entropy(event, where, seats)
         elif isinstance(event, SeedRevealed):
             seeds[event.link] = _revealed(event, commitments, seeds, links, labels)
         else:
@@ -139,9 +158,9 @@ def _committed(event: SeedsCommitted, links: int, where: str) -> bytes:
     return _hex32(event.commitment, f"{where}: the commitment")
 
 
-def _entropy(event: EntropyFixed, where: str) -> list[str]:
-    if len(event.entropy) != SEATS:
-        raise Discrepancy(f"{where}: entropy is given for {len(event.entropy)} seats, not 2")
+def _entropy(event: EntropyFixed, where: str, seats: int) -> list[str]:
+    if len(event.entropy) != seats:
+        raise Discrepancy(f"{where}: entropy is given for {len(event.entropy)} seats, not {seats}")
     return list(event.entropy)
 
 

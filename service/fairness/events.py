@@ -95,17 +95,38 @@ def fairness_slots(state: MatchState, links: int) -> list[Slot]:
 def slots_for(
     *, cut: bool, deals: int, last_hand_over: bool, match_over: bool, links: int
 ) -> list[Slot]:
+    # A match that ended mid-hand reveals that hand's seed too: the record shows it all.
+    revealed = deals if last_hand_over or match_over else deals - 1
+    return slots_revealing(
+        cut=cut, deals=deals, revealed=revealed, match_over=match_over, links=links
+    )
+
+
+def slots_revealing(
+    *,
+    cut: bool,
+    deals: int,
+    revealed: int,
+    match_over: bool,
+    links: int,
+    deals_per_round: int = 1,
+) -> list[Slot]:
+    """The records due once ``deals`` deals are made and the seeds of the first ``revealed``
+    of them may be shown. A revealed link gives every earlier link of its chain (each is the
+    hash of the next), so seeds are revealed in deal order, never one past a deal whose hand
+    is still being played. A round's deals (two at once in the four-player game) are all made
+    before any of them is revealed, so each round's new commitments come before its seeds."""
     slots = [Slot("commit", 1)]
     if not cut:
         return slots
     slots += [Slot("entropy"), Slot("reveal", CUT_LINK)]
-    for deal in range(1, deals + 1):
-        chain, index = locate(deal_link(deal), links)
-        if index == 1 and chain > 1:
-            slots.append(Slot("commit", chain))
-        # A match that ended mid-hand reveals that hand's seed too: the record shows it all.
-        if deal < deals or last_hand_over or match_over:
-            slots.append(Slot("reveal", deal_link(deal)))
+    for first in range(1, deals + 1, deals_per_round):
+        round_deals = range(first, min(first + deals_per_round, deals + 1))
+        for deal in round_deals:
+            chain, index = locate(deal_link(deal), links)
+            if index == 1 and chain > 1:
+                slots.append(Slot("commit", chain))
+        slots += [Slot("reveal", deal_link(deal)) for deal in round_deals if deal <= revealed]
     if match_over:
         slots.append(Slot("secret"))
     return slots

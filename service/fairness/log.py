@@ -112,7 +112,16 @@ class _Progress(NamedTuple):
 def _fairness_view(
     secret: bytes, entropy: tuple[str, ...], progress: _Progress, links: int
 ) -> FairnessView:
-    slots = slots_for(**progress._asdict(), links=links)
+    return view_of_slots(
+        secret, entropy, tuple(slots_for(**progress._asdict(), links=links)), links
+    )
+
+
+@functools.lru_cache(maxsize=VIEWS_KEPT)
+def view_of_slots(
+    secret: bytes, entropy: tuple[str, ...], slots: tuple[Slot, ...], links: int
+) -> FairnessView:
+    """The summary of the fairness records ``slots`` (kept: it changes once a step)."""
     revealed = [slot.number for slot in slots if slot.kind == "reveal"]
     seeds = server_seeds(secret, max(revealed, default=0), links)
     return FairnessView(
@@ -169,7 +178,13 @@ class FairnessLog:
         """Write every record due at ``state`` that is not written yet. ``written``: the
         stream's version if the caller knows it (it saves a read; a wrong one only conflicts,
         and the next attempt reads it)."""
-        slots = fairness_slots(state, self.links)
+        await self.sync_slots(match, fairness_slots(state, self.links), written=written)
+
+    async def sync_slots(
+        self, match: RegisteredMatch, slots: Sequence[Slot], *, written: int | None = None
+    ) -> None:
+        """As ``sync``, given the records due (``slots``) rather than the state they follow
+        from: three- and four-player matches work those out from their own state."""
         stream = fairness_stream(match.match_id)
         for _ in range(_SYNC_ATTEMPTS):
             if written is None:

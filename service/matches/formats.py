@@ -35,17 +35,20 @@ from domain.formats import (
 from service.bots.policy import bot_for
 from service.bots.seating import bot_levels
 from service.errors import (
+    IdempotencyKeyReused,
     InvalidParameter,
     VersionConflict,
     WaitingForOpponent,
 )
-from service.fairness.log import FairnessLog, cut_seed, deal_seed
+from service.fairness.events import FairnessView
+from service.fairness.log import FairnessLog, cut_seed, deal_seed, view_of_slots
 from service.fairness.seeds import new_secret
+from service.formats.fairness import format_fairness_slots, touches_format_fairness
 from service.matches import tokens
-from service.matches.use_cases import CreatedMatch
+from service.matches.use_cases import CommandRequest, CreatedMatch
 from service.ports import event_store
 from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
-from service.store.format_streams import FormatLoaded, FormatStreams
+from service.store.format_streams import FormatLoaded, FormatStreams, format_stream_id
 
 # A bot answers within its person's request; a hand of two bots is some sixty moves.
 BOT_MOVES_PER_APPEND = 2_000
@@ -143,19 +146,34 @@ class FormatMatchService:
         return await self.streams.load(match.match_id)
 
     async def handle(
-        self, match: RegisteredMatch, seat: int, command: SeatCommand, if_match: int | None = None
+        self,
+        match: RegisteredMatch,
+        seat: int,
+        command: SeatCommand,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
     ) -> FormatLoaded:
-        """Decide and append ``command`` for ``seat``, then every bot move it makes due."""
+        """Decide and append ``command`` for ``seat``, then every bot move it makes due. Under
+        an ``idempotency_key`` a retry is answered as two-player commands are: with the match
+        right after the first attempt's append (the command and the bot moves it carried)."""
         if not match.full:
             raise WaitingForOpponent("an invited player has not joined yet")
         loaded = await self.streams.load(match.match_id)
+        key = fingerprint = None
+        if idempotency_key is not None:
+            key = command_key(match.match_id, seat, idempotency_key)
+            fingerprint = CommandRequest(command, idempotency_key, if_match).fingerprint(seat)
+            # Looked up after loading, for the reason ``MatchService.handle`` gives.
+            first = await self.streams.store.find_idempotent(key)
+            if first is not None:
+                return await self._answer_again(match, first, fingerprint)
         if if_match is not None and if_match != loaded.version:
             raise VersionConflict(
                 f"the match is at version {loaded.version}, not {if_match}; load the view again"
             )
         events = decide_format(loaded.state, command)
         try:
-            return await self._append(match, loaded, events)
+            return await self._append(match, loaded, events, key, fingerprint)
         except event_store.ConcurrencyConflict as conflict:
             raise VersionConflict(
                 f"the match moved on to version {conflict.current} while this command was "
@@ -166,17 +184,35 @@ class FormatMatchService:
         self, match: RegisteredMatch, seat: int | None, *, after_version: int
     ) -> list[tuple[int, FormatEvent]]:
         """The events after ``after_version`` as ``seat`` (None: a spectator) may see them now.
-        Redaction needs what follows each event, so the whole stream is read."""
-        events = await self.streams.read_events(match.match_id, after_version=0)
-        return [e for e in redact_format_events(events, seat) if e[0] > after_version]
+        Redacting an event needs only what follows it, so only those events are read: a live
+        stream reads what is new, not the whole match, at each wake-up."""
+        after = max(after_version, 0)
+        events = await self.streams.read_events(match.match_id, after_version=after)
+        return redact_format_events(events, seat)
+
+    async def _answer_again(
+        self, match: RegisteredMatch, first: event_store.IdempotentAppend, fingerprint: bytes
+    ) -> FormatLoaded:
+        stream = format_stream_id(match.match_id)
+        if first.fingerprint != fingerprint or first.result.stream_id != stream:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was already used for a different command"
+            )
+        return await self.streams.load_at(match.match_id, first.result.last_version)
 
     async def _append(
-        self, match: RegisteredMatch, start: FormatLoaded, events: list[FormatEvent]
+        self,
+        match: RegisteredMatch,
+        start: FormatLoaded,
+        events: list[FormatEvent],
+        idempotency_key: str | None = None,
+        fingerprint: bytes | None = None,
     ) -> FormatLoaded:
         """``events`` with the server steps and bot moves they make due, appended together.
         Bots that play on while a person sits out (or two bots' hands end at the wall, again
         and again) commit every ``BOT_MOVES_PER_APPEND`` moves, so nothing is left waiting on
-        a bot that nobody will wake."""
+        a bot that nobody will wake. An idempotency key goes with the first append: a retry
+        that finds it taken meanwhile is answered with the first attempt's state."""
         state = fold_format(events, start.state)
         levels = {s.seat: s.bot for s in match.seats if s.bot is not None}
         while True:
@@ -187,10 +223,33 @@ class FormatMatchService:
                 events += more
                 continue
             if events:
-                start, _ = await self.streams.append(match.match_id, start, events)
+                expected = start.version + len(events)
+                start, result = await self.streams.append(
+                    match.match_id,
+                    start,
+                    events,
+                    idempotency_key=idempotency_key,
+                    fingerprint=fingerprint,
+                )
+                if result.last_version != expected:
+                    return start  # the first attempt under this key appended (and synced)
+                if touches_format_fairness(events):
+                    await self.sync_fairness(match, start.state)
+                idempotency_key = fingerprint = None
             if step is None:
                 return start
             events = []
+
+    def fairness_view(self, match: RegisteredMatch, state: FormatState) -> FairnessView:
+        """The fairness summary at ``state``: what the fairness stream holds once synced."""
+        links = self.fairness.links
+        slots = tuple(format_fairness_slots(state, links))
+        return view_of_slots(match.server_secret, tuple(match.entropy), slots, links)
+
+    async def sync_fairness(self, match: RegisteredMatch, state: FormatState) -> None:
+        """Write the fairness records due at ``state`` (``service.formats.fairness``)."""
+        slots = format_fairness_slots(state, self.fairness.links)
+        await self.fairness.sync_slots(match, slots)
 
     def _system_step(
         self, state: FormatState, match: RegisteredMatch
@@ -203,6 +262,12 @@ class FormatMatchService:
             # The cut waits for every seat, so every invited player's entropy is in it.
             return CutSeats(seed=cut_seed(match, links)) if match.full else None
         return DealTable(seed=deal_seed(match, state.deals + 1, links))
+
+
+def command_key(match_id: str, seat: int, key: str) -> str:
+    """How the event store keeps a seat's Idempotency-Key: per match and seat, as for a
+    two-player command (match ids never repeat, so the two never meet)."""
+    return f"command:{match_id}:{seat}:{key}"
 
 
 def _bot_move(state: FormatState, levels: dict[int, str]) -> SeatCommand | None:

@@ -63,9 +63,17 @@ class FormatStreams:
         return [(record.version, decode_format_event(record.data)) for record in records]
 
     async def append(
-        self, match_id: str, start: FormatLoaded, events: Sequence[FormatEvent]
+        self,
+        match_id: str,
+        start: FormatLoaded,
+        events: Sequence[FormatEvent],
+        *,
+        idempotency_key: str | None = None,
+        fingerprint: bytes | None = None,
     ) -> tuple[FormatLoaded, AppendResult]:
-        """Append ``events`` decided on ``start``; raises the store's ``ConcurrencyConflict``."""
+        """Append ``events`` decided on ``start``; raises the store's ``ConcurrencyConflict``.
+        Under an idempotency key the store may answer with the first append made under it:
+        the state is then the one right after that append."""
         result = await self.store.append(
             format_stream_id(match_id),
             [
@@ -73,10 +81,22 @@ class FormatStreams:
                 for e in events
             ],
             expected_version=start.version,
+            idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
         )
+        if (result.first_version, result.last_version) != (
+            start.version + 1,
+            start.version + len(events),
+        ):
+            return await self.load_at(match_id, result.last_version), result
         loaded = _fold(start, events)
         self._remember(match_id, loaded)
         return loaded, result
+
+    async def load_at(self, match_id: str, version: int) -> FormatLoaded:
+        """The state right after ``version``."""
+        events = await self.read_events(match_id, after_version=0)
+        return _fold(FormatLoaded(FormatState(), 0), [e for v, e in events if v <= version])
 
     def _remember(self, match_id: str, loaded: FormatLoaded) -> None:
         cached = self._cache.get(match_id)

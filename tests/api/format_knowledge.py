@@ -98,3 +98,16 @@ class FormatKnowledge:
         if inner["type"] == "drew":
             return bool(inner["source"] == "stock" and inner["seat"] != viewer)
         return bool(inner["type"] == "knocked" and inner["seat"] != viewer)
+
+    def deals_in_play(self, version: int) -> set[int]:
+        """The deals (numbered through the match, at every table, in the order made) whose
+        hand was being played at ``version``: their seeds must not be known yet."""
+        hands = sorted(
+            (hand for knowledge in self.tables.values() for hand in knowledge.hands),
+            key=lambda hand: hand.dealt_version,
+        )
+        return {
+            deal
+            for deal, hand in enumerate(hands, 1)
+            if hand.dealt_version <= version and not hand.over_at(version)
+        }

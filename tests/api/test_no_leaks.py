@@ -15,6 +15,7 @@ import msgspec
 import pytest
 
 from adapters.postgres.event_store import PostgresEventStore
+from service.fairness.seeds import deal_link
 from tests.api.accounts import inbox, my_matches, sign_up, until
 from tests.api.conftest import Asgi
 from tests.api.format_knowledge import FormatKnowledge
@@ -28,6 +29,7 @@ from tests.api.knowledge import (
 )
 from tests.api.live import read_stream, sse_messages
 from tests.api.players import Json, Table, bearer, choose, create_table
+from tests.audit.format_play import derivable_links
 
 MATCHES = int(os.environ.get("GIN_LEAK_MATCHES", "200"))
 RESIGNS = 0.005  # of commands: about one match in seven ends by resigning
@@ -314,10 +316,15 @@ FORMAT_MATCHES = int(os.environ.get("GIN_FORMAT_LEAK_MATCHES", "6"))
 
 
 class FormatMatch:
-    def __init__(self, match_id: str, tokens: dict[int, str]) -> None:
+    def __init__(self, match_id: str, tokens: dict[int, str], streamed: int) -> None:
+        """``streamed``: the seat whose live stream is read, beside the spectator's (one seat
+        a match keeps the streams of the matches played at once within the pool)."""
         self.match_id = match_id
         self.tokens = tokens
         self.records: list[Record] = []
+        self.versions: list[int] = [0]  # after creation, then reserved for each command
+        viewers: list[int | None] = [streamed, None]
+        self.stream_chunks: dict[int | None, list[tuple[bytes, int]]] = {v: [] for v in viewers}
 
     @property
     def path(self) -> str:
@@ -334,8 +341,14 @@ async def play_format_and_record(client: Client, match: FormatMatch, rng: random
             views[seat] = response.json()
             match.records.append(Record(seat, views[seat]["version"], "view", views[seat]))
         version = views[seats[0]]["version"]
+        match.versions[-1:] = [version]
         if views[seats[0]]["phase"] == "match_over":
             break
+        if rng.random() < 0.05:
+            # Public while a round is played: it must leave the round out, seeds included.
+            response = await client.get(f"{match.path}/record")
+            assert response.status_code == 200, response.text
+            match.records.append(Record(None, version, "record", response.json()))
         if rng.random() < 0.15:
             viewer = rng.choice([*seats, None])
             headers = bearer(match.tokens[viewer]) if viewer is not None else {}
@@ -359,6 +372,7 @@ async def play_format_and_record(client: Client, match: FormatMatch, rng: random
             match.records.append(Record(bad_seat, version, "error", response.json(), echo))
         assert movers, {seat: (v["phase"], v["turns"], v["tables"]) for seat, v in views.items()}
         seat = rng.choice(movers)
+        match.versions.append(version)  # reserved for the command about to start
         response = await client.post(
             f"{match.path}/commands",
             json=choose(views[seat], rng),
@@ -370,6 +384,7 @@ async def play_format_and_record(client: Client, match: FormatMatch, rng: random
     for viewer in [*seats, None]:
         headers = bearer(match.tokens[viewer]) if viewer is not None else {}
         response = await client.get(f"{match.path}/events", headers=headers)
+        assert response.status_code == 200, response.text
         match.records.append(Record(viewer, version, "events", response.json()))
 
 
@@ -378,15 +393,79 @@ def check_format(match: FormatMatch, knowledge: FormatKnowledge) -> None:
         where = f"{record.kind} to {record.viewer} at version {record.version}"
         found = _format_leaks(knowledge, record) - record.echo
         assert not found, f"{where} names {sorted(found)}: {record.body}"
+    for viewer, chunks in match.stream_chunks.items():
+        received = []
+        for chunk, started in chunks:
+            # As for two seats: bounded by the commands started when the chunk arrived.
+            now = match.versions[started - 1] if started else match.versions[0]
+            for message in sse_messages(chunk.decode()):
+                received.append(message["id"])
+                envelope = message["data"]
+                event, version = envelope["event"], envelope["version"]
+                found = knowledge.event_leaks(viewer, now, version, event)
+                assert not found, f"stream to {viewer} names {sorted(found)}: {envelope}"
+                if knowledge.face_down(viewer, now, version, event):
+                    assert event["event"]["card"] is None, envelope
+        assert received == list(range(1, knowledge.last_version + 1)), f"stream to {viewer}"
+
+
+def start_format_streams(asgi: Asgi, match: FormatMatch) -> list[asyncio.Task[int]]:
+    """The live streams of the match's streamed seat and of a spectator."""
+    tasks = []
+    for viewer, chunks in match.stream_chunks.items():
+        headers = bearer(match.tokens[viewer]) if viewer is not None else {}
+
+        def keep(chunk: bytes, chunks: list[tuple[bytes, int]] = chunks) -> None:
+            chunks.append((chunk, len(match.versions)))
+
+        path = f"{match.path}/stream"
+        tasks.append(asyncio.create_task(read_stream(asgi.app, path, headers, keep)))
+    return tasks
+
+
+def _record_leaks(knowledge: FormatKnowledge, version: int, body: Json) -> set[str]:
+    """A record is public: it may hold only hands that are over, and its revealed seeds
+    (summary and fairness stream) no link a deal in play was shuffled from."""
+    found: set[str] = set()
+    for entry in body["match_stream"]["events"]:
+        event = msgspec.json.decode(entry["data"])
+        if event["type"] != "table_event":
+            found |= knowledge.event_leaks(None, version, entry["version"], event)
+            continue
+        # A record shows finished hands whole, the stock left at the end included, as their
+        # revealed seeds do: only a hand over by then may be in it.
+        hand = knowledge.tables[event["table"]].hand_at(entry["version"])
+        assert hand is not None
+        assert hand.over_at(version), f"the record at {version} shows a hand in play: {event}"
+    revealed = [
+        msgspec.json.decode(entry["data"])
+        for entry in body["fairness_stream"]["events"]
+        if entry["type"] == "seed_revealed"
+    ]
+    _check_seeds(knowledge, version, [*body["fairness"]["revealed"], *revealed], body)
+    return found
+
+
+def _check_seeds(
+    knowledge: FormatKnowledge, version: int, revealed: list[Json], body: Json
+) -> None:
+    """No revealed seed gives the link (so the deck) of a deal whose hand is in play."""
+    links = body["fairness"]["chain_links"]
+    in_play = {deal_link(deal) for deal in knowledge.deals_in_play(version)}
+    known = derivable_links([(r["link"], r["seed"]) for r in revealed], links)
+    assert not in_play & known, f"seeds at {version} give links {in_play & known}: {body}"
 
 
 def _format_leaks(knowledge: FormatKnowledge, record: Record) -> set[str]:
     viewer, version, body = record.viewer, record.version, record.body
     if record.kind == "view":
+        _check_seeds(knowledge, version, body["fairness"]["revealed"], body)
         return knowledge.view_leaks(viewer, version, body)
     if record.kind == "summary":
         found = knowledge.view_leaks(None, version, body["table"])
         return found | knowledge.ended_leaks(version, body["hands"])
+    if record.kind == "record":
+        return _record_leaks(knowledge, version, body)
     if record.kind == "events":
         found = set()
         for envelope in body["events"]:
@@ -419,8 +498,12 @@ async def play_format_and_check(
     )
     assert response.status_code == 201, response.text
     body = response.json()
-    match = FormatMatch(body["match_id"], {s["seat"]: s["token"] for s in body["seats"]})
+    tokens = {s["seat"]: s["token"] for s in body["seats"]}
+    match = FormatMatch(body["match_id"], tokens, rng.choice(sorted(tokens)))
+    streams = start_format_streams(asgi, match)
     await play_format_and_record(asgi.client, match, rng)
+    statuses = await asyncio.wait_for(asyncio.gather(*streams), 30)
+    assert statuses == [200] * len(streams)
     records = await store.read_stream(f"format-match-{match.match_id}")
     raw = [(record.version, msgspec.json.decode(record.data)) for record in records]
     check_format(match, FormatKnowledge(raw))

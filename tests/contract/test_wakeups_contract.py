@@ -15,7 +15,8 @@ from adapters.postgres.event_store import PostgresEventStore
 from adapters.postgres.wakeups import PostgresWakeups
 from service.ports.event_store import EventStore, NewEvent
 from service.ports.wakeups import Wakeups
-from service.store.match_streams import stream_id
+from service.store.format_streams import format_stream_id
+from service.store.match_streams import match_id_of, stream_id
 
 # Generous for a busy two-core machine; a wake-up that does arrive ends the wait at once.
 ARRIVES = 10.0
@@ -125,3 +126,19 @@ async def test_stopping_wakes_every_waiter_and_tells_subscribers_to_look_again(
     assert [await w.wait(0.01) for w in waiters] == [True, True, True]
     assert heard[-1] is None
     assert wakeups.waiting() == 0
+
+
+async def test_a_three_or_four_player_match_stream_wakes_its_waiters_too(pair: Pair) -> None:
+    store, wakeups = pair
+    stream = format_stream_id(str(uuid.uuid4()))
+    waiter, two_player = wakeups.waiter(stream), wakeups.waiter(new_stream())
+    heard: list[str | None] = []
+    wakeups.subscribe(heard.append)
+
+    await append(store, stream)
+
+    assert await waiter.wait(ARRIVES) is True
+    assert await two_player.wait(STAYS_AWAY) is False
+    assert stream in heard
+    # Subscribers that follow two-player matches only tell the two apart by the stream id.
+    assert match_id_of(stream) is None

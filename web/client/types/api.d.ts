@@ -997,6 +997,7 @@ export interface components {
             legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"] | components["schemas"]["Resign"])[];
             match_id: string;
             version: number;
+            fairness: components["schemas"]["FairnessView"];
         };
         /** FormatMatchWon */
         FormatMatchWon: {
@@ -1014,6 +1015,29 @@ export interface components {
          * @enum {string}
          */
         FormatPhase: "start" | "cut" | "deal" | "play" | "match_over";
+        /** FormatReplayState */
+        FormatReplayState: {
+            match_id: string;
+            version: number;
+            event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
+            players: number;
+            phase: components["schemas"]["FormatPhase"];
+            round: number;
+            game: number;
+            hand_number: number;
+            hands_in_match: number;
+            dealer_side: number | null;
+            sitting_out: number | null;
+            tables: components["schemas"]["TableReplay"][];
+            hand_points: number[];
+            hands_won: number[];
+            match_scores: number[];
+            games_won: number[];
+            last_round: components["schemas"]["RoundScored"] | null;
+            last_game: components["schemas"]["FormatGameWon"] | null;
+            winner: number | null;
+            options: components["schemas"]["RuleOptions"];
+        };
         /** FormatTableView */
         FormatTableView: {
             /** @enum {integer} */
@@ -1744,6 +1768,22 @@ export interface components {
              * @enum {string}
              */
             type: "table_event";
+        };
+        /** TableReplay */
+        TableReplay: {
+            table: number;
+            seats: number[];
+            phase: components["schemas"]["Phase"];
+            turn: number | null;
+            dealer: number | null;
+            hands: string[][];
+            stock: string[];
+            discard_pile: string[];
+            upcard_passes: number;
+            knock_limit: number;
+            multiplier: number;
+            knock: components["schemas"]["KnockView"] | null;
+            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
         };
         /** TableView */
         TableView: {
@@ -2728,7 +2768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReplayState"];
+                    "application/json": components["schemas"]["ReplayState"] | components["schemas"]["FormatReplayState"];
                 };
             };
             /** @description Bad Request (RFC 9457 problem details) */
