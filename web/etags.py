@@ -6,7 +6,7 @@ import re
 
 from service.errors import InvalidParameter
 
-_TAG = re.compile(r'^(?:W/)?"?v?(\d{1,18})(?:-s[01])?"?$')
+_TAG = re.compile(r'^(?:W/)?"?v?(\d{1,18})(?:-s\d)?"?$')
 
 
 def view_etag(version: int, seat: int) -> str:

@@ -37,6 +37,7 @@ from service.bots.seating import bot_levels
 from service.errors import (
     IdempotencyKeyReused,
     InvalidParameter,
+    StaleVersion,
     VersionConflict,
     WaitingForOpponent,
 )
@@ -168,14 +169,15 @@ class FormatMatchService:
             if first is not None:
                 return await self._answer_again(match, first, fingerprint)
         if if_match is not None and if_match != loaded.version:
-            raise VersionConflict(
+            raise StaleVersion(
                 f"the match is at version {loaded.version}, not {if_match}; load the view again"
             )
         events = decide_format(loaded.state, command)
         try:
             return await self._append(match, loaded, events, key, fingerprint)
         except event_store.ConcurrencyConflict as conflict:
-            raise VersionConflict(
+            error = StaleVersion if if_match is not None else VersionConflict
+            raise error(
                 f"the match moved on to version {conflict.current} while this command was "
                 "handled; nothing was applied"
             ) from None

@@ -124,3 +124,23 @@ async def test_bad_format_requests_are_refused_with_problems(client: Client) -> 
     )
     assert response.status_code == 422, response.text
     assert response.json()["type"] == "/problems/not-your-turn"
+
+
+async def test_a_stale_if_match_is_refused_as_in_a_two_player_match(client: Client) -> None:
+    created = await create(client, players=4)
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    path = f"/matches/{created['match_id']}"
+    for seat, token in tokens.items():
+        response = await client.get(f"{path}/view", headers=bearer(token))
+        etag, version = response.headers["etag"], response.json()["version"]
+        assert etag == f'"v{version}-s{seat}"'
+        stale = etag.replace(f"v{version}-", f"v{version - 1}-")
+        response = await client.post(
+            f"{path}/commands",
+            json={"type": "draw_from_stock"},
+            headers={**bearer(token), "If-Match": stale},
+        )
+        assert response.status_code == 412, response.text
+        assert response.json()["type"] == "/problems/stale-version"
+        after = (await client.get(f"{path}/view", headers=bearer(token))).json()
+        assert after["version"] == version, "a refused command changed the match"
