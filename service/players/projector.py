@@ -23,7 +23,7 @@ from datetime import datetime
 
 import msgspec
 
-from domain import MatchState, Phase, fold
+from domain import MatchState, Phase, fold, new_match
 from service.matches.use_cases import MatchService
 from service.players.relay import RELAYED, relay_deliveries
 from service.ports.event_store import EventStore
@@ -147,7 +147,8 @@ class Projector:
         streams = self._matches.streams
         start = self._states.get(match_id)
         if start is None or start.version != since:
-            start = await streams.load_at(match_id, since)
+            # Another process projected last (or this one started since): read it as it was.
+            start = await streams.load_at(match_id, since) if since else Loaded(new_match(), 0)
         steps = [start]
         for version, event in await streams.read_events(match_id, after_version=start.version):
             steps.append(Loaded(fold([event], steps[-1].state), version))
