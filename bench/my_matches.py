@@ -7,8 +7,9 @@ reference, interleaved in one run.
 The app runs in this process, called through ASGI by an httpx client in the same event loop;
 each time runs from the app being called to its last byte sent: the server's time (routing,
 its middleware, its reads of PostgreSQL, encoding), without a network or a client. The list
-reads one indexed range of ``player_matches`` after the credential lookup; the view loads the
-match (cached in the process) after the same lookup and its seat query. Target: the list's
+reads the player of the credential and one indexed range of ``player_matches`` in one query;
+the view loads the match (cached in the process) after the credential lookup and its seat
+query. Target: the list's
 p99 under 5 ms.
 Without a URL it runs an embedded PostgreSQL in a temporary folder.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import random
 import statistics
@@ -163,6 +165,7 @@ def main() -> None:
     parser.add_argument("--database-url", default=os.environ.get("GIN_BENCH_DATABASE_URL"))
     parser.add_argument("--requests", type=int, default=2000)
     args = parser.parse_args()
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # the client's line per request
     with bench_database(args.database_url, "gin_bench_my_matches") as url:
         report(asyncio.run(measure(url, args.requests)))
 

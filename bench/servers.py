@@ -23,6 +23,8 @@ from typing import IO
 
 import httpx
 
+from web.rate_limits import NO_LIMITS
+
 STARTUP_SECONDS = 60.0
 STOP_SECONDS = 20.0
 PORT_ATTEMPTS = 3
@@ -85,6 +87,8 @@ def gin_serve(
             *("--host", "127.0.0.1", "--port", str(port), *level, *extra),
         ]
 
+    # A benchmark measures the service, not its rate limits: a caller's env may set them.
+    env = {**NO_LIMITS.to_env(), **(env or {})}
     with served(command, env, cwd=cwd, ready_path=ready_path, port=port) as server:
         yield server
 

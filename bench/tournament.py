@@ -37,6 +37,7 @@ from bench.tables import print_table
 from service.tournament.operators import OperatorKeys
 from service.tournament.webhooks.settings import WebhookSettings
 from web.app import create_app
+from web.rate_limits import NO_LIMITS
 from web.settings import Settings
 
 Client = AsyncTestClient[Litestar]
@@ -89,7 +90,12 @@ def _bearer(token: str) -> dict[str, str]:
 
 
 async def measure(url: str, repeats: int) -> dict[str, list[float]]:
-    settings = Settings(database_url=url, pool_max_size=10, webhooks=WebhookSettings(enabled=False))
+    settings = Settings(
+        database_url=url,
+        pool_max_size=10,
+        webhooks=WebhookSettings(enabled=False),
+        rate_limits=NO_LIMITS,  # one operator creates as fast as the service answers
+    )
     mine, every = await keys_for(url)
     samples: dict[str, list[float]] = {}
     async with AsyncTestClient(app=create_app(settings)) as client:

@@ -57,7 +57,7 @@ from service.players.accounts import Accounts
 from service.players.invites import Invitations
 from service.players.projector import Projector
 from service.players.quick_match import QuickMatch
-from service.players.running import running_projector
+from service.players.running import running_projector, running_quick_match_repair
 from service.store.format_streams import FormatStreams
 from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
@@ -207,6 +207,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                         wakeups,
                     ),
                     running_projector(Projector(store, players, app.state.matches), wakeups),
+                    running_quick_match_repair(app.state.quick_match),
                 ):
                     yield
             finally:

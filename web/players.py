@@ -137,8 +137,7 @@ class PlayersController(Controller):
         limit: Limit = 20,
     ) -> MyMatches:
         """In play, waiting and finished, the latest to move first."""
-        player = await player_of(accounts, authorization)
-        rows = await accounts.my_matches(player, before=before, limit=limit)
+        rows = await accounts.my_matches(bearer_token(authorization), before=before, limit=limit)
         return MyMatches(
             matches=[
                 MyMatch(

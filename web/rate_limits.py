@@ -2,9 +2,22 @@
 address and per credential (any bearer secret: a player's credential or a seat token), with
 Litestar's own ``RateLimitMiddleware``.
 
-Each limit is a number of requests per minute; 0 switches it off (the default: a deployment
-chooses its numbers, see docs/operations.md). Over a limit the answer is 429 problem+json
-(``/problems/too-many-requests``, ``web.problems``) with ``Retry-After``, and nothing is done.
+Each limit is a number of requests per minute; 0 switches it off. They are on by default, set
+well above what an honest client sends, so that only floods and runaway loops meet them:
+
+- creating, per address: 600 (ten a second). An address may be a carrier's NAT in front of
+  many phones, so it is the loosest; it is the only handle on a client that has no credential
+  yet (signing up).
+- creating, per credential: 120 (two a second; a person starts a match every few minutes).
+- commands, per credential: 1,200 (twenty a second; a person moves every few seconds, an
+  operator's bot client faster).
+- commands, per address: 12,000 (two hundred a second): a whole NAT of players, or an
+  operator's host driving a tournament's seats.
+
+A deployment sets its own numbers (docs/api.md, "Rate limits"); benchmarks and load tests
+switch them off, to measure the service rather than its limits. Over a limit the answer is 429
+problem+json (``/problems/too-many-requests``, ``web.problems``) with ``Retry-After``, and
+nothing is done.
 
 The counts are kept per server process, in memory. Litestar's middleware reads a client's
 history and writes it back under a lock of its own process, so a store shared by processes
@@ -42,12 +55,27 @@ COMMANDS = re.compile(r"^/matches/[^/]+/commands/?$")
 
 
 class RateLimits(msgspec.Struct, frozen=True, kw_only=True):
-    """Requests per minute; 0: no limit."""
+    """Requests per minute; 0: no limit. The defaults are what the service ships with."""
 
-    create_per_address: int = 0
-    create_per_credential: int = 0
-    commands_per_address: int = 0
-    commands_per_credential: int = 0
+    create_per_address: int = 600
+    create_per_credential: int = 120
+    commands_per_address: int = 12_000
+    commands_per_credential: int = 1_200
+
+    def to_env(self) -> dict[str, str]:
+        """The environment variables that set these limits."""
+        return {
+            "GIN_LIMIT_CREATE_PER_ADDRESS": str(self.create_per_address),
+            "GIN_LIMIT_CREATE_PER_CREDENTIAL": str(self.create_per_credential),
+            "GIN_LIMIT_COMMANDS_PER_ADDRESS": str(self.commands_per_address),
+            "GIN_LIMIT_COMMANDS_PER_CREDENTIAL": str(self.commands_per_credential),
+        }
+
+
+# For benchmarks and load tests, which send from one address as fast as the service answers.
+NO_LIMITS = RateLimits(
+    create_per_address=0, create_per_credential=0, commands_per_address=0, commands_per_credential=0
+)
 
 
 class RetryAfterMiddleware(RateLimitMiddleware):

@@ -269,10 +269,19 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             webhooks=_webhooks(env),
             abandon_after_seconds=read("GIN_ABANDON_AFTER_SECONDS", defaults.abandon_after_seconds),
             rate_limits=RateLimits(
-                create_per_address=read("GIN_LIMIT_CREATE_PER_ADDRESS", 0),
-                create_per_credential=read("GIN_LIMIT_CREATE_PER_CREDENTIAL", 0),
-                commands_per_address=read("GIN_LIMIT_COMMANDS_PER_ADDRESS", 0),
-                commands_per_credential=read("GIN_LIMIT_COMMANDS_PER_CREDENTIAL", 0),
+                create_per_address=read(
+                    "GIN_LIMIT_CREATE_PER_ADDRESS", defaults.rate_limits.create_per_address
+                ),
+                create_per_credential=read(
+                    "GIN_LIMIT_CREATE_PER_CREDENTIAL", defaults.rate_limits.create_per_credential
+                ),
+                commands_per_address=read(
+                    "GIN_LIMIT_COMMANDS_PER_ADDRESS", defaults.rate_limits.commands_per_address
+                ),
+                commands_per_credential=read(
+                    "GIN_LIMIT_COMMANDS_PER_CREDENTIAL",
+                    defaults.rate_limits.commands_per_credential,
+                ),
             ),
             players=PlayerTimes(
                 quick_match_wait_seconds=read(
@@ -315,6 +324,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_CORS_ORIGINS": ",".join(self.cors_origins),
             "GIN_ABANDON_AFTER_SECONDS": str(self.abandon_after_seconds),
             **self.webhooks.to_env(),
+            **self.rate_limits.to_env(),
             "GIN_QUICK_MATCH_WAIT_SECONDS": str(self.players.quick_match_wait_seconds),
             "GIN_INVITE_SECONDS": str(self.players.invite_seconds),
             "GIN_INVITE_MAX_SECONDS": str(self.players.invite_max_seconds),

@@ -111,7 +111,13 @@ class InMemoryPlayers:
             for seat in await self.seats_of_match(match_id)
         }
 
-    async def matches(self, player_id: str, *, before: int | None, limit: int) -> list[PlayerMatch]:
+    async def matches(
+        self, credential_hash: bytes, *, before: int | None, limit: int
+    ) -> list[PlayerMatch] | None:
+        player = await self.by_credential(credential_hash)
+        if player is None:
+            return None
+        player_id = player.player_id
         rows = [
             row
             for (owner, _), row in self._matches.items()

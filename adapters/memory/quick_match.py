@@ -8,12 +8,13 @@ from datetime import datetime
 import msgspec
 
 from service.errors import AlreadyQueued
-from service.ports.quick_match import Paired, QueueEntry
+from service.ports.quick_match import Paired, PendingPair, QueueEntry
 
 
 class InMemoryQuickMatchQueue:
     def __init__(self) -> None:
         self._entries: dict[str, QueueEntry] = {}
+        self._pending: dict[str, tuple[PendingPair, datetime]] = {}  # with its claim's end
 
     async def ask(
         self,
@@ -23,6 +24,7 @@ class InMemoryQuickMatchQueue:
         now: datetime,
         expires_at: datetime,
         match_id: str,
+        hold_until: datetime,
     ) -> Paired | None:
         mine = self._entries.get(player_id)
         if mine is not None and _waiting(mine, now):
@@ -44,7 +46,29 @@ class InMemoryQuickMatchQueue:
         opponent = waiting[0]
         self._entries[opponent.player_id] = _paired(opponent, match_id, 0)
         self._entries[player_id] = _paired(mine, match_id, 1)
+        pair = PendingPair(
+            match_id=match_id,
+            options_key=options_key,
+            waiting_id=opponent.player_id,
+            asker_id=player_id,
+        )
+        self._pending[match_id] = (pair, hold_until)
         return Paired(match_id, opponent.player_id)
+
+    async def claim_pending(
+        self, *, now: datetime, hold_until: datetime, match_id: str | None = None
+    ) -> list[PendingPair]:
+        claimed = [
+            pair
+            for pair, until in self._pending.values()
+            if until <= now and match_id in (None, pair.match_id)
+        ]
+        for pair in claimed:
+            self._pending[pair.match_id] = (pair, hold_until)
+        return claimed
+
+    async def made(self, match_id: str, *, now: datetime) -> None:
+        self._pending.pop(match_id, None)
 
     async def entry(self, player_id: str) -> QueueEntry | None:
         return self._entries.get(player_id)

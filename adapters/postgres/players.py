@@ -45,6 +45,19 @@ WHERE s.match_id = %s
 
 MATCH_COLUMNS = "player_id::text, match_id::text, seat, status, turn, version, position, deadline"
 
+# The player of a credential and a page of their list in one round trip: a player with no
+# matches is one row of NULLs, an unknown credential no row.
+MATCHES_OF_CREDENTIAL = """
+SELECT p.player_id::text, m.match_id::text, m.seat, m.status, m.turn, m.version, m.position,
+    m.deadline
+FROM players p LEFT JOIN LATERAL (
+    SELECT * FROM player_matches l
+    WHERE l.player_id = p.player_id AND l.position < %s ORDER BY l.position DESC LIMIT %s
+) m ON true
+WHERE p.credential_hash = %s
+ORDER BY m.position DESC
+"""
+
 NEXT_SEQ = "UPDATE players SET inbox_seq = inbox_seq + 1 WHERE player_id = %s RETURNING inbox_seq"
 
 INSERT_NOTICE = """
@@ -143,14 +156,18 @@ class PostgresPlayers:
             cur = await conn.execute(NAMES, (match_id,))
             return {int(seat): name for seat, name in await cur.fetchall()}
 
-    async def matches(self, player_id: str, *, before: int | None, limit: int) -> list[PlayerMatch]:
+    async def matches(
+        self, credential_hash: bytes, *, before: int | None, limit: int
+    ) -> list[PlayerMatch] | None:
         async with self._pool.connection() as conn:
             cur = await conn.execute(
-                f"SELECT {MATCH_COLUMNS} FROM player_matches "
-                "WHERE player_id = %s AND position < %s ORDER BY position DESC LIMIT %s",
-                (player_id, before if before is not None else 2**63 - 1, limit),
+                MATCHES_OF_CREDENTIAL,
+                (before if before is not None else 2**63 - 1, limit, credential_hash),
             )
-            return [_player_match(row) for row in await cur.fetchall()]
+            rows = await cur.fetchall()
+        if not rows:
+            return None
+        return [_player_match(row) for row in rows if row[1] is not None]
 
     async def notices(self, player_id: str, *, after: int, limit: int) -> list[Notice]:
         async with self._pool.connection() as conn:

@@ -1,9 +1,13 @@
-"""The quick-match queue in PostgreSQL: ``quick_match`` (migration 0010).
+"""The quick-match queue in PostgreSQL: ``quick_match`` (migration 0015) and the pairs whose
+match is not made yet, ``quick_match_pairs`` (migration 0020).
 
 An ask takes a transaction-scoped advisory lock on its options key, so the askers of one key
 take their turns one after another in every process: each finds the waiting entries as the
 previous ask left them. Askers of other keys do not wait for it. One row per player (the
-primary key) keeps a player from waiting twice, even for two keys at once.
+primary key) keeps a player from waiting twice, even for two keys at once. A pairing writes
+its pending pair in the same transaction, so no pairing is ever without one; a claim is one
+``UPDATE`` whose row locks make two claimers of the same pair take it one after the other,
+the second finding it claimed already.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import psycopg
 
 from adapters.postgres.event_store import Pool
 from service.errors import AlreadyQueued
-from service.ports.quick_match import Paired, QueueEntry
+from service.ports.quick_match import Paired, PendingPair, QueueEntry
 
 COLUMNS = "player_id::text, options_key, requested_at, expires_at, match_id::text, seat"
 
@@ -27,6 +31,18 @@ ORDER BY requested_at, player_id LIMIT 1 FOR UPDATE
 INSERT = """
 INSERT INTO quick_match (player_id, options_key, requested_at, expires_at, match_id, seat)
 VALUES (%s, %s, %s, %s, %s, %s)
+"""
+
+INSERT_PAIR = """
+INSERT INTO quick_match_pairs
+    (match_id, options_key, waiting_player, asking_player, paired_at, claimed_until)
+VALUES (%s, %s, %s, %s, %s, %s)
+"""
+
+CLAIM = """
+UPDATE quick_match_pairs SET claimed_until = %s
+WHERE made_at IS NULL AND claimed_until <= %s AND (%s::uuid IS NULL OR match_id = %s::uuid)
+RETURNING match_id::text, options_key, waiting_player::text, asking_player::text
 """
 
 
@@ -42,6 +58,7 @@ class PostgresQuickMatchQueue:
         now: datetime,
         expires_at: datetime,
         match_id: str,
+        hold_until: datetime,
     ) -> Paired | None:
         try:
             async with self._pool.connection() as conn, conn.transaction():
@@ -69,6 +86,9 @@ class PostgresQuickMatchQueue:
                     (match_id, opponent[0]),
                 )
                 await conn.execute(INSERT, (player_id, options_key, now, expires_at, match_id, 1))
+                await conn.execute(
+                    INSERT_PAIR, (match_id, options_key, opponent[0], player_id, now, hold_until)
+                )
                 return Paired(match_id, opponent[0])
         except psycopg.errors.UniqueViolation:
             # The same player asking for two keys at once: the other ask queued them first.
@@ -100,3 +120,20 @@ class PostgresQuickMatchQueue:
                 (player_id, now),
             )
             return cur.rowcount == 1
+
+    async def claim_pending(
+        self, *, now: datetime, hold_until: datetime, match_id: str | None = None
+    ) -> list[PendingPair]:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(CLAIM, (hold_until, now, match_id, match_id))
+            rows = await cur.fetchall()
+        return [
+            PendingPair(match_id=match, options_key=key, waiting_id=waiting, asker_id=asker)
+            for match, key, waiting, asker in rows
+        ]
+
+    async def made(self, match_id: str, *, now: datetime) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute(
+                "UPDATE quick_match_pairs SET made_at = %s WHERE match_id = %s", (now, match_id)
+            )

@@ -313,13 +313,26 @@ class MatchService:
         await self.registry.replace_seat_tokens(match_id, hashes)
         self._full_records.pop(match_id, None)  # it holds the old hashes
         match = await self.match(match_id)
+        await self._finish_start(options, match, loaded)
+        return CreatedMatch(match_id, made, None, self.fairness.commitment(match))
+
+    async def start_registered(self, match_id: str, options: RuleOptions) -> None:
+        """Finish creating a registered match whose creation stopped part way (its process
+        died): start it unless it has started, and write the fairness records due. Its seats
+        keep the tokens they were registered with."""
+        match = await self.match(match_id)
+        await self._finish_start(options, match, await self.streams.load(match_id))
+
+    async def _finish_start(
+        self, options: RuleOptions, match: RegisteredMatch, loaded: Loaded
+    ) -> None:
         if loaded.version == 0:
-            opened = await self.fairness.store.stream_version(fairness_stream(match_id))
-            new = _NewMatch(match, made, None, decide(new_match(), StartMatch(options)))
-            return await self._start(new, opened=opened or None)
+            opened = await self.fairness.store.stream_version(fairness_stream(match.match_id))
+            new = _NewMatch(match, {}, None, decide(new_match(), StartMatch(options)))
+            await self._start(new, opened=opened or None)
+            return
         # Started, perhaps without its fairness records after the cut: sync writes what is due.
         await self.fairness.sync(match, loaded.state)
-        return CreatedMatch(match_id, made, None, self.fairness.commitment(match))
 
     def _prepare(
         self,

@@ -29,6 +29,9 @@ PAGE_LIMIT = 100
 NAMES_KEPT = 10_000  # full matches whose seats' names a process keeps at hand
 
 
+NOT_A_PLAYERS = "this credential is not a player's (or was replaced)"
+
+
 class SignedUp(msgspec.Struct, frozen=True):
     player: Player
     credential: str  # shown once
@@ -66,15 +69,10 @@ class Accounts:
         return SignedUp(player, credential)
 
     async def authenticate(self, credential: str | None) -> Player:
-        if credential is None:
-            raise MissingCredential(
-                "send the player's credential as 'Authorization: Bearer <credential>'"
-            )
-        player = None
-        if credential.startswith(CREDENTIAL_PREFIX):
-            player = await self.players.by_credential(tokens.secret_hash(credential))
+        hashed = _credential_hash(credential)
+        player = None if hashed is None else await self.players.by_credential(hashed)
         if player is None:
-            raise WrongCredential("this credential is not a player's (or was replaced)")
+            raise WrongCredential(NOT_A_PLAYERS)
         return player
 
     async def rotate(self, credential: str | None) -> SignedUp:
@@ -118,11 +116,25 @@ class Accounts:
         return await self.matches.join(invite_code, token=await self.seat_token(player.player_id))
 
     async def my_matches(
-        self, player: Player, *, before: int | None, limit: int
+        self, credential: str | None, *, before: int | None, limit: int
     ) -> list[PlayerMatch]:
-        return await self.players.matches(
-            player.player_id, before=before, limit=min(limit, PAGE_LIMIT)
-        )
+        """The matches of the player of ``credential``: the sign-in and the page are one read."""
+        hashed = _credential_hash(credential)
+        rows = None
+        if hashed is not None:
+            rows = await self.players.matches(hashed, before=before, limit=min(limit, PAGE_LIMIT))
+        if rows is None:
+            raise WrongCredential(NOT_A_PLAYERS)
+        return rows
 
     async def inbox(self, player: Player, *, after: int, limit: int = PAGE_LIMIT) -> list[Notice]:
         return await self.players.notices(player.player_id, after=after, limit=limit)
+
+
+def _credential_hash(credential: str | None) -> bytes | None:
+    """The hash a player's credential is kept as; None if it cannot be one."""
+    if credential is None:
+        raise MissingCredential(
+            "send the player's credential as 'Authorization: Bearer <credential>'"
+        )
+    return tokens.secret_hash(credential) if credential.startswith(CREDENTIAL_PREFIX) else None

@@ -7,21 +7,27 @@ becomes the new row and, when it matters to the player, a notice: the match star
 their turn, the match ended. Rows, notices and the cursor's move commit together, so a crash
 projects the page again and a notice is added once.
 
-The match is read as it is now, not as it was at the page's end: a notice says what the
-player can do now, and the pages that follow find nothing new to say.
+The row is the match as it is now, not as it was at the page's end, so the pages that follow
+find nothing new to say. The notices walk every state the match went through since the row
+the list had: each turn change the rules made is a notice, in order, even one the turn has
+already moved on from (the turn passed to a player and back within one pass). A push relay
+hears only the news between the row it had and the match now: it wakes a phone, where the
+inbox is the record.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 
 import msgspec
 
-from domain import Phase
+from domain import MatchState, Phase, fold, new_match
 from service.matches.use_cases import MatchService
 from service.players.relay import RELAYED, relay_deliveries
 from service.ports.event_store import EventStore
+from service.ports.match_registry import RegisteredMatch
 from service.ports.players import (
     MatchStatus,
     NewNotice,
@@ -30,7 +36,9 @@ from service.ports.players import (
     PlayerProjection,
     PlayerSeat,
 )
-from service.store.match_streams import match_id_of
+from service.store.match_streams import Loaded, match_id_of
+
+STATES_KEPT = 10_000  # matches whose last projected state a process keeps at hand
 
 
 class NoticeBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -44,10 +52,6 @@ class NoticeBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     from_player: str | None = None  # the display name of who invited or offered
     expires_at: str | None = None
     rematch_of: str | None = None  # the finished match a rematch follows
-
-
-# A match now: status, whose turn, version, winner, deadline.
-_Now = tuple[MatchStatus, int | None, int, int | None, datetime | None]
 
 
 def notice(player_id: str, body: NoticeBody) -> NewNotice:
@@ -72,6 +76,8 @@ class Projector:
         self._projection = projection
         self._matches = matches
         self.page_size = page_size
+        # Each match as last projected: the next pass walks on from it without a read.
+        self._states: OrderedDict[str, Loaded] = OrderedDict()
 
     async def project_once(self) -> int | None:
         """Project the next page of the log: how many events it passed (0: nothing to do),
@@ -107,45 +113,80 @@ class Projector:
         rows: list[PlayerMatch] = []
         notices: list[NewNotice] = []
         relayed: list[tuple[PlayerMatch, str]] = []
-        now: dict[str, _Now] = {}
+        by_match: dict[str, list[PlayerSeat]] = {}
         for seat in seats:
-            if seat.match_id not in now:
-                now[seat.match_id] = await self._status(seat.match_id)
-            status, turn, version, winner, deadline = now[seat.match_id]
-            row = PlayerMatch(
-                player_id=seat.player_id,
-                match_id=seat.match_id,
-                seat=seat.seat,
-                status=status,
-                turn=turn,
-                version=version,
-                position=latest[seat.match_id],
-                deadline=deadline,
-            )
-            before = known.get((seat.player_id, seat.match_id))
-            if before is not None and before.version == version and before.status == status:
-                continue
-            rows.append(row)
-            bodies = _notices(before, row, winner)
-            notices += [notice(seat.player_id, body) for body in bodies]
-            relayed += [(row, body.kind) for body in bodies if body.kind in RELAYED]
+            by_match.setdefault(seat.match_id, []).append(seat)
+        for match_id, held in by_match.items():
+            befores = [known.get((seat.player_id, match_id)) for seat in held]
+            since = min(before.version if before is not None else 0 for before in befores)
+            record = await self._matches.match(match_id)
+            steps = await self._steps(match_id, since)
+            for seat, before in zip(held, befores, strict=True):
+                row = _row(seat, record, steps[-1], latest[match_id])
+                if before is not None and (before.version, before.status) == (
+                    row.version,
+                    row.status,
+                ):
+                    continue
+                rows.append(row)
+                seen = before.version if before is not None else 0
+                passed = before
+                for step in steps:
+                    if step.version <= seen:
+                        continue
+                    now = row if step is steps[-1] else _row(seat, record, step, row.position)
+                    bodies = _notices(passed, now, step.state.winner)
+                    notices += [notice(seat.player_id, body) for body in bodies]
+                    passed = now
+                latest_news = _notices(before, row, steps[-1].state.winner)
+                relayed += [(row, body.kind) for body in latest_news if body.kind in RELAYED]
         return rows, notices, relayed
 
-    async def _status(self, match_id: str) -> _Now:
-        record = await self._matches.match(match_id)
-        loaded = await self._matches.load(record)
-        state = loaded.state
-        status: MatchStatus = "in_progress"
-        if not record.full:
-            status = "waiting"
-        elif state.phase is Phase.MATCH_OVER:
-            status = "finished"
-        turn = state.turn if status == "in_progress" else None
-        clock = state.clock
-        # A deadline only while someone must decide: a clock with nobody on it has none.
-        on_clock = status == "in_progress" and clock is not None and clock.seat is not None
-        deadline = clock.due_at if on_clock and clock is not None else None
-        return status, turn, loaded.version, state.winner, deadline
+    async def _steps(self, match_id: str, since: int) -> list[Loaded]:
+        """The match at ``since`` and after each event since, the last one now."""
+        streams = self._matches.streams
+        start = self._states.get(match_id)
+        if start is None or start.version != since:
+            # Another process projected last (or this one started since): read it as it was.
+            start = await streams.load_at(match_id, since) if since else Loaded(new_match(), 0)
+        steps = [start]
+        for version, event in await streams.read_events(match_id, after_version=start.version):
+            steps.append(Loaded(fold([event], steps[-1].state), version))
+        self._states[match_id] = steps[-1]
+        self._states.move_to_end(match_id)
+        while len(self._states) > STATES_KEPT:
+            self._states.popitem(last=False)
+        return steps
+
+
+def _row(seat: PlayerSeat, record: RegisteredMatch, step: Loaded, position: int) -> PlayerMatch:
+    status, turn, deadline = _status(record, step.state)
+    return PlayerMatch(
+        player_id=seat.player_id,
+        match_id=seat.match_id,
+        seat=seat.seat,
+        status=status,
+        turn=turn,
+        version=step.version,
+        position=position,
+        deadline=deadline,
+    )
+
+
+def _status(
+    record: RegisteredMatch, state: MatchState
+) -> tuple[MatchStatus, int | None, datetime | None]:
+    status: MatchStatus = "in_progress"
+    if not record.full:
+        status = "waiting"
+    elif state.phase is Phase.MATCH_OVER:
+        status = "finished"
+    turn = state.turn if status == "in_progress" else None
+    clock = state.clock
+    # A deadline only while someone must decide: a clock with nobody on it has none.
+    on_clock = status == "in_progress" and clock is not None and clock.seat is not None
+    deadline = clock.due_at if on_clock and clock is not None else None
+    return status, turn, deadline
 
 
 def _notices(before: PlayerMatch | None, row: PlayerMatch, winner: int | None) -> list[NoticeBody]:

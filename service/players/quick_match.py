@@ -1,10 +1,16 @@
 """Quick match: ask to be paired with the next player who wants the same options.
 
 The queue pairs atomically (``service.ports.quick_match``); the asker who finds an opponent
-then creates the match under the id the pairing promised, with a seat token linked to each
+then makes the match under the id the pairing promised, with a seat token linked to each
 player, so both open their seats with their credentials. The waiting player learns of it from
 their inbox (match started) or by asking for their quick match. An ask waits at most
 ``timeout`` and can be cancelled before it is paired.
+
+A process can die between pairing and making the match. The pair then stays pending, claimed
+by the dead asker for ``hold``; after that, ``repair`` (run by every process at start and
+every ``hold``) or either player reading their quick match claims it and makes the match.
+Making is one step that picks up where a dead one stopped: the registered match is started,
+not registered again, so each pairing gives one match whatever dies when.
 """
 
 from __future__ import annotations
@@ -20,9 +26,11 @@ from domain import RuleOptions
 from service.errors import NotQueued
 from service.players.accounts import Accounts
 from service.ports.players import Player
-from service.ports.quick_match import QuickMatchQueue
+from service.ports.quick_match import PendingPair, QuickMatchQueue
 
 DEFAULT_TIMEOUT = timedelta(minutes=2)
+# Far longer than making a match takes: a live maker is never taken over.
+DEFAULT_HOLD = timedelta(seconds=10)
 
 
 class QuickMatchStatus(msgspec.Struct, frozen=True, kw_only=True):
@@ -45,40 +53,74 @@ class QuickMatch:
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         timeout: timedelta = DEFAULT_TIMEOUT,
+        hold: timedelta = DEFAULT_HOLD,
     ) -> None:
         self._queue = queue
         self._accounts = accounts
         self._clock = clock
         self.timeout = timeout
+        self.hold = hold
 
     async def ask(self, player: Player, options: RuleOptions) -> QuickMatchStatus:
         now = self._clock()
         expires_at = now + self.timeout
+        key = options_key(options)
         paired = await self._queue.ask(
             player.player_id,
-            options_key(options),
+            key,
             now=now,
             expires_at=expires_at,
             match_id=str(uuid.uuid4()),
+            hold_until=now + self.hold,
         )
         if paired is None:
             return QuickMatchStatus(status="waiting", expires_at=expires_at)
-        seats = {
-            0: await self._accounts.seat_token(paired.opponent_id),
-            1: await self._accounts.seat_token(player.player_id),
-        }
-        await self._accounts.matches.create_match(
-            options=options, seat_tokens=seats, match_id=paired.match_id
+        await self._make(
+            PendingPair(
+                match_id=paired.match_id,
+                options_key=key,
+                waiting_id=paired.opponent_id,
+                asker_id=player.player_id,
+            )
         )
         return QuickMatchStatus(
             status="paired", expires_at=expires_at, match_id=paired.match_id, seat=1
         )
+
+    async def repair(self) -> int:
+        """Make the match of every pairing whose maker died (its claim lapsed): how many."""
+        pending = await self._claim()
+        for pair in pending:
+            await self._make(pair)
+        return len(pending)
+
+    async def _claim(self, match_id: str | None = None) -> list[PendingPair]:
+        now = self._clock()
+        return await self._queue.claim_pending(
+            now=now, hold_until=now + self.hold, match_id=match_id
+        )
+
+    async def _make(self, pair: PendingPair) -> None:
+        """Register and start the pair's match, or finish what a dead maker began."""
+        matches = self._accounts.matches
+        options = msgspec.json.decode(pair.options_key, type=RuleOptions)
+        if await matches.registry.get(pair.match_id) is None:
+            seats = {
+                0: await self._accounts.seat_token(pair.waiting_id),
+                1: await self._accounts.seat_token(pair.asker_id),
+            }
+            await matches.create_match(options=options, seat_tokens=seats, match_id=pair.match_id)
+        else:
+            await matches.start_registered(pair.match_id, options)
+        await self._queue.made(pair.match_id, now=self._clock())
 
     async def status(self, player: Player) -> QuickMatchStatus:
         entry = await self._queue.entry(player.player_id)
         if entry is None:
             raise NotQueued("this player has not asked for a quick match")
         if entry.match_id is not None:
+            for pair in await self._claim(entry.match_id):  # its maker died
+                await self._make(pair)
             return QuickMatchStatus(
                 status="paired",
                 expires_at=entry.expires_at,

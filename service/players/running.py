@@ -1,4 +1,5 @@
-"""The projector as a background task of a server process.
+"""The players' background tasks in a server process: the projector, and the repair of quick
+matches whose maker died.
 
 Every process runs one: the projector's turn keeps them from doing the same work twice. It goes
 round again at once while it finds work, when any match stream is woken (an append in any
@@ -16,6 +17,7 @@ from contextlib import asynccontextmanager
 
 from service.errors import DatabaseUnavailable
 from service.players.projector import Projector
+from service.players.quick_match import QuickMatch
 from service.ports.wakeups import Wakeups
 from service.stopping import stop_tasks
 
@@ -52,3 +54,27 @@ async def _project(projector: Projector, woken: asyncio.Event, poll_seconds: flo
         elif done == 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(woken.wait(), poll_seconds)
+
+
+@asynccontextmanager
+async def running_quick_match_repair(quick_match: QuickMatch) -> AsyncIterator[None]:
+    """Make the matches of pairings whose maker died: at start (the dead maker may have been
+    this process before a restart) and then every ``hold``, when the next claims may lapse."""
+    task = asyncio.create_task(_repair(quick_match), name="gin-quick-match-repair")
+    try:
+        yield
+    finally:
+        await stop_tasks(task)
+
+
+async def _repair(quick_match: QuickMatch) -> None:
+    while True:
+        try:
+            made = await quick_match.repair()
+            if made:
+                _log.warning("made %d quick matches whose maker had stopped", made)
+        except DatabaseUnavailable:
+            _log.warning("the quick-match repair waits for the database")
+        except Exception:
+            _log.exception("the quick-match repair failed; trying again later")
+        await asyncio.sleep(quick_match.hold.total_seconds())

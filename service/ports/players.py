@@ -111,8 +111,12 @@ class PlayerStore(Protocol):
         """The display names of the match's seats held by players, by seat."""
         ...
 
-    async def matches(self, player_id: str, *, before: int | None, limit: int) -> list[PlayerMatch]:
-        """The player's matches, newest first, those before the position ``before`` if given."""
+    async def matches(
+        self, credential_hash: bytes, *, before: int | None, limit: int
+    ) -> list[PlayerMatch] | None:
+        """The matches of the player whose credential has this hash, newest first, those
+        before the position ``before`` if given; None if the hash is no player's. Found by
+        the credential, so that listing them is one read with the sign-in."""
         ...
 
     async def notices(self, player_id: str, *, after: int, limit: int) -> list[Notice]:

@@ -4,6 +4,12 @@ Asking is one atomic step per options key: the asker is paired with the player w
 longest for those options (and has not given up or timed out), or waits. Any number of askers
 at once, in any number of processes, pair each exactly once. Time is the caller's: every call
 says what time it is now.
+
+A pairing is kept as a pending pair until its match is made, claimed by the asker who paired
+(until ``hold_until``) so that nobody else makes it meanwhile. A process that dies between
+pairing and making the match leaves the pair pending; once the claim lapses, whoever claims it
+next makes the match, under the id the pairing promised. A claim is one atomic step: two
+processes repairing at once never both hold the same pair.
 """
 
 from __future__ import annotations
@@ -32,6 +38,15 @@ class Paired(msgspec.Struct, frozen=True):
     opponent_id: str
 
 
+class PendingPair(msgspec.Struct, frozen=True, kw_only=True):
+    """A pairing whose match is not made yet: ``waiting_id`` takes seat 0, ``asker_id`` 1."""
+
+    match_id: str
+    options_key: str
+    waiting_id: str
+    asker_id: str
+
+
 class QuickMatchQueue(Protocol):
     async def ask(
         self,
@@ -41,10 +56,23 @@ class QuickMatchQueue(Protocol):
         now: datetime,
         expires_at: datetime,
         match_id: str,
+        hold_until: datetime,
     ) -> Paired | None:
         """Pair the asker into ``match_id`` with the longest-waiting other player of the same
         key whose entry has not expired, or queue the asker until ``expires_at`` (None).
+        A pairing is pending, claimed by the asker until ``hold_until``.
         Raises ``AlreadyQueued`` if the asker is waiting already (for any options)."""
+        ...
+
+    async def claim_pending(
+        self, *, now: datetime, hold_until: datetime, match_id: str | None = None
+    ) -> list[PendingPair]:
+        """Claim until ``hold_until`` every pending pair (or only that of ``match_id``) whose
+        claim has lapsed by ``now``: the caller then makes their matches."""
+        ...
+
+    async def made(self, match_id: str, *, now: datetime) -> None:
+        """The pair's match is made: it is pending no longer."""
         ...
 
     async def entry(self, player_id: str) -> QueueEntry | None: ...

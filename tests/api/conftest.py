@@ -19,6 +19,7 @@ from litestar.testing import AsyncTestClient
 
 from tests.app_login import as_app
 from web.app import create_app
+from web.rate_limits import NO_LIMITS
 from web.settings import Settings
 
 
@@ -28,8 +29,15 @@ class Asgi(NamedTuple):
 
 
 def settings_for(database_url: str) -> Settings:
-    """Settings for an app on ``database_url``'s database, connected as the application role."""
-    return Settings(database_url=as_app(database_url), pool_max_size=20, log_level="WARNING")
+    """Settings for an app on ``database_url``'s database, connected as the application role.
+    Rate limits are off: tests send from one address far faster than any client (the limits'
+    own tests set them)."""
+    return Settings(
+        database_url=as_app(database_url),
+        pool_max_size=20,
+        log_level="WARNING",
+        rate_limits=NO_LIMITS,
+    )
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@ done; the next window serves again. The middleware's clock is the test's, moved 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -16,9 +17,12 @@ from tests.api.players import ONE_GAME, create_table
 from tests.api.problems import assert_problem
 from web import rate_limits
 from web.app import create_app
-from web.rate_limits import RateLimits
+from web.rate_limits import NO_LIMITS, RateLimits
+from web.settings import Settings
 
-LIMITS = RateLimits(create_per_address=3, commands_per_credential=2)
+LIMITS = RateLimits(
+    create_per_address=3, create_per_credential=0, commands_per_address=0, commands_per_credential=2
+)
 
 
 class Clock:
@@ -82,3 +86,43 @@ async def test_commands_are_limited_per_credential(
     clock.now += 60
     answer = await client.post(f"{table.path}/commands", json=bad, headers=table.headers(other))
     assert answer.status_code == 422, answer.text
+
+
+def test_the_service_ships_with_every_limit_on_and_each_can_be_set() -> None:
+    shipped = Settings.from_env({}).rate_limits
+    assert shipped == RateLimits()
+    assert all(per_minute > 0 for per_minute in msgspec.structs.astuple(shipped))
+    assert Settings.from_env(LIMITS.to_env()).rate_limits == LIMITS
+    assert Settings.from_env(NO_LIMITS.to_env()).rate_limits == NO_LIMITS
+    assert Settings.from_env(Settings(rate_limits=LIMITS).to_env()).rate_limits == LIMITS
+
+
+async def test_an_honest_player_is_never_limited_by_default(database_url: str) -> None:
+    """A player signs up, creates a match against a bot and plays it to its end at once, far
+    faster than a person: nothing is refused."""
+    shipped = msgspec.structs.replace(settings_for(database_url), rate_limits=RateLimits())
+    async with AsyncTestClient(app=create_app(shipped)) as client:
+        signed = (await client.post("/players", json={"display_name": "Quick"})).json()
+        headers = {"Authorization": f"Bearer {signed['credential']}"}
+        made = await client.post(
+            "/players/me/matches", json={"options": ONE_GAME, "bot": "simple"}, headers=headers
+        )
+        assert made.status_code == 201, made.text
+        path = f"/matches/{made.json()['match_id']}"
+        view = (await client.get(f"{path}/view", headers=headers)).json()
+        sent = 0
+        for _ in range(20_000):  # the bot answers within moments
+            if view["phase"] == "match_over":
+                break
+            if view["turn"] != view["seat"]:
+                await asyncio.sleep(0.001)
+                view = (await client.get(f"{path}/view", headers=headers)).json()
+                continue
+            answer = await client.post(
+                f"{path}/commands", json=view["legal_actions"][0], headers=headers
+            )
+            assert answer.status_code == 200, answer.text
+            view = answer.json()
+            sent += 1
+        assert view["phase"] == "match_over"
+        assert sent > 0

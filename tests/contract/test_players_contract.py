@@ -71,8 +71,13 @@ def new_id() -> str:
 
 async def new_player(ports: Ports, name: str = "Ada") -> str:
     player_id = new_id()
-    await ports.players.create(player_id, name, secret_hash(f"gpc_{player_id}"))
+    await ports.players.create(player_id, name, credential_hash(player_id))
     return player_id
+
+
+def credential_hash(player_id: str) -> bytes:
+    """The hash ``new_player`` gave the player's credential."""
+    return secret_hash(f"gpc_{player_id}")
 
 
 async def seat_match(ports: Ports, *token_hashes: bytes | None) -> str:
@@ -174,7 +179,7 @@ async def test_a_turn_saves_rows_notices_and_cursor_together(ports: Ports) -> No
         assert await turn.known([match_id]) == [row(ada, match_id, 3)]
         await turn.save([row(ada, match_id, 5, "finished")], [])
         await turn.move_cursor(5)
-    listed = await ports.players.matches(ada, before=None, limit=10)
+    listed = await ports.players.matches(credential_hash(ada), before=None, limit=10)
     assert listed == [row(ada, match_id, 5, "finished")]
     assert len(await ports.players.notices(ada, after=0, limit=10)) == 1
 
@@ -187,11 +192,11 @@ async def test_a_row_keeps_its_deadline(ports: Ports) -> None:
     clocked = PlayerMatch(**{**msgspec.structs.asdict(row(ada, match_id, 4)), "deadline": due})
     async with ports.players.turn() as turn:
         await turn.save([clocked], [])
-    [listed] = await ports.players.matches(ada, before=None, limit=10)
+    [listed] = await ports.players.matches(credential_hash(ada), before=None, limit=10)
     assert listed.deadline == due
     async with ports.players.turn() as turn:
         await turn.save([row(ada, match_id, 6, "finished")], [])
-    [listed] = await ports.players.matches(ada, before=None, limit=10)
+    [listed] = await ports.players.matches(credential_hash(ada), before=None, limit=10)
     assert listed.deadline is None
 
 
@@ -259,7 +264,7 @@ async def test_a_turn_that_fails_changes_nothing(ports: Ports) -> None:
         await crash_in_a_turn()
     async with ports.players.turn() as turn:
         assert turn.cursor == 0
-    assert await ports.players.matches(ada, before=None, limit=10) == []
+    assert await ports.players.matches(credential_hash(ada), before=None, limit=10) == []
     assert await ports.players.notices(ada, after=0, limit=10) == []
 
 
@@ -280,7 +285,16 @@ async def test_the_list_is_newest_first_in_pages(ports: Ports) -> None:
     async with ports.players.turn() as turn:
         rows = [row(ada, m, p) for m, p in zip(matches, (4, 9, 7), strict=True)]
         await turn.save(rows, [])
-    first = await ports.players.matches(ada, before=None, limit=2)
+    first = await ports.players.matches(credential_hash(ada), before=None, limit=2)
     assert [r.position for r in first] == [9, 7]
-    rest = await ports.players.matches(ada, before=7, limit=2)
+    rest = await ports.players.matches(credential_hash(ada), before=7, limit=2)
     assert [r.position for r in rest] == [4]
+
+
+async def test_the_list_is_found_by_the_credential_only(ports: Ports) -> None:
+    ada = await new_player(ports)
+    assert await ports.players.matches(credential_hash(ada), before=None, limit=10) == []
+    assert await ports.players.matches(credential_hash("nobody"), before=None, limit=10) is None
+    await ports.players.rotate(ada, credential_hash(ada), secret_hash("gpc_new"))
+    assert await ports.players.matches(credential_hash(ada), before=None, limit=10) is None
+    assert await ports.players.matches(secret_hash("gpc_new"), before=None, limit=10) == []

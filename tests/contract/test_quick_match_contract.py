@@ -22,6 +22,7 @@ from tests.contract.conftest import ADAPTERS
 T0 = datetime(2026, 11, 30, 12, tzinfo=UTC)
 LATER = T0 + timedelta(minutes=2)
 KEY = '{"knock_limit":10}'
+HOLD = timedelta(seconds=10)
 
 
 class Queue:
@@ -37,7 +38,12 @@ class Queue:
 
     async def ask(self, player_id: str, key: str = KEY, now: datetime = T0) -> str | None:
         paired = await self.queue.ask(
-            player_id, key, now=now, expires_at=now + timedelta(minutes=1), match_id=new_id()
+            player_id,
+            key,
+            now=now,
+            expires_at=now + timedelta(minutes=1),
+            match_id=new_id(),
+            hold_until=now + HOLD,
         )
         return None if paired is None else paired.opponent_id
 
@@ -111,3 +117,55 @@ async def test_many_askers_at_once_pair_each_exactly_once(queue: Queue) -> None:
             assert mine is not None
             assert theirs is not None
             assert mine.match_id == theirs.match_id
+
+
+async def test_a_pairing_is_pending_and_claimed_by_its_asker_until_its_hold_lapses(
+    queue: Queue,
+) -> None:
+    first, second = await queue.player(), await queue.player()
+    assert await queue.ask(first) is None
+    assert await queue.ask(second) == first
+    entry = await queue.queue.entry(second)
+    assert entry is not None
+    assert entry.match_id is not None
+    assert await queue.queue.claim_pending(now=T0, hold_until=T0 + HOLD) == []
+    lapsed = T0 + HOLD
+    claimed = await queue.queue.claim_pending(
+        now=lapsed, hold_until=lapsed + HOLD, match_id=entry.match_id
+    )
+    assert [(p.match_id, p.options_key, p.waiting_id, p.asker_id) for p in claimed] == [
+        (entry.match_id, KEY, first, second)
+    ]
+    assert await queue.queue.claim_pending(now=lapsed, hold_until=lapsed + HOLD) == []
+    later = lapsed + HOLD
+    assert len(await queue.queue.claim_pending(now=later, hold_until=later + HOLD)) == 1
+    await queue.queue.made(entry.match_id, now=later)
+    muchlater = later + 10 * HOLD
+    assert await queue.queue.claim_pending(now=muchlater, hold_until=muchlater + HOLD) == []
+
+
+async def test_a_claim_for_one_match_leaves_the_others(queue: Queue) -> None:
+    players = [await queue.player() for _ in range(4)]
+    for player in players:
+        await queue.ask(player)
+    entries = [await queue.queue.entry(p) for p in players]
+    match_ids = {e.match_id for e in entries if e is not None}
+    assert len(match_ids) == 2
+    one = sorted(match_id for match_id in match_ids if match_id is not None)[0]
+    lapsed = T0 + HOLD
+    claimed = await queue.queue.claim_pending(now=lapsed, hold_until=lapsed + HOLD, match_id=one)
+    assert [p.match_id for p in claimed] == [one]
+    rest = await queue.queue.claim_pending(now=lapsed, hold_until=lapsed + HOLD)
+    assert {p.match_id for p in rest} == match_ids - {one}
+
+
+async def test_claimers_at_once_each_take_a_pair_only_once(queue: Queue) -> None:
+    players = [await queue.player() for _ in range(20)]
+    for player in players:
+        await queue.ask(player)
+    lapsed = T0 + HOLD
+    claims = await asyncio.gather(
+        *(queue.queue.claim_pending(now=lapsed, hold_until=lapsed + HOLD) for _ in range(8))
+    )
+    claimed = [pair.match_id for claim in claims for pair in claim]
+    assert len(claimed) == len(set(claimed)) == 10

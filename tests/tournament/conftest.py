@@ -18,6 +18,7 @@ from service.tournament.webhooks.settings import WebhookSettings
 from tests.app_login import as_app
 from tests.tournament.play import Client
 from web.app import create_app
+from web.rate_limits import NO_LIMITS
 from web.settings import Settings
 
 # The receivers of these tests listen on this machine's loopback, and nowhere else.
@@ -37,7 +38,13 @@ FAST_WEBHOOKS = WebhookSettings(
 async def running_app(
     database_url: str, webhooks: WebhookSettings = FAST_WEBHOOKS
 ) -> AsyncIterator[Client]:
-    settings = Settings(database_url=as_app(database_url), pool_max_size=20, webhooks=webhooks)
+    # Rate limits off: one operator key creates far faster here than any real operator.
+    settings = Settings(
+        database_url=as_app(database_url),
+        pool_max_size=20,
+        webhooks=webhooks,
+        rate_limits=NO_LIMITS,
+    )
     app = create_app(settings)
     async with AsyncTestClient(app=app) as client:
         yield client
