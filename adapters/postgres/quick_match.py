@@ -1,5 +1,5 @@
 """The quick-match queue in PostgreSQL: ``quick_match`` (migration 0015) and the pairs whose
-match is not made yet, ``quick_match_pairs`` (migration 0020).
+match is not made yet, ``quick_match_pairs`` (migration 0019).
 
 An ask takes a transaction-scoped advisory lock on its options key, so the askers of one key
 take their turns one after another in every process: each finds the waiting entries as the

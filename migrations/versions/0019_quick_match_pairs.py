@@ -1,6 +1,6 @@
 """Quick-match pairs whose match is not made yet: ``quick_match_pairs``.
 
-Revision ID: 0020
+Revision ID: 0019
 Revises: 0018
 Create Date: 2026-11-30
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0020"
+revision = "0019"
 down_revision = "0018"
 branch_labels = None
 depends_on = None
