@@ -15,13 +15,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from domain.cards import Card, Mask
+from domain.commands import Command
 from domain.views import SeatView
+from service.bots.actions import discard, discardable
 from service.bots.card_memory import CardMemory
 from service.bots.knock_odds import knock_odds
 from service.bots.knocking import KnockPlan, KnockPolicy
 from service.bots.neighbours import in_some_meld
 from service.bots.opponent_hands import sample_hands
 from service.bots.opponent_melds import Chances
+from service.bots.play_on import play_on_values
 from service.bots.seeded import view_seeded
 from service.bots.strong import StrongBot, Tuning
 
@@ -36,6 +39,10 @@ class SampledKnock:
     # level's estimate: tried, and no better on duplicate deals (-0.4 to -0.8 points a hand
     # against the EAAI player over 1,000 hands, within noise) at twice the CPU, so off.
     sampled_danger: bool = False
+    play_on_turns: int = 0  # weigh knocking now against playing on for up to this many turns
+    play_on_margin: float = 0.0  # points a knock now may fall short of playing on by
+    keep_gin_hunt: bool = False  # with play-on weighing, still hunt gin by the rule
+    play_on_throws: int = 1  # the discards whose play-on is weighed
 
 
 # Tuned on duplicate deals (``bench.yardsticks``, seeds apart from the reported run's): taking
@@ -51,14 +58,60 @@ class HardBot(StrongBot):
         self._samples_of: SeatView | None = None
         self._samples: list[Mask] = []
 
-    def _knocks(
+    def _knock_or_discard(
+        self, plan: KnockPlan, view: SeatView, memory: CardMemory, chances: Chances
+    ) -> Command:
+        rule, knock = self.knock.gin_hunt, self.knock
+        if rule.must_knock(plan, memory):
+            return plan.command(view.seat)
+        useful = self._usefulness(view, memory, chances)
+        allowed = discardable(view)
+        if not knock.play_on_turns:
+            if not rule.hunts_gin(plan, memory) and self._knock_pays(plan, view, memory, chances):
+                return plan.command(view.seat)
+            return discard(view, self._best_discard(memory, allowed, useful))
+        if knock.keep_gin_hunt and rule.hunts_gin(plan, memory):
+            return discard(view, self._best_discard(memory, allowed, useful))
+        hands = self._sampled(view, memory, chances)
+        now = knock_odds(plan, hands, view.options).value
+        throws = self._throws(memory, allowed, useful, knock.play_on_throws)
+        later = {
+            card: max(
+                play_on_values(
+                    memory.hand,
+                    card,
+                    hands,
+                    memory.unseen,
+                    memory.knock_limit,
+                    view.options,
+                    view_seeded(view, "play on"),
+                    knock.play_on_turns,
+                )
+            )
+            for card in throws
+        }
+        best = max(throws, key=lambda card: later[card])
+        if now + knock.play_on_margin >= later[best]:
+            return plan.command(view.seat)
+        return discard(view, best)
+
+    def _throws(
+        self, memory: CardMemory, allowed: list[Card], useful: Callable[[Card], float], count: int
+    ) -> list[Card]:
+        """The ``count`` discards the strong level's weighing likes best, best first."""
+        if count <= 1:
+            return [self._best_discard(memory, allowed, useful)]
+        ranked = []
+        rest = list(allowed)
+        for _ in range(min(count, len(allowed))):
+            card = self._best_discard(memory, rest, useful)
+            ranked.append(card)
+            rest.remove(card)
+        return ranked
+
+    def _knock_pays(
         self, plan: KnockPlan, view: SeatView, memory: CardMemory, chances: Chances
     ) -> bool:
-        rule = self.knock.gin_hunt
-        if rule.must_knock(plan, memory):
-            return True
-        if rule.hunts_gin(plan, memory):
-            return False
         odds = knock_odds(plan, self._sampled(view, memory, chances), view.options)
         return odds.value > self.knock.min_value and odds.undercut <= self.knock.max_undercut
 
