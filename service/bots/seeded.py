@@ -10,5 +10,6 @@ import random
 from domain.views import SeatView
 
 
-def view_seeded(view: SeatView) -> random.Random:
-    return random.Random(hashlib.sha256(repr(view).encode()).digest())
+def view_seeded(view: SeatView, purpose: str = "") -> random.Random:
+    """A stream for ``view``; each ``purpose`` gets its own, unrelated to the others."""
+    return random.Random(hashlib.sha256(f"{purpose}{view!r}".encode()).digest())

@@ -28,6 +28,7 @@ from service.bots.actions import (
 from service.bots.card_memory import CardMemory, read_view
 from service.bots.hand_value import expected_deadwood
 from service.bots.knocking import KnockPlan, KnockPolicy, best_knock
+from service.bots.opponent_hands import FULL_STOCK
 from service.bots.opponent_melds import Chances, holding_chances, usefulness
 
 
@@ -39,6 +40,7 @@ class Tuning:
     take_margin: float = 1.0  # how much better the pile card must leave the hand
     stock_hope: float = 1.0  # how many turns' worth of gain a stock draw is credited with
     breadth: int = 12  # discards leaving more deadwood than the best by this are not weighed
+    defence: float = 0.0  # weight of the deadwood held now, growing as the stock runs down
     knock: KnockPolicy = field(default_factory=KnockPolicy)
 
 
@@ -82,15 +84,17 @@ class StrongBot:
         knock_cards = knockable(view)
         if knock_cards:
             plan = best_knock(memory.hand, knock_cards, chances)
-            if self._knocks(plan, view, memory, chances):
-                return plan.command(view.seat)
+            return self._knock_or_discard(plan, view, memory, chances)
         useful = self._usefulness(view, memory, chances)
         return discard(view, self._best_discard(memory, discardable(view), useful))
 
-    def _knocks(
+    def _knock_or_discard(
         self, plan: KnockPlan, view: SeatView, memory: CardMemory, chances: Chances
-    ) -> bool:
-        return self.tuning.knock.knocks(plan, memory)
+    ) -> Command:
+        if self.tuning.knock.knocks(plan, memory):
+            return plan.command(view.seat)
+        useful = self._usefulness(view, memory, chances)
+        return discard(view, self._best_discard(memory, discardable(view), useful))
 
     def _usefulness(
         self, view: SeatView, memory: CardMemory, chances: Chances
@@ -102,9 +106,13 @@ class StrongBot:
         self, memory: CardMemory, allowed: list[Card], useful: Callable[[Card], float]
     ) -> Card:
         hand, danger = memory.hand, self.tuning.danger
+        # The later in the hand, the likelier the opponent knocks before the next draw helps.
+        defence = self.tuning.defence * max(0.0, 1.0 - memory.stock_size / FULL_STOCK)
 
         def cost(card: Card) -> tuple[float, int, int]:
             kept = expected_deadwood(hand ^ 1 << card, memory.unseen)
+            if defence:
+                kept += defence * min_deadwood(hand ^ 1 << card)
             return kept + danger * useful(card), -value_of(card), card
 
         return min(self._weighed(hand, allowed), key=cost)

@@ -6,16 +6,18 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from domain.cards import mask_of, parse_cards
+from domain.cards import FULL_DECK, card_name, cards_of, mask_of, parse_cards
 from domain.evolve import evolve
 from domain.melds import min_deadwood
 from domain.options import RuleOptions
 from domain.views import view
 from service.bots import bot_for
+from service.bots.hard import HARD_TUNING
 from service.bots.knock_odds import knock_odds
 from service.bots.knocking import KnockPlan
 from service.bots.opponent_hands import sample_hands
 from service.bots.opponent_melds import holding_chances
+from service.bots.strong import StrongBot
 from tests.unit.test_bots import apply, first_hand, memory_at
 
 
@@ -69,3 +71,17 @@ def test_late_in_a_hand_the_sampled_opponent_has_kept_what_melds() -> None:
         return sum(min_deadwood(hand) for hand in hands) / len(hands)
 
     assert mean_deadwood(8) < mean_deadwood(30) - 15
+
+
+def test_late_in_a_hand_the_hard_level_throws_for_the_deadwood_it_holds_now() -> None:
+    """Early it throws 9h, keeping Jd Qd for a run a draw may make; late, when the opponent may
+    knock before a draw helps, it throws Jd, which leaves a point less deadwood now."""
+    hand = mask_of(parse_cards("Ac 3c 7c Ad 8d Jd Qd 3h 8h 9h 8s"))
+
+    def thrown(stock_size: int, defence: float) -> str:
+        memory = replace(memory_at(stock_size), hand=hand, unseen=FULL_DECK & ~hand)
+        bot = StrongBot(replace(HARD_TUNING, defence=defence))
+        return card_name(bot._best_discard(memory, list(cards_of(hand)), lambda card: 0.0))
+
+    assert thrown(31, HARD_TUNING.defence) == thrown(4, 0.0) == "9h"
+    assert thrown(4, HARD_TUNING.defence) == "Jd"
