@@ -61,8 +61,9 @@ def test_a_resigning_seat_loses_the_match_and_the_scores_stand() -> None:
 def test_resigning_a_finished_match_is_refused_with_its_own_error() -> None:
     table = clocked()
     table.do(Resign(seat=1))
-    with pytest.raises(MatchAlreadyEnded):
+    with pytest.raises(MatchAlreadyEnded) as caught:
         table.do(Resign(seat=0))
+    assert str(caught.value) == "the match is over: you cannot resign it any more"
 
 
 def test_an_abandoned_match_ends_with_no_winner_and_the_scores_stand() -> None:
