@@ -11,6 +11,7 @@ from domain.commands import (
     Abandon,
     Adjudicate,
     AwaitJoin,
+    Command,
     Cut,
     Discard,
     DrawFromStock,
@@ -21,7 +22,14 @@ from domain.commands import (
     TimeOut,
 )
 from domain.default_moves import default_move
-from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchAlreadyEnded
+from domain.endings import MAX_REASON
+from domain.errors import (
+    DomainError,
+    IllegalMove,
+    InvalidCommand,
+    InvalidOptions,
+    MatchAlreadyEnded,
+)
 from domain.events import DeadlineSet, Discarded, Drew, MatchEnded, SeatReturned, TimedOut
 from domain.options import RuleOptions, parse_options
 from domain.state import Phase
@@ -270,3 +278,74 @@ def test_a_join_deadline_without_a_turn_clock_is_cleared_once_the_seat_is_in() -
     table.do(Cut(seed=CUT_SEED))
     [stamp] = table.do(StampTime(at=T0 + seconds(5)))
     assert stamp == DeadlineSet(seat=None, at=T0 + seconds(5), due_at=None, banks_ms=[0, 0])
+
+
+def refusal(table: Table, command: Command) -> tuple[type[DomainError], str]:
+    with pytest.raises(DomainError) as caught:
+        table.do(command)
+    return type(caught.value), str(caught.value)
+
+
+def test_an_adjudication_is_refused_saying_what_it_lacks_word_for_word() -> None:
+    table = clocked()
+    for command, sentence in [
+        (
+            Adjudicate(verdict="pardon", seat=0, reason="x"),  # type: ignore[arg-type]
+            'verdict must be "forfeit", "award" or "void"',
+        ),
+        (Adjudicate(verdict="void", seat=None, reason=" "), "an adjudication needs a reason"),
+        (Adjudicate(verdict="void", seat=0, reason="x"), "a void names no seat"),
+        (
+            Adjudicate(verdict="void", seat=None, reason="x" * (MAX_REASON + 1)),
+            f"the reason is at most {MAX_REASON} characters",
+        ),
+    ]:
+        assert refusal(table, command) == (InvalidCommand, sentence)
+    [ended] = table.do(Adjudicate(verdict="void", seat=None, reason="x" * MAX_REASON))
+    assert isinstance(ended, MatchEnded)
+    assert ended.note == "x" * MAX_REASON
+
+
+@pytest.mark.parametrize(
+    ("command", "doing"),
+    [
+        (Abandon(), "abandon"),
+        (Adjudicate(verdict="void", seat=None, reason="late"), "adjudicate"),
+        (Adjudicate(verdict="award", seat=0, reason="late"), "adjudicate"),
+    ],
+)
+def test_ending_an_ended_match_is_refused_saying_so(command: Command, doing: str) -> None:
+    table = clocked()
+    table.do(Resign(seat=0))
+    assert refusal(table, command) == (
+        MatchAlreadyEnded,
+        f"the match is over: you cannot {doing} it any more",
+    )
+
+
+def test_a_join_deadline_is_set_only_on_a_match_waiting_for_its_players() -> None:
+    sentence = "a join deadline is set only on a match waiting for its players"
+    assert refusal(created(RuleOptions()), AwaitJoin(seat=1, at=T0)) == (IllegalMove, sentence)
+    started = created(RuleOptions(join_seconds=60))
+    started.do(Cut(seed=CUT_SEED))
+    assert refusal(started, AwaitJoin(seat=1, at=T0)) == (IllegalMove, sentence)
+
+
+def test_a_no_show_is_refused_unless_that_seat_was_waited_for() -> None:
+    assert refusal(created(RuleOptions(join_seconds=60)), NoShow(seat=1, at=T0, forfeit=False)) == (
+        IllegalMove,
+        "only a match waiting for an invited player has a join deadline",
+    )
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    assert refusal(table, NoShow(seat=0, at=T0 + seconds(60), forfeit=False)) == (
+        IllegalMove,
+        "seat 0 has no join deadline",
+    )
+
+
+def test_a_no_show_is_the_seats_first_timeout() -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    timed_out, _ = table.do(NoShow(seat=1, at=T0 + seconds(61), forfeit=True))
+    assert timed_out == TimedOut(
+        seat=1, due_at=T0 + seconds(60), at=T0 + seconds(61), consecutive=1
+    )
