@@ -102,6 +102,15 @@ def test_equal_game_totals_score_nothing_into_the_match() -> None:
     assert (table.state.game, table.state.phase) == (2, Phase.DEAL)
 
 
+def test_a_match_to_one_point_plays_on_after_a_game_of_equal_totals() -> None:
+    table = new_table(RuleOptions(game_target=30, game_bonus=3, match_target=1), dealer=1)
+    knock_hand(table, knocker=1, dead="Ac")
+    knock_hand(table, knocker=1, dead="Ac")
+    knock_hand(table, knocker=0, dead="5d")
+    assert not any(isinstance(event, MatchWon) for event in table.events)
+    assert (table.state.score.match_scores, table.state.phase) == ((0, 0), Phase.DEAL)
+
+
 def test_a_single_game_match_with_equal_totals_goes_to_the_winner_of_the_game() -> None:
     table = new_table(RuleOptions(game_target=30, game_bonus=3, match_target=0), dealer=1)
     knock_hand(table, knocker=1, dead="Ac")
