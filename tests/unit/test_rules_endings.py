@@ -144,7 +144,8 @@ def test_a_seat_acting_on_a_stale_clock_is_not_on_the_clock() -> None:
 
 def test_a_clock_stamped_after_the_match_ends_runs_for_nobody() -> None:
     table = clocked()
-    table.do(Resign(seat=1))
+    table.do(Resign(seat=1))  # seat 1 was to play
+    assert (table.state.turn, public_view(table.state).turn) == (None, None)
     assert table.do(StampTime(at=T0 + seconds(5))) == [
         DeadlineSet(seat=None, at=T0 + seconds(5), due_at=None, banks_ms=[30_000, 30_000])
     ]
