@@ -21,7 +21,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from adapters.postgres.database import create_database, drop_database, with_database
 from adapters.postgres.embedded import EmbeddedPostgres
@@ -36,13 +36,15 @@ MakeDatabase = Callable[[], str]
 settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Mutation testing (`dev.py mutate`) compares runs of the same tests against each mutant: the
 # examples must be the same every time, or a survivor could be a matter of luck.
-# It runs a quarter of each property test's examples (tests/unit/helpers.py examples()).
+# It runs a quarter of each property test's examples (tests/unit/helpers.py examples()), and
+# does not shrink a failing example: a mutant needs one failure, not the smallest.
 settings.register_profile(
     "mutation",
     parent=settings.get_profile("project"),
     derandomize=True,
     database=None,
     max_examples=25,
+    phases=[Phase.explicit, Phase.generate],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
 

@@ -12,6 +12,7 @@ and folded like any other event, so no seed is involved; every action then goes 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from hypothesis import settings
@@ -192,10 +193,13 @@ def scored_in(events: Sequence[Event]) -> Scored:
     return scored
 
 
-def examples(count: int) -> int:
+def examples(count: int, *, under_mutation: int | None = None) -> int:
     """A property test's example count under the loaded hypothesis profile: ``count`` under
-    the project's (hypothesis' default of 100 examples), a quarter under ``mutation``, as
-    ``dev.py mutate`` runs the property tests again for every mutant that survives the rest."""
+    the project's (hypothesis' default of 100 examples); under ``mutation`` a quarter, or
+    ``under_mutation`` where each example is costly (a whole match), as ``dev.py mutate``
+    runs the property tests again for every mutant that survives the named tests."""
     loaded = settings.default
     assert loaded is not None  # tests/conftest.py loads a profile
+    if under_mutation is not None and os.environ.get("HYPOTHESIS_PROFILE") == "mutation":
+        return under_mutation
     return max(1, count * loaded.max_examples // 100)

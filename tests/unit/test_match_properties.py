@@ -66,7 +66,9 @@ from domain.views import SeatView, TableView, public_view, redact_event, view
 from tests.unit.helpers import examples
 
 MATCHES = settings(
-    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(40, under_mutation=2),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 MAX_STEPS = 20_000
 REFUSALS_PER_STEP = 4

@@ -22,6 +22,7 @@ from domain.events import CardsCut, Dealt, Drew, UpcardPassed
 from domain.legal import legal_actions
 from domain.shuffle import cut_pairs, shuffled_deck
 from domain.state import Phase
+from domain.views import public_view
 from tests.unit.helpers import Table, created, deal, new_table
 
 SEAT0 = "As 2s 3s 4h 5h 6h 9c 9d Jc Qd"
@@ -73,6 +74,20 @@ def test_cut_higher_rank_wins_and_equal_ranks_cut_again() -> None:
     assert cut.winner == (0 if rank_of(first) > rank_of(second) else 1)
     deck = shuffled_deck(seed)
     assert [card for pair in pairs for card in pair] == deck[: 2 * len(pairs)]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_either_seat_wins_the_cut_with_the_higher_card_and_the_cut_is_shown(seat: int) -> None:
+    def higher(seed: bytes) -> bool:
+        last = cut_pairs(seed)[-1]
+        return rank_of(last[seat]) > rank_of(last[1 - seat])
+
+    seed = next(bytes([n]) for n in range(256) if higher(bytes([n])))
+    table = created()
+    (cut,) = table.do(Cut(seed=seed.hex()))
+    assert isinstance(cut, CardsCut)
+    assert (cut.winner, table.state.turn) == (seat, seat)
+    assert public_view(table.state).cut == cut
 
 
 @pytest.mark.parametrize("dealer", [0, 1])

@@ -11,9 +11,12 @@ from domain.commands import (
     Abandon,
     Adjudicate,
     AwaitJoin,
+    ChooseDealer,
+    Command,
     Cut,
     Discard,
     DrawFromStock,
+    FinishLayoff,
     NoShow,
     PassUpcard,
     Resign,
@@ -21,12 +24,19 @@ from domain.commands import (
     TimeOut,
 )
 from domain.default_moves import default_move
-from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchAlreadyEnded
+from domain.endings import MAX_REASON
+from domain.errors import (
+    DomainError,
+    IllegalMove,
+    InvalidCommand,
+    InvalidOptions,
+    MatchAlreadyEnded,
+)
 from domain.events import DeadlineSet, Discarded, Drew, MatchEnded, SeatReturned, TimedOut
 from domain.options import RuleOptions, parse_options
 from domain.state import Phase
 from domain.views import public_view, view
-from tests.unit.helpers import CUT_SEED, Table, created, deal
+from tests.unit.helpers import CUT_SEED, Table, created, deal, knock_hand, new_table
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 CLOCKED = RuleOptions(turn_seconds=10, bank_seconds=30, timeouts_to_forfeit=3)
@@ -61,8 +71,9 @@ def test_a_resigning_seat_loses_the_match_and_the_scores_stand() -> None:
 def test_resigning_a_finished_match_is_refused_with_its_own_error() -> None:
     table = clocked()
     table.do(Resign(seat=1))
-    with pytest.raises(MatchAlreadyEnded):
+    with pytest.raises(MatchAlreadyEnded) as caught:
         table.do(Resign(seat=0))
+    assert str(caught.value) == "the match is over: you cannot resign it any more"
 
 
 def test_an_abandoned_match_ends_with_no_winner_and_the_scores_stand() -> None:
@@ -108,6 +119,38 @@ def test_time_past_the_turn_time_is_taken_from_the_bank() -> None:
     )
 
 
+def test_each_decision_takes_its_overtime_from_what_is_left_of_the_bank() -> None:
+    table = clocked()
+    table.pass_upcard(1)
+    table.do(StampTime(at=T0 + seconds(14.5)))  # seat 1: 4.5 s over, 25.5 s left
+    table.pass_upcard(0)
+    [stamp] = table.do(StampTime(at=T0 + seconds(24.501)))  # seat 0: 1 ms over
+    assert isinstance(stamp, DeadlineSet)
+    assert stamp.banks_ms == [29_999, 25_500]
+    table.draw_stock(1)
+    [stamp] = table.do(StampTime(at=T0 + seconds(100)))  # seat 1: more than its bank over
+    assert stamp == DeadlineSet(
+        seat=1, at=T0 + seconds(100), due_at=T0 + seconds(110), banks_ms=[29_999, 0]
+    )
+
+
+def test_a_seat_acting_on_a_stale_clock_is_not_on_the_clock() -> None:
+    table = clocked()
+    table.pass_upcard(1)  # seat 0 is to act; the clock is stamped for it next
+    with pytest.raises(IllegalMove) as caught:
+        table.do(TimeOut(seat=1, at=T0 + seconds(60)))
+    assert str(caught.value) == "seat 1 is not on the clock"
+
+
+def test_a_clock_stamped_after_the_match_ends_runs_for_nobody() -> None:
+    table = clocked()
+    table.do(Resign(seat=1))  # seat 1 was to play
+    assert (table.state.turn, public_view(table.state).turn) == (None, None)
+    assert table.do(StampTime(at=T0 + seconds(5))) == [
+        DeadlineSet(seat=None, at=T0 + seconds(5), due_at=None, banks_ms=[30_000, 30_000])
+    ]
+
+
 def test_without_a_clock_nothing_is_stamped() -> None:
     table = deal(seat0=SEAT0, seat1=SEAT1, upcard="Td")
     assert table.do(StampTime(at=T0)) == []
@@ -146,6 +189,37 @@ def test_the_default_discard_leaves_the_least_deadwood() -> None:
     assert move == Discard(seat=1, card="Kd")
 
 
+def test_the_default_discard_keeps_a_set_of_kings_and_throws_the_ten() -> None:
+    table = deal(
+        seat0="Ac Ad 5h 6s Jc Jh Qs Qh 2c 3c",
+        seat1="Kd Kc Kh 2s 3s 4s 7h 8h 9h 5c",
+        upcard="Jd",
+        stock="Td",
+    )
+    table.pass_upcard(1)
+    table.pass_upcard(0)
+    table.draw_stock(1)  # Td: only 5c is left as deadwood once it goes
+    assert default_move(view(table.state, 1)) == Discard(seat=1, card="Td")
+
+
+@pytest.mark.parametrize("seed", ["00", "02"])  # seat 0, then seat 1 wins the cut
+def test_the_default_moves_of_choosing_the_dealer_and_laying_off(seed: str) -> None:
+    table = created()
+    table.do(Cut(seed=seed))
+    chooser = table.state.turn
+    assert chooser is not None
+    assert default_move(view(table.state, chooser)) == ChooseDealer(
+        seat=chooser, dealer=1 - chooser
+    )
+    with pytest.raises(IllegalMove) as caught:
+        default_move(view(table.state, 1 - chooser))
+    assert str(caught.value) == f"seat {1 - chooser} is not to act, so it has no default move"
+    table = new_table(dealer=1)
+    knock_hand(table, knocker=0, dead="Ac", defender="8s 2h 4c 6h 8c Tc Kh Qc 9h 9c")
+    assert table.state.phase is Phase.LAYOFF
+    assert default_move(view(table.state, 1)) == FinishLayoff(seat=1)
+
+
 def test_the_default_moves_of_the_offer_and_the_draw() -> None:
     table = clocked()
     assert default_move(view(table.state, 1)) == PassUpcard(seat=1)
@@ -164,7 +238,7 @@ def test_consecutive_timeouts_forfeit_the_match() -> None:
     events = table.do(TimeOut(seat=1, at=at + seconds(11)))
     assert [type(e) for e in events] == [TimedOut, MatchEnded]
     assert isinstance(events[1], MatchEnded)
-    assert events[1].reason == "forfeited_on_time"
+    assert (events[1].reason, events[1].seat, events[1].winner) == ("forfeited_on_time", 1, 0)
     assert table.state.winner == 0
 
 
@@ -269,3 +343,74 @@ def test_a_join_deadline_without_a_turn_clock_is_cleared_once_the_seat_is_in() -
     table.do(Cut(seed=CUT_SEED))
     [stamp] = table.do(StampTime(at=T0 + seconds(5)))
     assert stamp == DeadlineSet(seat=None, at=T0 + seconds(5), due_at=None, banks_ms=[0, 0])
+
+
+def refusal(table: Table, command: Command) -> tuple[type[DomainError], str]:
+    with pytest.raises(DomainError) as caught:
+        table.do(command)
+    return type(caught.value), str(caught.value)
+
+
+def test_an_adjudication_is_refused_saying_what_it_lacks_word_for_word() -> None:
+    table = clocked()
+    for command, sentence in [
+        (
+            Adjudicate(verdict="pardon", seat=0, reason="x"),  # type: ignore[arg-type]
+            'verdict must be "forfeit", "award" or "void"',
+        ),
+        (Adjudicate(verdict="void", seat=None, reason=" "), "an adjudication needs a reason"),
+        (Adjudicate(verdict="void", seat=0, reason="x"), "a void names no seat"),
+        (
+            Adjudicate(verdict="void", seat=None, reason="x" * (MAX_REASON + 1)),
+            f"the reason is at most {MAX_REASON} characters",
+        ),
+    ]:
+        assert refusal(table, command) == (InvalidCommand, sentence)
+    [ended] = table.do(Adjudicate(verdict="void", seat=None, reason="x" * MAX_REASON))
+    assert isinstance(ended, MatchEnded)
+    assert ended.note == "x" * MAX_REASON
+
+
+@pytest.mark.parametrize(
+    ("command", "doing"),
+    [
+        (Abandon(), "abandon"),
+        (Adjudicate(verdict="void", seat=None, reason="late"), "adjudicate"),
+        (Adjudicate(verdict="award", seat=0, reason="late"), "adjudicate"),
+    ],
+)
+def test_ending_an_ended_match_is_refused_saying_so(command: Command, doing: str) -> None:
+    table = clocked()
+    table.do(Resign(seat=0))
+    assert refusal(table, command) == (
+        MatchAlreadyEnded,
+        f"the match is over: you cannot {doing} it any more",
+    )
+
+
+def test_a_join_deadline_is_set_only_on_a_match_waiting_for_its_players() -> None:
+    sentence = "a join deadline is set only on a match waiting for its players"
+    assert refusal(created(RuleOptions()), AwaitJoin(seat=1, at=T0)) == (IllegalMove, sentence)
+    started = created(RuleOptions(join_seconds=60))
+    started.do(Cut(seed=CUT_SEED))
+    assert refusal(started, AwaitJoin(seat=1, at=T0)) == (IllegalMove, sentence)
+
+
+def test_a_no_show_is_refused_unless_that_seat_was_waited_for() -> None:
+    assert refusal(created(RuleOptions(join_seconds=60)), NoShow(seat=1, at=T0, forfeit=False)) == (
+        IllegalMove,
+        "only a match waiting for an invited player has a join deadline",
+    )
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    assert refusal(table, NoShow(seat=0, at=T0 + seconds(60), forfeit=False)) == (
+        IllegalMove,
+        "seat 0 has no join deadline",
+    )
+
+
+def test_a_no_show_is_the_seats_first_timeout() -> None:
+    table = waiting_for_seat_1(RuleOptions(join_seconds=60))
+    timed_out, _ = table.do(NoShow(seat=1, at=T0 + seconds(61), forfeit=True))
+    assert timed_out == TimedOut(
+        seat=1, due_at=T0 + seconds(60), at=T0 + seconds(61), consecutive=1
+    )

@@ -21,6 +21,7 @@ from domain.commands import (
     Knock,
     LayOff,
     PassUpcard,
+    Resign,
     StartMatch,
     TakeUpcard,
     decode_command,
@@ -31,6 +32,7 @@ from domain.errors import (
     IllegalMove,
     InvalidCommand,
     InvalidNotation,
+    InvalidOptions,
     MatchOver,
     NotYourTurn,
 )
@@ -316,3 +318,27 @@ def test_the_system_actions_are_the_start_the_cut_and_the_deal_with_the_seed_lef
     assert legal_actions(table.state, None) == [Deal(seed="")]
     assert legal_actions(new_match(), None) == [StartMatch()]
     assert legal_actions(drawing().state, None) == []
+
+
+def test_refusals_before_the_first_deal_name_the_rule_word_for_word() -> None:
+    blank = Table(new_match(), [])
+    unknown_options = StartMatch(options=None)  # type: ignore[arg-type]
+    cases: list[tuple[Table, Command, type[DomainError], str]] = [
+        (blank, unknown_options, InvalidOptions, "options must be a set of rule options"),
+        (blank, Resign(seat=0), IllegalMove, "you cannot resign a match that has not been created"),
+        (
+            created(),
+            ChooseDealer(seat=0, dealer=2),
+            InvalidCommand,
+            "the dealer must be seat 0 or seat 1",
+        ),
+        (
+            created(),
+            ChooseDealer(seat=0, dealer=1),
+            IllegalMove,
+            "you cannot choose the dealer now: the players have not cut for the first deal yet",
+        ),
+    ]
+    for table, command, kind, sentence in cases:
+        error = refusal(table, command)
+        assert (type(error), str(error)) == (kind, sentence)

@@ -7,7 +7,14 @@ import msgspec
 import pytest
 
 from domain.commands import ChooseDealer, DrawFromStock, PassUpcard, Resign
-from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
+from domain.errors import (
+    DomainError,
+    IllegalMove,
+    InvalidCommand,
+    InvalidOptions,
+    MatchOver,
+    NotYourTurn,
+)
 from domain.events import Dealt, Scored
 from domain.formats import (
     CutSeats,
@@ -18,13 +25,17 @@ from domain.formats import (
     RoundStarted,
     SeatsCut,
     Settlement,
+    StartFormatMatch,
     TableEvent,
+    decide_format,
     format_legal_actions,
     format_public_view,
     format_view,
     redact_format_events,
 )
+from domain.formats.commands import FormatCommand
 from domain.formats.seating import cut_for_dealer
+from domain.formats.state import FormatState
 from domain.options import RuleOptions
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_92, KNOCKER_MELDS, cards
@@ -386,3 +397,60 @@ def test_a_seat_of_three_or_four_cannot_resign_and_is_never_offered_it() -> None
     assert not any(type(action) is Resign for action in format_legal_actions(match.state, 0))
     with pytest.raises(InvalidCommand, match="two-player"):
         match.do(Resign(seat=0))
+
+
+def refusal(state: FormatState, command: FormatCommand) -> tuple[type[DomainError], str]:
+    with pytest.raises(DomainError) as caught:
+        decide_format(state, command)
+    return type(caught.value), str(caught.value)
+
+
+def test_format_refusals_name_the_seat_and_the_rule_word_for_word() -> None:
+    clocked = msgspec.structs.replace(RuleOptions(), turn_seconds=60)
+    assert refusal(FormatState(), StartFormatMatch(players=3, options=clocked)) == (
+        InvalidOptions,
+        "turn_seconds is for two-player matches: leave it 0",
+    )
+    assert refusal(FormatState(), StartFormatMatch(players=5)) == (  # type: ignore[arg-type]
+        InvalidCommand,
+        "a match of this kind has 3 or 4 players",
+    )
+    assert refusal(FormatMatch(3).state, StartFormatMatch(players=3)) == (
+        IllegalMove,
+        "cannot create the match now: the match is in its cut phase",
+    )
+    three = format_match(3, dealer=0)  # seat 0 sits out, seat 1 is offered the upcard first
+    assert refusal(three.state, PassUpcard(seat=1)) == (
+        IllegalMove,
+        "you cannot play now: the hand has not been dealt yet",
+    )
+    three.deal(0, {1: KNOCKER_MELDS + " Ac", 2: DEFENDER_92}, upcard="2c")
+    assert refusal(three.state, PassUpcard(seat=2)) == (
+        NotYourTurn,
+        "it is not your turn: seat 1 is to play",
+    )
+    assert refusal(three.state, PassUpcard(seat=0)) == (
+        NotYourTurn,
+        "seat 0 sits this hand out and deals it",
+    )
+    assert refusal(three.state, PassUpcard(seat=3)) == (InvalidCommand, "seat must be 0 to 2")
+    assert refusal(three.state, ChooseDealer(seat=1, dealer=2)) == (
+        InvalidCommand,
+        "the cut alone decides the first dealer in this format",
+    )
+    assert refusal(three.state, Resign(seat=1)) == (
+        InvalidCommand,
+        "resigning is for two-player matches",
+    )
+    four = format_match(4, dealer=3)
+    four.deal_knock(0, knocker=0, dead="Ac")
+    four.deal_knock(1, knocker=3, dead="Ac")
+    four.play(0)
+    assert refusal(four.state, DrawFromStock(seat=1)) == (
+        NotYourTurn,
+        "your hand is over: the round ends when the other table's hand does",
+    )
+    over = format_match(4, dealer=3, options=RuleOptions(game_target=1, match_target=0))
+    over.knock_round((0, "5d"), (3, "Ac"))
+    assert refusal(over.state, DrawFromStock(seat=0)) == (MatchOver, "the match is over")
+    assert refusal(over.state, CutSeats(seed="ab")) == (MatchOver, "the match is over")

@@ -10,6 +10,7 @@ from domain.events import Dealt, GameWon, MatchWon
 from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import Phase
+from domain.views import public_view
 from tests.unit.helpers import DEFENDER_92, Table, knock_hand, new_table
 
 
@@ -39,6 +40,16 @@ def test_game_ends_when_hand_points_reach_the_target_with_a_shutout() -> None:
     assert table.state.score.games_won == (1, 0)
     assert table.state.score.hand_points == (0, 0)
     assert (table.state.game, table.state.phase) == (2, Phase.DEAL)
+
+
+def test_a_new_game_starts_at_its_first_hand_and_shows_the_game_just_won() -> None:
+    table = new_table(RuleOptions(game_target=4), dealer=1)
+    knock_hand(table, knocker=0, dead="Ac")
+    shown = public_view(table.state)
+    assert (shown.game, shown.hand_number, shown.last_game) == (2, 0, game_won(table))
+    knock_hand(table, knocker=1, dead="Ac")
+    dealt = [event for event in table.events if isinstance(event, Dealt)]
+    assert [(event.game, event.hand) for event in dealt] == [(1, 1), (2, 1)]
 
 
 def three_hand_game(options: RuleOptions) -> Table:
@@ -91,6 +102,15 @@ def test_equal_game_totals_score_nothing_into_the_match() -> None:
     assert (table.state.game, table.state.phase) == (2, Phase.DEAL)
 
 
+def test_a_match_to_one_point_plays_on_after_a_game_of_equal_totals() -> None:
+    table = new_table(RuleOptions(game_target=30, game_bonus=3, match_target=1), dealer=1)
+    knock_hand(table, knocker=1, dead="Ac")
+    knock_hand(table, knocker=1, dead="Ac")
+    knock_hand(table, knocker=0, dead="5d")
+    assert not any(isinstance(event, MatchWon) for event in table.events)
+    assert (table.state.score.match_scores, table.state.phase) == ((0, 0), Phase.DEAL)
+
+
 def test_a_single_game_match_with_equal_totals_goes_to_the_winner_of_the_game() -> None:
     table = new_table(RuleOptions(game_target=30, game_bonus=3, match_target=0), dealer=1)
     knock_hand(table, knocker=1, dead="Ac")
@@ -128,8 +148,8 @@ def test_a_match_reaching_500() -> None:
     knock_hand(table, knocker=0, dead="5d", defender=DEFENDER_92)  # seat 0 now deals
     assert table.events[-1] == MatchWon(winner=0, match_scores=[684, 0], games_won=[2, 0])
     final = table.state
-    assert final.phase is Phase.MATCH_OVER
-    assert final.winner == 0
+    assert (final.phase, final.winner, final.turn) == (Phase.MATCH_OVER, 0, None)
+    assert public_view(final).turn is None
     assert legal_actions(table.state, 0) == legal_actions(table.state, 1) == []
     assert legal_actions(table.state, None) == []
     with pytest.raises(MatchOver, match="the match is over"):

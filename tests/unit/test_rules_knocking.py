@@ -202,6 +202,16 @@ def test_big_gin_whatever_arrangement_is_named() -> None:
     assert scored_in(events).outcome == "big_gin"
 
 
+def test_big_gin_is_shown_as_named_when_the_hand_melds_completely_more_than_one_way() -> None:
+    hand = "5s 5d 5c 5h As 2s 3s 4s 6s 7s"  # with 8s: 5c 5d 5h and As to 8s, or as named
+    assert knocked(drawn(hand, "8s").big_gin(0)).melds == [
+        cards("5c 5d 5h"),
+        cards("As 2s 3s 4s 5s 6s 7s 8s"),
+    ]
+    named = knocked(drawn(hand, "8s").big_gin(0, melds=["As 2s 3s 4s", "6s 7s 8s", "5s 5d 5c 5h"]))
+    assert named.melds == [cards("5c 5d 5h 5s"), cards("As 2s 3s 4s"), cards("6s 7s 8s")]
+
+
 def test_big_gin_with_a_named_arrangement_refused_unless_all_eleven_cards_meld() -> None:
     table = drawn(BIG_GIN, "Kd")
     with pytest.raises(IllegalMove, match="all 11 cards"):

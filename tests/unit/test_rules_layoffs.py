@@ -161,3 +161,12 @@ def test_runs_never_wrap_around_an_ace_lays_off_below_the_two_not_above_the_king
     ]
     scored = scored_in(table.finish_layoff(1))
     assert scored.layoffs == [("Ad", low_run)]
+
+
+def test_a_card_of_a_runs_rank_does_not_lay_off_onto_the_run() -> None:
+    # 5c shares its rank with 5s of the knocker's 5s 6s 7s, but a run takes the same suit only.
+    table = knocked("6h 7h 8h Qc Qd Qs 8d 9d Td 5c")
+    assert table.state.phase is Phase.DEAL  # nothing to lay off: scored at once
+    scored = scored_in(table.events)
+    assert (scored.layoffs, scored.defender_deadwood_cards) == ([], ["5c"])
+    assert (scored.outcome, scored.winner, scored.points) == ("knock", 0, 5 - 1)

@@ -43,6 +43,14 @@ def test_undercut_scores_the_difference_plus_undercut_bonus_for_the_defender() -
     assert score("9c") == ("undercut", 1, 9 - 5 + 25)
 
 
+@pytest.mark.parametrize("knocker", [0, 1])
+def test_either_seat_knocking_can_be_undercut_by_the_other(knocker: int) -> None:
+    table = new_table(dealer=1)
+    scored = scored_in(knock_hand(table, knocker=knocker, dead="9c"))
+    assert (scored.outcome, scored.winner, scored.points) == ("undercut", 1 - knocker, 29)
+    assert table.state.score.hand_points[1 - knocker] == 29
+
+
 def test_undercut_on_tie_scores_for_the_defender() -> None:
     assert score("5c", undercut_on_tie=True) == ("undercut", 1, 0 + 25)
 
