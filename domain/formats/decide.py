@@ -37,7 +37,44 @@ from domain.shuffle import seed_bytes
 def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEvent]:
     if type(command) in _SYSTEM:
         return _SYSTEM[type(command)](state, command)
-    return _play(state, command)  # type: ignore[arg-type]
+    # A seat's move, nearly every command, so decided right here: the checks are ordered and
+    # written for speed.
+    move: SeatCommand = command  # type: ignore[assignment]
+    seat = move.seat
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
+    if type(move) is ChooseDealer:
+        raise InvalidCommand("the cut alone decides the first dealer in this format")
+    if type(move) is Resign:
+        # Conceding ends a two-player match; here it would leave the other seats' match open.
+        raise InvalidCommand("resigning is for two-player matches")
+    if state.phase is not FormatPhase.PLAY:
+        if state.phase is FormatPhase.MATCH_OVER:
+            raise MatchOver("the match is over")
+        raise IllegalMove("you cannot play now: the hand has not been dealt yet")
+    place = state.places[seat]
+    if place is None:
+        raise NotYourTurn(f"seat {seat} sits this hand out and deals it")
+    index, table_seat = place
+    table = state.tables[index]
+    seats = table.seats
+    hand = table.state
+    if hand.last_hand is not None:
+        raise NotYourTurn("your hand is over: the round ends when the other table's hand does")
+    if hand.turn is not None and hand.turn != table_seat:
+        # Said here, with match seats: the two-player hand would name its table seat.
+        raise NotYourTurn(f"it is not your turn: seat {seats[hand.turn]} is to play")
+    inner = decide(hand, move if table_seat == seat else as_table_seat(move, table_seat))
+    listed = [seats[0], seats[1]]
+    events: list[FormatEvent]
+    if len(inner) == 1:  # most moves: no comprehension's extra call
+        events = [TableEvent(index, listed, inner[0])]
+    else:
+        events = [TableEvent(index, listed, event) for event in inner]
+    for event in inner:
+        if type(event) is Scored or type(event) is HandDrawn:
+            return _hand_ended(state, events)
+    return events  # the hand goes on, so the round does
 
 
 def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
@@ -69,45 +106,6 @@ def _deal(state: FormatState, command: DealTable) -> list[FormatEvent]:
     table = state.tables[index]
     (dealt,) = deal(table.state, Deal(seed=command.seed))
     return [TableEvent(table=index, seats=list(table.seats), event=dealt)]
-
-
-def _play(state: FormatState, command: SeatCommand) -> list[FormatEvent]:
-    # Every move of every table passes here: the checks are ordered and written for speed.
-    seat = command.seat
-    if type(seat) is not int or not 0 <= seat < state.players:
-        raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
-    if type(command) is ChooseDealer:
-        raise InvalidCommand("the cut alone decides the first dealer in this format")
-    if type(command) is Resign:
-        # Conceding ends a two-player match; here it would leave the other seats' match open.
-        raise InvalidCommand("resigning is for two-player matches")
-    if state.phase is not FormatPhase.PLAY:
-        if state.phase is FormatPhase.MATCH_OVER:
-            raise MatchOver("the match is over")
-        raise IllegalMove("you cannot play now: the hand has not been dealt yet")
-    place = state.places[seat]
-    if place is None:
-        raise NotYourTurn(f"seat {seat} sits this hand out and deals it")
-    index, table_seat = place
-    table = state.tables[index]
-    seats = table.seats
-    hand = table.state
-    if hand.last_hand is not None:
-        raise NotYourTurn("your hand is over: the round ends when the other table's hand does")
-    if hand.turn is not None and hand.turn != table_seat:
-        # Said here, with match seats: the two-player hand would name its table seat.
-        raise NotYourTurn(f"it is not your turn: seat {seats[hand.turn]} is to play")
-    inner = decide(hand, command if table_seat == seat else as_table_seat(command, table_seat))
-    listed = list(seats)
-    events: list[FormatEvent]
-    if len(inner) == 1:  # most moves: no comprehension's extra call
-        events = [TableEvent(index, listed, inner[0])]
-    else:
-        events = [TableEvent(index, listed, event) for event in inner]
-    for event in inner:
-        if type(event) is Scored or type(event) is HandDrawn:
-            return _hand_ended(state, events)
-    return events  # the hand goes on, so the round does
 
 
 def _hand_ended(state: FormatState, events: list[FormatEvent]) -> list[FormatEvent]:

@@ -32,7 +32,7 @@ class FormatPhase(StrEnum):
     MATCH_OVER = "match_over"
 
 
-class SeatedHand(msgspec.Struct, frozen=True):
+class SeatedHand(msgspec.Struct, frozen=True, gc=False):
     """A two-player hand at a table: ``seats[t]`` is the match seat at table seat ``t``."""
 
     seats: tuple[int, int]
@@ -50,7 +50,7 @@ class SeatedHand(msgspec.Struct, frozen=True):
         return self.seats.index(seat) if seat in self.seats else None
 
 
-class FormatState(msgspec.Struct, frozen=True):
+class FormatState(msgspec.Struct, frozen=True, gc=False):
     players: Players = 3
     options: RuleOptions = RuleOptions()
     phase: FormatPhase = FormatPhase.START
