@@ -3,13 +3,15 @@ against the two-player engine in the same run.
 
     .venv/bin/python -m bench.formats [--hands N] [--rounds R] [--seed S]
 
-Each format plays N table-hands per round, uniformly at random (a random seat of those whose
-turn it is -> ``format_legal_actions`` -> a random action ->
-``decide_format`` -> ``evolve_format`` for every event), with a fresh seed for each deal;
-matches start again as they end. The reference is the two-player engine's loop of
-``bench.engine`` (``legal_actions`` -> ``decide`` -> ``evolve``). Rounds are interleaved, the
-formats' order rotating each round, and the table shows each format's median round; the ratio
-is the format's hands per second over the two-player figure (1.0: as fast per table-hand).
+Each format plays N table-hands per round, uniformly at random (the seat whose turn it is, or
+a random one of two when both tables of the four-player game wait for a move ->
+``format_legal_actions`` -> a random action -> ``decide_format`` -> ``evolve_format`` for
+every event), with a fresh seed for each deal; matches start again as they end. A round's
+table-hands are counted when it is scored, with one type test per event as the reference
+does. The reference is the two-player engine's loop of ``bench.engine`` (``legal_actions`` ->
+``decide`` -> ``evolve``). Rounds are interleaved, the formats' order rotating each round, and
+the table shows each format's median round; the ratio is the format's hands per second over
+the two-player figure (1.0: as fast per table-hand).
 """
 
 from __future__ import annotations
@@ -22,14 +24,13 @@ from collections.abc import Callable
 
 from bench.engine import our_hands
 from bench.tables import print_table
-from domain.events import HandDrawn, Scored
 from domain.formats import (
     CutSeats,
     DealTable,
     FormatPhase,
     FormatState,
+    RoundScored,
     StartFormatMatch,
-    TableEvent,
     decide_format,
     evolve_format,
     format_legal_actions,
@@ -40,7 +41,7 @@ from domain.formats.events import Players
 
 def format_hands(players: Players) -> Callable[[int, random.Random], None]:
     def play(hands: int, rng: random.Random) -> None:
-        ended = 0
+        ended, tables = 0, 2 if players == 4 else 1
         state = _new_format_match(players)
         while ended < hands:
             if state.phase is FormatPhase.MATCH_OVER:
@@ -50,12 +51,16 @@ def format_hands(players: Players) -> Callable[[int, random.Random], None]:
                 command = CutSeats(seed=rng.randbytes(16).hex())
             elif state.phase is FormatPhase.DEAL:
                 command = DealTable(seed=rng.randbytes(16).hex())
-            else:  # a seat whose turn it is, as a client would (both tables' in four)
-                command = rng.choice(format_legal_actions(state, rng.choice(state.turns)))
+            else:
+                # A seat whose turn it is, as a client would: a random one of the two when both
+                # tables wait for a move in four, as ``bench.engine`` takes the one turn there is.
+                turns = state.turns
+                seat = turns[0] if len(turns) == 1 else rng.choice(turns)
+                command = rng.choice(format_legal_actions(state, seat))
             for event in decide_format(state, command):
                 state = evolve_format(state, event)
-                if type(event) is TableEvent and type(event.event) in (Scored, HandDrawn):
-                    ended += 1
+                if type(event) is RoundScored:  # every table's hand of the round has ended
+                    ended += tables
 
     return play
 

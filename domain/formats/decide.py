@@ -5,7 +5,8 @@ when the round's last hand ends, by the round's score and what it leads to."""
 
 from __future__ import annotations
 
-from msgspec.structs import replace
+from collections.abc import Callable
+from typing import Any
 
 from domain.cards import names
 from domain.commands import ChooseDealer, Deal, Resign, SeatCommand
@@ -27,19 +28,53 @@ from domain.formats.evolve import evolve_format
 from domain.formats.scoring import match_winner, round_result, settle_game
 from domain.formats.seating import cut_for_dealer, next_dealer_side, round_tables, sitting_out
 from domain.formats.state import FormatPhase, FormatState
+from domain.formats.table_seats import as_table_seat
 from domain.options import RuleOptions
 from domain.setup import deal
 from domain.shuffle import seed_bytes
 
 
 def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEvent]:
-    if isinstance(command, StartFormatMatch):
-        return _start(state, command)
-    if isinstance(command, CutSeats):
-        return _cut(state, command)
-    if isinstance(command, DealTable):
-        return _deal(state, command)
-    return _play(state, command)
+    if type(command) in _SYSTEM:
+        return _SYSTEM[type(command)](state, command)
+    # A seat's move, nearly every command, so decided right here: the checks are ordered and
+    # written for speed.
+    move: SeatCommand = command  # type: ignore[assignment]
+    seat = move.seat
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
+    if type(move) is ChooseDealer:
+        raise InvalidCommand("the cut alone decides the first dealer in this format")
+    if type(move) is Resign:
+        # Conceding ends a two-player match; here it would leave the other seats' match open.
+        raise InvalidCommand("resigning is for two-player matches")
+    if state.phase is not FormatPhase.PLAY:
+        if state.phase is FormatPhase.MATCH_OVER:
+            raise MatchOver("the match is over")
+        raise IllegalMove("you cannot play now: the hand has not been dealt yet")
+    place = state.places[seat]
+    if place is None:
+        raise NotYourTurn(f"seat {seat} sits this hand out and deals it")
+    index, table_seat = place
+    table = state.tables[index]
+    seats = table.seats
+    hand = table.state
+    if hand.last_hand is not None:
+        raise NotYourTurn("your hand is over: the round ends when the other table's hand does")
+    if hand.turn is not None and hand.turn != table_seat:
+        # Said here, with match seats: the two-player hand would name its table seat.
+        raise NotYourTurn(f"it is not your turn: seat {seats[hand.turn]} is to play")
+    inner = decide(hand, move if table_seat == seat else as_table_seat(move, table_seat))
+    listed = [seats[0], seats[1]]
+    events: list[FormatEvent]
+    if len(inner) == 1:  # most moves: no comprehension's extra call
+        events = [TableEvent(index, listed, inner[0])]
+    else:
+        events = [TableEvent(index, listed, event) for event in inner]
+    for event in inner:
+        if type(event) is Scored or type(event) is HandDrawn:
+            return _hand_ended(state, events)
+    return events  # the hand goes on, so the round does
 
 
 def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
@@ -73,41 +108,12 @@ def _deal(state: FormatState, command: DealTable) -> list[FormatEvent]:
     return [TableEvent(table=index, seats=list(table.seats), event=dealt)]
 
 
-def _play(state: FormatState, command: SeatCommand) -> list[FormatEvent]:
-    # Every move of every table passes here: the checks are ordered and written for speed.
-    seat = command.seat
-    if type(seat) is not int or not 0 <= seat < state.players:
-        raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
-    if type(command) is ChooseDealer:
-        raise InvalidCommand("the cut alone decides the first dealer in this format")
-    if type(command) is Resign:
-        # Conceding ends a two-player match; here it would leave the other seats' match open.
-        raise InvalidCommand("resigning is for two-player matches")
-    if state.phase is not FormatPhase.PLAY:
-        if state.phase is FormatPhase.MATCH_OVER:
-            raise MatchOver("the match is over")
-        raise IllegalMove("you cannot play now: the hand has not been dealt yet")
-    index = state.table_of(seat)
-    if index is None:
-        raise NotYourTurn(f"seat {seat} sits this hand out and deals it")
-    seats = state.tables[index].seats
-    hand = state.tables[index].state
-    if hand.last_hand is not None:
-        raise NotYourTurn("your hand is over: the round ends when the other table's hand does")
-    table_seat = seats.index(seat)
-    if hand.turn is not None and hand.turn != table_seat:
-        # Said here, with match seats: the two-player hand would name its table seat.
-        raise NotYourTurn(f"it is not your turn: seat {seats[hand.turn]} is to play")
-    inner = decide(hand, replace(command, seat=table_seat))
-    listed = list(seats)
-    events: list[FormatEvent] = [TableEvent(table=index, seats=listed, event=e) for e in inner]
-    if not any(type(event) is Scored or type(event) is HandDrawn for event in inner):
-        return events  # the hand goes on, so the round does
-    after = state
+def _hand_ended(state: FormatState, events: list[FormatEvent]) -> list[FormatEvent]:
+    """A table's hand has ended with ``events``: when it was the round's last, the round ends."""
     for event in events:
-        after = evolve_format(after, event)
-    if all(hand.over for hand in after.tables):
-        events += _round_end(after)
+        state = evolve_format(state, event)
+    if all(hand.over for hand in state.tables):
+        events += _round_end(state)
     return events
 
 
@@ -198,3 +204,10 @@ def _require_phase(state: FormatState, phase: FormatPhase, doing: str) -> None:
         raise MatchOver("the match is over")
     if state.phase is not phase:
         raise IllegalMove(f"cannot {doing} now: the match is in its {state.phase} phase")
+
+
+_SYSTEM: dict[type[Any], Callable[[FormatState, Any], list[FormatEvent]]] = {
+    StartFormatMatch: _start,
+    CutSeats: _cut,
+    DealTable: _deal,
+}

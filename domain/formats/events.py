@@ -49,7 +49,7 @@ class RoundStarted(_FormatEvent, tag="round_started", frozen=True):
     sitting_out: int | None
 
 
-class TableEvent(_FormatEvent, tag="table_event", frozen=True):
+class TableEvent(_FormatEvent, tag="table_event", frozen=True, gc=False):
     """An event of the two-player hand at ``table``, whose table seats 0 and 1 are the match
     seats ``seats``; every seat field of ``event`` is a table seat."""
 

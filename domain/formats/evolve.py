@@ -4,7 +4,7 @@ state changes. A table's events are folded by the two-player ``evolve``."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import reduce
+from functools import lru_cache, reduce
 from typing import Any
 
 from msgspec.structs import replace
@@ -31,7 +31,22 @@ _TABLE_DEALER = 1  # table seat 1 plays the dealer's part (``domain.formats.seat
 
 
 def evolve_format(state: FormatState, event: FormatEvent) -> FormatState:
-    return _EVOLVERS[type(event)](state, event)
+    if type(event) is not TableEvent:
+        return _EVOLVERS[type(event)](state, event)
+    # A move at one table, nearly every event, so folded right here: the other table (there are
+    # at most two) is shared, not copied.
+    inner = event.event
+    tables = state.tables
+    index = event.table
+    table = tables[index]
+    moved = SeatedHand(table.seats, evolve(table.state, inner))
+    if len(tables) == 1:
+        tables = (moved,)
+    else:
+        tables = (moved, tables[1]) if index == 0 else (tables[0], moved)
+    if type(inner) is Dealt:
+        return _dealt(state, tables)
+    return replace(state, tables=tables)
 
 
 def fold_format(events: Iterable[FormatEvent], state: FormatState | None = None) -> FormatState:
@@ -41,9 +56,14 @@ def fold_format(events: Iterable[FormatEvent], state: FormatState | None = None)
 def table_hand(options: RuleOptions, game: int, hand: int) -> MatchState:
     """A two-player hand waiting for its deal, with table seat 1 as its dealer; it numbers its
     deal as the match's ``game`` and ``hand``."""
+    return replace(_ready_table(options), game=game, hand=hand - 1)
+
+
+@lru_cache(maxsize=64)
+def _ready_table(options: RuleOptions) -> MatchState:
+    # The same for every hand of a match (states are frozen, so one is shared by them all).
     inner = replace(options, game_target=_HAND_ONLY_TARGET, match_target=0)
-    ready = fold([MatchCreated(options=inner), DealerChosen(seat=1, dealer=_TABLE_DEALER)])
-    return replace(ready, game=game, hand=hand - 1)
+    return fold([MatchCreated(options=inner), DealerChosen(seat=1, dealer=_TABLE_DEALER)])
 
 
 def _created(state: FormatState, e: FormatMatchCreated) -> FormatState:
@@ -59,6 +79,10 @@ def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
         SeatedHand((seats[0], seats[1]), table_hand(state.options, e.game, e.hand))
         for seats in e.tables
     )
+    places: list[tuple[int, int] | None] = [None] * state.players
+    for index, seats in enumerate(e.tables):
+        for table_seat, seat in enumerate(seats):
+            places[seat] = (index, table_seat)
     zeros = (0,) * state.sides
     new_game = e.game != state.game
     return replace(
@@ -70,20 +94,13 @@ def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
         game=e.game,
         hand=e.hand,
         tables=tables,
+        places=tuple(places),
         hand_points=zeros if new_game else state.hand_points,
         hands_won=zeros if new_game else state.hands_won,
     )
 
 
-def _table_event(state: FormatState, e: TableEvent) -> FormatState:
-    # Every move of every table passes here: only a deal changes more than the one table.
-    index = e.table
-    tables = state.tables
-    table = tables[index]
-    moved = SeatedHand(table.seats, evolve(table.state, e.event))
-    tables = (*tables[:index], moved, *tables[index + 1 :])
-    if type(e.event) is not Dealt:
-        return replace(state, tables=tables)
+def _dealt(state: FormatState, tables: tuple[SeatedHand, ...]) -> FormatState:
     dealt = all(hand.dealt for hand in tables)
     return replace(
         state,
@@ -122,7 +139,6 @@ _EVOLVERS: dict[type[Any], Callable[[FormatState, Any], FormatState]] = {
     FormatMatchCreated: _created,
     SeatsCut: _cut,
     RoundStarted: _round_started,
-    TableEvent: _table_event,
     RoundScored: _round_scored,
     FormatGameWon: _game_won,
     FormatMatchWon: _match_won,

@@ -32,7 +32,7 @@ class FormatPhase(StrEnum):
     MATCH_OVER = "match_over"
 
 
-class SeatedHand(msgspec.Struct, frozen=True):
+class SeatedHand(msgspec.Struct, frozen=True, gc=False):
     """A two-player hand at a table: ``seats[t]`` is the match seat at table seat ``t``."""
 
     seats: tuple[int, int]
@@ -50,7 +50,7 @@ class SeatedHand(msgspec.Struct, frozen=True):
         return self.seats.index(seat) if seat in self.seats else None
 
 
-class FormatState(msgspec.Struct, frozen=True):
+class FormatState(msgspec.Struct, frozen=True, gc=False):
     players: Players = 3
     options: RuleOptions = RuleOptions()
     phase: FormatPhase = FormatPhase.START
@@ -62,6 +62,9 @@ class FormatState(msgspec.Struct, frozen=True):
     game: int = 1
     hand: int = 0  # rounds dealt in this game, the current one included
     tables: tuple[SeatedHand, ...] = ()
+    # By match seat, where it plays this round: (table, table seat), None sitting out. Every
+    # move looks its seat up here.
+    places: tuple[tuple[int, int] | None, ...] = ()
     hand_points: tuple[int, ...] = ()  # by side, this game
     hands_won: tuple[int, ...] = ()  # by side, this game
     match_scores: tuple[int, ...] = ()
@@ -83,19 +86,23 @@ class FormatState(msgspec.Struct, frozen=True):
         return team_of(seat) if self.players == 4 else seat
 
     def table_of(self, seat: int) -> int | None:
-        for index, table in enumerate(self.tables):
-            if seat in table.seats:
-                return index
-        return None
+        place = self.place_of(seat)
+        return None if place is None else place[0]
+
+    def place_of(self, seat: int) -> tuple[int, int] | None:
+        """Where ``seat`` plays this round: its table and its table seat; None sitting out."""
+        places = self.places
+        return places[seat] if 0 <= seat < len(places) else None
 
     @property
     def turns(self) -> list[int]:
         """The match seats expected to act now (two at once in the four-player game)."""
-        return [
-            table.seats[table.state.turn]
-            for table in self.tables
-            if table.state.turn is not None and table.state.phase is not Phase.DEAL
-        ]
+        turns = []
+        for table in self.tables:  # asked before every move: no comprehension's extra call
+            hand = table.state
+            if hand.turn is not None and hand.phase is not Phase.DEAL:
+                turns.append(table.seats[hand.turn])
+        return turns
 
 
 def sides_of(players: int) -> int:
