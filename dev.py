@@ -128,6 +128,20 @@ def recheck_in_fresh_interpreter(env: dict[str, str]) -> None:
         meta.write_text(json.dumps(data, indent=4))
 
 
+# A mutant can build tables without end (one of `meld_tables` filled 10 GB before its
+# timeout came): capped, it fails with MemoryError, which kills it, instead of the machine.
+MUTANT_MEMORY_BYTES = 4 << 30
+
+
+def limit_memory(size: int) -> None:
+    """Cap the address space of this process and so of every process it starts."""
+    if os.name == "posix":
+        import resource
+
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (size, hard))
+
+
 def mutate(rest: list[str]) -> int:
     # Hypothesis derandomised: each mutant meets the same examples (tests/conftest.py).
     env = {**os.environ, "HYPOTHESIS_PROFILE": "mutation"}
@@ -136,6 +150,7 @@ def mutate(rest: list[str]) -> int:
     # Two workers by default: mutation runs share the machine with everything else.
     if not any(arg.startswith("--max-children") for arg in rest):
         rest = ["--max-children", "2", *rest]
+    limit_memory(MUTANT_MEMORY_BYTES)
     status = run(str(BIN / "mutmut"), "run", *rest, env=env)
     recheck_in_fresh_interpreter(env)
     table, survivors = mutation_table()
