@@ -46,8 +46,11 @@ async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
     assert await board(page).get_attribute("data-version") == str(first["version"])
 
     # The seat that won the cut lets its time run out: the server has its opponent deal, and
-    # offers it the upcard with its bank spent.
-    await expect(board(page)).not_to_have_attribute("data-version", str(first["version"]))
+    # offers it the upcard with its bank spent. That is due a turn and a bank (6 s) after the
+    # clock was set, beyond the default wait of an expectation.
+    await expect(board(page)).not_to_have_attribute(
+        "data-version", str(first["version"]), timeout=20_000
+    )
     await expect(clock).to_contain_text("then 0:00 of time bank", timeout=15_000)
     # Three timeouts in a row forfeit the match; the clock stops.
     await expect(board(page)).to_have_attribute("data-phase", "match_over", timeout=60_000)
