@@ -88,7 +88,7 @@ class StreamController(Controller):
         if is_format_match(record):
             live = await _format_live(formats, record, seat)
         else:
-            live = await _two_player_live(matches, record.match_id, seat)
+            live = await _two_player_live(matches, record, seat)
         return ServerSentEvent(_messages(live, wakeups, start))
 
 
@@ -119,8 +119,11 @@ async def _seat(
     return await tickets.redeem(match_id, ticket)
 
 
-async def _two_player_live(matches: MatchService, match_id: str, seat: int | None) -> _Live:
-    finished = (await matches.load(match_id)).state.phase is Phase.MATCH_OVER
+async def _two_player_live(
+    matches: MatchService, match: RegisteredMatch, seat: int | None
+) -> _Live:
+    match_id = match.match_id
+    finished = (await matches.load(match)).state.phase is Phase.MATCH_OVER
 
     async def read(version: int) -> Sequence[tuple[int, Any]]:
         return await matches.events(match_id, seat, after_version=version)
