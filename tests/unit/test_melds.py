@@ -25,6 +25,7 @@ from domain.melds import (
     arrangement_of,
     best_arrangement,
     defender_result,
+    gin_kept,
     is_big_gin,
     is_meld,
     knock_options,
@@ -408,6 +409,21 @@ def test_nine_cards_in_three_melds_of_three_must_break_one_to_discard() -> None:
     assert min_deadwood_after_discard(nine) == min(knock_options(nine).values()) == 3
 
 
+def test_nine_cards_in_three_runs_must_break_one_to_discard() -> None:
+    nine = hand("As 2s 3s 5h 6h 7h 9d Td Jd")
+    assert min_deadwood_after_discard(nine) == 3  # the 3s goes, the As 2s stay
+
+
+def test_no_cards_leave_no_deadwood_after_a_discard() -> None:
+    assert min_deadwood_after_discard(0) == 0
+
+
+def test_gin_cannot_be_declined_and_keeps_the_named_melds_in_meld_order() -> None:
+    cards = hand("7c 7d 7h 7s 2c 3c 4c 8c 9c Tc")
+    kept = gin_kept(cards, arrangement_of(cards, melds("8c 9c Tc")))
+    assert kept == Arrangement(melds("2c 3c 4c", "7c 7d 7h 7s", "8c 9c Tc"), 0, 0)
+
+
 def test_deadwood_reads_notation() -> None:
     assert domain.deadwood("As 2s 3s Kd") == 10
     assert domain.deadwood(["7c", "7d", "7h", "7s", "5s", "6s"]) == 0
@@ -425,21 +441,28 @@ def test_arrangement_of_counts_the_chosen_melds() -> None:
     assert chosen == Arrangement(melds("7c 7d 7h 7s"), hand("5s 6s Kd"), 21)
 
 
+NOT_A_MELD = (
+    "is not a meld: a meld is 3 or 4 cards of one rank, or 3 or more cards of one suit in sequence"
+)
+
+
 @pytest.mark.parametrize(
     ("chosen", "message"),
     [
-        (["7c 8d 9c"], "7c 8d 9c is not a meld"),
-        (["Qs Ks As"], "As Qs Ks is not a meld"),
+        (["7c 8d 9c"], f"7c 8d 9c {NOT_A_MELD}"),
+        (["Qs Ks As"], f"As Qs Ks {NOT_A_MELD}"),
         (["7s 8s 9s"], "9s is not in the hand"),
-        (["Jh Qh Kh Ah"], "not a meld"),
+        (["7h 8h 9h"], "8h 9h are not in the hand"),
+        (["Jh Qh Kh Ah"], f"Ah Jh Qh Kh {NOT_A_MELD}"),
         (["7c 7d 7h 7s", "5s 6s 7s"], "7s cannot be in two melds"),
-        ([""], "not a meld"),
+        ([""], f"that group of cards {NOT_A_MELD}"),
     ],
 )
-def test_arrangement_of_refuses_bad_melds_with_a_reason(chosen: list[str], message: str) -> None:
+def test_arrangement_of_refuses_bad_melds_word_for_word(chosen: list[str], message: str) -> None:
     cards = hand("7c 7d 7h 7s 5s 6s 8s Kd Jh Qh Kh Qs As")
-    with pytest.raises(IllegalMove, match=message):
+    with pytest.raises(IllegalMove) as refused:
         arrangement_of(cards, melds(*chosen))
+    assert str(refused.value) == message
 
 
 # Laying off, in notation.

@@ -36,6 +36,7 @@ from domain.errors import (
     MatchOver,
     NotYourTurn,
 )
+from domain.formats import CutSeats
 from domain.legal import legal_actions
 from domain.state import new_match
 from tests.unit.helpers import Table, created, deal, knock_hand, new_table
@@ -342,3 +343,9 @@ def test_refusals_before_the_first_deal_name_the_rule_word_for_word() -> None:
     for table, command, kind, sentence in cases:
         error = refusal(table, command)
         assert (type(error), str(error)) == (kind, sentence)
+
+
+def test_a_command_of_another_kind_of_match_is_refused_naming_it() -> None:
+    with pytest.raises(InvalidCommand) as refused:
+        decide(new_match(), CutSeats(seed="00"))  # type: ignore[arg-type]
+    assert str(refused.value) == "CutSeats is not a command of this game"

@@ -207,3 +207,27 @@ def test_an_option_of_the_wrong_type_is_refused_naming_it_and_what_was_expected(
     with pytest.raises(InvalidOptions) as caught:
         parse_options({"next_dealer": "loser"})
     assert str(caught.value) == "next_dealer is not valid: invalid enum value 'loser'"
+
+
+@pytest.mark.parametrize(
+    ("options", "sentence"),
+    [
+        ({"next_dealer": "loser"}, 'next_dealer must be "winner" or "alternate"'),
+        ({"no_show": "wait"}, 'no_show must be "forfeit" or "cancel"'),
+        ({"bank_seconds": 60}, "bank_seconds needs a turn clock: set turn_seconds too"),
+        ({"knock_limit": 11}, "knock_limit must be a whole number from 0 to 10"),
+        ({"oklahoma": 1}, "oklahoma must be true or false"),
+    ],
+)
+def test_options_built_in_code_are_refused_word_for_word(
+    options: dict[str, Any], sentence: str
+) -> None:
+    with pytest.raises(InvalidOptions) as refused:
+        RuleOptions(**options)
+    assert str(refused.value) == sentence
+
+
+@pytest.mark.parametrize("no_show", ["forfeit", "cancel"])
+def test_either_no_show_rule_may_be_chosen(no_show: str) -> None:
+    assert RuleOptions(no_show=no_show, join_seconds=60).no_show == no_show  # type: ignore[arg-type]
+    assert parse_options({"no_show": no_show}).no_show == no_show

@@ -114,11 +114,14 @@ def test_the_wall_is_a_drawn_hand_and_the_same_dealer_deals_again() -> None:
     assert isinstance(events[-1], HandDrawn)
     assert events[-1].dealer == 1
     assert table.state.phase is Phase.DEAL
+    assert table.state.turn is None  # nobody plays until the next deal
+    assert table.state.deals == 1
     assert table.state.score.hand_points == (0, 0)
     assert table.state.dealer == 1
     table.deal(seat0=SEAT0, seat1=SEAT1, upcard="5c", dealer=1)
     assert table.state.turn == 0
     assert table.state.hand == 2
+    assert table.state.deals == 2
 
 
 def test_the_wall_is_dealt_again_by_the_same_dealer_even_when_the_deal_alternates() -> None:

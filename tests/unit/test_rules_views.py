@@ -9,6 +9,7 @@ from domain.cards import CARD_NAMES, cards_of, names
 from domain.commands import DrawFromDiscard, DrawFromStock
 from domain.events import Dealt, Drew, Knocked, Scored
 from domain.legal import legal_actions
+from domain.options import RuleOptions
 from domain.state import Phase
 from domain.views import SeatView, TableView, public_view, redact_event, view
 from tests.unit.helpers import (
@@ -190,3 +191,25 @@ def test_a_card_taken_from_the_pile_and_laid_off_is_no_longer_shown_as_held(deal
     assert table.state.phase is Phase.LAYOFF
     assert view(table.state, knocker).opponent_took == []
     assert public_view(table.state).took_from_pile == [[], []]
+
+
+def test_a_card_taken_from_the_pile_and_knocked_with_is_no_longer_shown_as_held() -> None:
+    # The non-dealer takes the upcard Kc, keeps it a turn, then knocks with it face down.
+    table = deal(seat0=f"{KNOCKER_MELDS} Ac", seat1=CHAIN, upcard="Kc", stock="3h 5h", dealer=1)
+    table.take_upcard(0)
+    table.discard(0, "Ac")
+    table.draw_stock(1)
+    table.discard(1, "3h")
+    table.draw_stock(0)
+    assert view(table.state, 1).opponent_took == ["Kc"]
+    table.knock(0, "Kc")
+    assert table.state.phase is Phase.LAYOFF
+    assert view(table.state, 1).opponent_took == []
+    assert public_view(table.state).took_from_pile == [[], []]
+
+
+def test_the_knock_limit_of_the_options_is_shown_before_the_first_deal() -> None:
+    table = new_table(RuleOptions(knock_limit=5))
+    assert table.state.phase is Phase.DEAL
+    assert view(table.state, 0).knock_limit == 5
+    assert public_view(table.state).knock_limit == 5
