@@ -1,0 +1,106 @@
+"""Three- and four-player matches played through the page against the server's bots: started
+from the lobby, played with the same controls as a two-player match (by mouse on a phone, by
+keys on a desktop), followed live while the bots play on, to the match's end with every
+round's hands and the scores by side shown."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.async_api import Page, expect
+
+from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.table import board, match_over, play_one_move
+
+MOVES = 2000
+SCORE = re.compile(r"^\d+ \(match \d+\)$")
+
+
+async def start(page: Page, players: int, game_target: int) -> None:
+    await page.get_by_label("Players").select_option(str(players))
+    await expect(page.get_by_label("Clock")).to_be_disabled()
+    await page.get_by_label("Game to").fill(str(game_target))
+    await page.locator("[data-start=bot]").click()
+    await expect(board(page)).to_have_attribute("data-players", str(players))
+
+
+async def play_to_the_end(page: Page, *, keyboard: bool) -> int:
+    """Plays the person's seat until the match is over; the moves it made."""
+    for moves in range(MOVES):
+        # The bots answer within the command, or through the live stream while the person
+        # waits (sitting a hand out, or for the other table).
+        await expect(page.locator("main[data-turn=me], main[data-phase=match_over]")).to_have_count(
+            1, timeout=15_000
+        )
+        if await match_over(page):
+            return moves
+        await play_one_move(page, keyboard=keyboard)
+    raise AssertionError("the match did not end")
+
+
+async def scores_by_side(page: Page) -> dict[str, str]:
+    names = await page.locator(".scores dt").all_inner_texts()
+    values = await page.locator(".scores dd").all_inner_texts()
+    return dict(zip(names, values, strict=True))
+
+
+@pytest.mark.slow
+async def test_three_players_against_two_bots_on_a_phone(pages: Pages) -> None:
+    page = await pages.open("/", viewport=PHONE)
+    await start(page, players=3, game_target=40)
+    scores = await scores_by_side(page)
+    assert list(scores)[:3] == ["You", "Seat 1 (simple bot)", "Seat 2 (simple bot)"]
+    # The seat plays at the table or sits the hand out, never both; sitting out it holds no cards.
+    sitting_out = await page.locator("[role=status]").inner_text()
+    if sitting_out.startswith("You sit this hand out"):
+        assert await page.locator(".hand .card").count() == 0
+    else:
+        await expect(page.locator(".hand .card")).to_have_count(10)
+        await expect(page.locator(".opponent h2")).to_have_text(re.compile(r"^Seat [12] "))
+        sitter = page.locator("[data-sitting-out]")
+        await expect(sitter).to_have_text(re.compile(r"sits this hand out"))
+
+    moves = await play_to_the_end(page, keyboard=False)
+
+    assert moves >= 3
+    await expect(page.locator(".over h2")).to_have_text(
+        re.compile(r"^(You|Seat [12] \(simple bot\)) won the match$")
+    )
+    await expect(page.locator(".result [data-result=round]")).to_be_visible()
+    # The last round's hand, both hands shown as the rules reveal them at its end.
+    await expect(page.locator(".ended-hand")).to_have_count(1)
+    assert await page.locator(".ended-hand .card").count() >= 20
+    await expect(page.locator(".game li")).to_have_count(3)  # each pair of players settles
+    scores = await scores_by_side(page)
+    assert all(SCORE.match(value) for name, value in scores.items() if name != "Game to")
+    assert not await page.locator("body").evaluate("b => b.scrollWidth > window.innerWidth")
+
+
+@pytest.mark.slow
+async def test_four_players_in_partnership_with_the_keys(pages: Pages) -> None:
+    page = await pages.open("/", viewport=DESKTOP)
+    await start(page, players=4, game_target=40)
+    scores = await scores_by_side(page)
+    assert list(scores)[:2] == ["Your team (seats 0 and 2)", "Their team (seats 1 and 3)"]
+    # Both tables play every hand: the person's, and the other one, seen as anybody sees it.
+    await expect(page.locator(".hand .card")).to_have_count(10)
+    await expect(page.locator(".other-table")).to_have_count(1)
+    # Partners sit at different tables: each plays an opponent.
+    partner, opponent = "Seat 2 (partner, simple bot)", r"Seat [13] \(simple bot\)"
+    partner = re.escape(partner)
+    await expect(page.locator(".other-table p").first).to_have_text(
+        re.compile(rf"^({partner} against {opponent}|{opponent} against {partner}):")
+    )
+    await expect(page.locator(".opponent h2")).to_have_text(re.compile(rf"^{opponent}$"))
+
+    moves = await play_to_the_end(page, keyboard=True)
+
+    assert moves >= 3
+    await expect(page.locator(".over h2")).to_have_text(
+        re.compile(r"^(Your|The other) team won the match$")
+    )
+    # The last round: one hand at each table, both hands of each shown.
+    await expect(page.locator(".ended-hand")).to_have_count(2)
+    assert await page.locator(".ended-hand .card").count() >= 40
+    await expect(page.locator(".game li")).to_have_count(1)  # the two teams settle
