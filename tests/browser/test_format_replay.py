@@ -1,6 +1,7 @@
 """The replay viewer on three- and four-player records: a finished match from the service,
 stepped through table by table, verified in the browser; and the same record tampered with,
-flagged by the browser and by ``gin verify``'s verifier alike."""
+flagged by the browser and by ``gin verify``'s verifier alike (a hand's or a round's score
+changed with every hash recomputed too: both re-run the rules)."""
 
 from __future__ import annotations
 
@@ -126,6 +127,33 @@ def pass_as_in_progress(doc: Document) -> None:
     doc["status"] = "in_progress"
 
 
+def change_a_hand_score(doc: Document) -> None:
+    entry = next(e for e in table_events(doc, "scored") if inner(e)["winner"] is not None)
+    wrapped = data(entry)
+    wrapped["event"]["points"] += 2
+    set_data(entry, wrapped)
+    rehash(doc)
+
+
+def change_a_round_score(doc: Document) -> None:
+    entry = next(
+        e for e in entries(doc) if e["type"] == "round_scored" and data(e)["winner"] is not None
+    )
+    set_data(entry, {**data(entry), "net": data(entry)["net"] + 5})
+    rehash(doc)
+
+
+def play_a_card_not_held(doc: Document) -> None:
+    """A discard of a card from the other hand at its table, every hash recomputed."""
+    entry = table_events(doc, "discarded")[0]
+    wrapped = data(entry)
+    table = data(entry)["table"]
+    dealt = inner(next(e for e in table_events(doc, "dealt") if data(e)["table"] == table))
+    wrapped["event"]["card"] = dealt["hands"][1 - wrapped["event"]["seat"]][0]
+    set_data(entry, wrapped)
+    rehash(doc)
+
+
 TAMPERS: list[Tamper] = [
     edit_a_discard,
     swap_a_dealt_card_with_the_stock,
@@ -136,6 +164,9 @@ TAMPERS: list[Tamper] = [
     remove_an_event,
     change_the_options,
     pass_as_in_progress,
+    change_a_hand_score,
+    change_a_round_score,
+    play_a_card_not_held,
 ]
 
 

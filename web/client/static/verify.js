@@ -3,8 +3,9 @@
 // or installing anything. It checks the format, both hash chains, the fairness stream (every
 // revealed seed against its chain's commitment, the secret against every commitment, the
 // records due in order), the cut and every deal against the decks their seeds give, every
-// draw from the stock against the deal's stock, and the summary against the streams. It does
-// not re-run the moves' scores through the rules: `gin verify` does that too.
+// draw from the stock against the deal's stock, the moves and scores through the rules
+// (play_check.js; format_check.js for three and four players, every table's deck its own),
+// and the summary against the streams.
 
 import { RANKS, SUITS } from "./cards.js";
 import { Discrepancy, fail } from "./discrepancy.js";
@@ -344,8 +345,9 @@ export async function verifyRecord(document) {
     lines.push(`the cut and ${deals} deals match their seeds`);
     const count = (/** @type {number} */ n, /** @type {string} */ what) => `${n} ${what}${n === 1 ? "" : "s"}`;
     if (formatMatch) {
-      const rounds = types.filter((type) => type === "round_scored").length;
-      lines.push(`${players} players: ${count(rounds, "round")}; the moves and scores are not re-run in this browser (gin verify re-runs them)`);
+      const { checkFormatPlay } = await import("./format_check.js");
+      const checked = checkFormatPlay(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) })));
+      lines.push(`${players} players: every table's moves and hand scores, and every round's score, follow the rules (${count(checked.hands, "hand")}, ${count(checked.rounds, "round")})`);
     } else {
       const checked = checkPlay(played.map((move) => ({ version: move.version, data: move.data })));
       lines.push(`every move, score and bonus follows the rules (${count(checked.hands, "hand")}, ${count(checked.games, "game")})`);
