@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE, Pages
-from tests.browser.table import board, match_over, play_one_move
+from tests.browser.table import board, match_over, my_turn, play_one_move
 
 MOVES = 2000
 SCORE = re.compile(r"^\d+ \(match \d+\)$")
@@ -104,3 +104,44 @@ async def test_four_players_in_partnership_with_the_keys(pages: Pages) -> None:
     await expect(page.locator(".ended-hand")).to_have_count(2)
     assert await page.locator(".ended-hand .card").count() >= 40
     await expect(page.locator(".game li")).to_have_count(1)  # the two teams settle
+
+
+@pytest.mark.slow
+async def test_three_people_joined_by_invite_links_follow_each_other_live(pages: Pages) -> None:
+    host = await pages.open("/")
+    await host.get_by_label("Players").select_option("3")
+    await host.get_by_label("Game to").fill("20")
+    await host.locator("[data-start=friend]").click()
+    links = host.locator("[data-invite]")
+    await expect(links).to_have_count(2)
+    guests = []
+    for index in range(2):
+        link = await links.nth(index).get_attribute("data-invite")
+        assert link is not None
+        assert "#/join/inv_" in link
+        guests.append(await pages.open(link.removeprefix(pages.base_url), viewport=PHONE))
+    seats = [host, *guests]
+    # The last join starts the match: the host hears of it through the live stream alone.
+    for page in seats:
+        await expect(board(page)).to_have_attribute("data-phase", "play")
+    await expect(host.locator("[data-invite]")).to_have_count(0)
+
+    for _ in range(MOVES):
+        if all([await match_over(page) for page in seats]):
+            break
+        movers = [page for page in seats if await my_turn(page)]
+        if not movers:  # a page between a round's end and the next round's deal
+            await host.wait_for_timeout(100)
+            continue
+        mover = movers[0]
+        await play_one_move(mover, keyboard=False)
+        # Everybody sees every move, the seat sitting out included, through the stream.
+        version = await board(mover).get_attribute("data-version") or ""
+        for page in seats:
+            await expect(board(page)).to_have_attribute("data-version", version)
+    else:
+        raise AssertionError("the match did not end")
+
+    outcomes = [await page.locator(".over h2").inner_text() for page in seats]
+    assert outcomes.count("You won the match") == 1, outcomes
+    await expect(host.locator(".ended-hand")).to_have_count(1)

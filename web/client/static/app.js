@@ -52,6 +52,8 @@ function lobby() {
     if (clock.disabled) clock.value = "";
     const start = main.querySelector("[data-start=bot]");
     if (start) start.textContent = count() === 2 ? "Play against the bot" : "Play against the bots";
+    const invite = main.querySelector("[data-start=friend]");
+    if (invite) invite.textContent = count() === 2 ? "Invite a friend" : "Invite friends";
   };
   const options = () => {
     const [turn, bank] = clock.value.split(" ").map(Number);

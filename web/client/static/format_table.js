@@ -50,6 +50,10 @@ export class Seats {
   }
 }
 
+/** Whether the match waits for invited seats: the cut is made when the last one joins.
+ * @param {FormatMatchView} view */
+export const waiting = (view) => view.phase === "start" || view.phase === "cut";
+
 /** @param {FormatMatchView} view */
 export const ownTable = (view) => (view.table === null ? null : view.tables.find((t) => t.table === view.table) ?? null);
 
@@ -79,7 +83,7 @@ export function outcome(view, seats) {
 /** The status line. @param {FormatMatchView} view @param {Seats} seats */
 export function describeTurn(view, seats) {
   if (view.phase === "match_over") return `${outcome(view, seats)}.`;
-  if (view.phase === "start") return "Waiting for every seat to join…";
+  if (waiting(view)) return "Waiting for every seat to join…";
   const mine = ownTable(view);
   if (!mine) {
     const players = view.tables.flatMap((t) => t.seats).map((seat) => seats.name(seat));

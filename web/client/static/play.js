@@ -149,7 +149,7 @@ export async function playScreen(root, matchId, key) {
       turn = formats.describeTurn(current, seats);
       parts = [
         formats.scores(current, seats),
-        invites(current.phase === "start", key),
+        invites(formats.waiting(current), key),
         formats.opponent(current, seats),
         ...ownTable(formats.ownSide(current), actions),
         formats.otherTables(current, seats),
