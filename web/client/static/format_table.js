@@ -134,6 +134,8 @@ export function opponent(view, seats) {
 
 /** Every table but the seat's own, as anybody may see it; and who sits out. @param {FormatMatchView} view @param {Seats} seats */
 export function otherTables(view, seats) {
+  // At the match's end the last round's hands are shown, every table's (``lastRound``).
+  if (view.phase === "match_over") return null;
   const others = view.tables.filter((t) => t.table !== view.table);
   const out = view.sitting_out;
   const sitting = out !== null && out !== view.seat ? el("p", { "data-sitting-out": out }, [`${seats.name(out)} sits this hand out.`]) : null;
@@ -158,7 +160,10 @@ function otherTable(seated, seats) {
       top ? ": " : ".",
       top ? cardFace(top) : null,
     ]),
-    table.knock
+    // Once the hand is over both hands are shown, as the rules show them to everybody.
+    table.last_hand
+      ? endedHand({ type: "table_event", table: seated.table, seats: seated.seats, event: table.last_hand }, seats)
+      : table.knock
       ? el("p", {}, [
           `${seats.name(seated.seats[table.knock.knocker] ?? 0)} knocked${table.knock.gin ? " (gin)" : ""}: `,
           ...table.knock.melds.map((meld, index) => cardRow(meld, `meld ${index + 1}`)),
