@@ -6,7 +6,6 @@ changed with every hash recomputed too: both re-run the rules)."""
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import random
 
@@ -18,7 +17,14 @@ from bench.servers import Server
 from tests.api.players import Json, bearer, choose
 from tests.audit.tampering import Document, data, entries, rehash, set_data, verdict
 from tests.browser.conftest import Pages
-from tests.browser.test_replay import Tamper, browser_verdict
+from tests.browser.test_replay import (
+    Tamper,
+    browser_verdict,
+    change_the_options,
+    pass_as_in_progress,
+    remove_an_event,
+    reveal_another_seed,
+)
 
 ROUNDS = 2  # a record of two rounds at least: the second round's deals follow the first's
 
@@ -102,29 +108,11 @@ def change_the_cut(doc: Document) -> None:
     rehash(doc)
 
 
-def reveal_another_seed(doc: Document) -> None:
-    entry = next(e for e in entries(doc, "fairness_stream") if data(e).get("step") == "deal 2")
-    set_data(entry, {**data(entry), "seed": hashlib.sha256(b"never committed").hexdigest()})
-    rehash(doc, "fairness_stream")
-
-
 def give_entropy(doc: Document) -> None:
     entry = next(e for e in entries(doc, "fairness_stream") if e["type"] == "entropy_fixed")
     seats = len(data(entry)["entropy"])
     set_data(entry, {"type": "entropy_fixed", "entropy": ["mallory"] * seats})
     rehash(doc, "fairness_stream")
-
-
-def remove_an_event(doc: Document) -> None:
-    del entries(doc)[len(entries(doc)) // 2]
-
-
-def change_the_options(doc: Document) -> None:
-    doc["options"]["game_target"] += 1
-
-
-def pass_as_in_progress(doc: Document) -> None:
-    doc["status"] = "in_progress"
 
 
 def change_a_hand_score(doc: Document) -> None:
