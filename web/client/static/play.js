@@ -70,7 +70,8 @@ export async function playScreen(root, matchId, key) {
       formats ??= await import("./format_table.js");
       if ((next.last_round?.round ?? 0) !== endedRound || !bots.length) {
         endedRound = next.last_round?.round ?? 0;
-        readSummary(next);
+        // Read again with the next view should this read fail.
+        readSummary(next).catch(() => (endedRound = -1));
       }
     }
     render();
@@ -84,15 +85,16 @@ export async function playScreen(root, matchId, key) {
     bots = summary.players.map((player) => player.bot ?? null);
     const rounds = summary.rounds.length;
     const round = at.last_round?.round ?? 0;
-    // Each round ends one hand at every table, in order: the last round's are its last ones.
+    // Each round ends one hand at every table, and no hand of a round ends before the round
+    // ahead of it is scored: round r's hands come after those of the rounds before it.
     const tables = at.players === 4 ? 2 : 1;
-    ended = rounds === round && round > 0 ? summary.hands.slice((round - 1) * tables, round * tables) : [];
+    ended = rounds >= round && round > 0 ? summary.hands.slice((round - 1) * tables, round * tables) : [];
     render();
   };
 
   const refresh = async () => {
     try {
-      show(await api.view(matchId, key.token));
+      await show(await api.view(matchId, key.token));
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);
       render();
@@ -106,7 +108,7 @@ export async function playScreen(root, matchId, key) {
     problem = null;
     knocking = false;
     try {
-      show(await api.send(matchId, key.token, action));
+      await show(await api.send(matchId, key.token, action));
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);
       await refresh();
