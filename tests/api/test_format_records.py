@@ -143,3 +143,16 @@ async def test_hand_histories_and_replay_name_the_table_and_refuse_the_round_in_
     last = record.match_stream.events[-1].version
     refused = await client.get(f"{path}/replay", params={"at": last + 1})
     assert refused.status_code == 409, refused.text
+
+
+async def test_a_record_names_the_seats_the_servers_bots_played(client: Client) -> None:
+    for players, bots in ((3, [None, "simple", "random"]), (4, ["strong", None, None, "simple"])):
+        created = await create(client, players=players, bots=bots)
+        response = await client.get(f"/matches/{created['match_id']}/record")
+        assert response.status_code == 200, response.text
+        record = decode_record(response.content)
+        assert [seat.bot for seat in record.seats] == bots
+        assert [seat.seat for seat in record.seats] == list(range(players))
+        # A person's seat is joined from the start, with its token; so is every bot's.
+        assert all(seat.joined for seat in record.seats)
+        assert verify_record(record).ok

@@ -3,6 +3,8 @@
 
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MatchView"]} MatchView */
+/** @typedef {Schemas["FormatMatchView"]} FormatMatchView */
+/** @typedef {Schemas["FormatMatchSummary"]} FormatMatchSummary */
 /** @typedef {Schemas["MatchSummary"]} MatchSummary */
 /** @typedef {Schemas["NewMatch"]} NewMatch */
 /** @typedef {Schemas["Joined"]} Joined */
@@ -12,6 +14,7 @@
 /** @typedef {Schemas["EventEnvelope"]} EventEnvelope */
 /** @typedef {MatchView["legal_actions"][number]} Action */
 /** @typedef {"random" | "simple" | "strong"} BotLevel */
+/** @typedef {2 | 3 | 4} Players */
 
 /** A refusal from the service, with its problem details (RFC 9457). */
 export class ApiError extends Error {
@@ -45,15 +48,20 @@ async function call(path, options = {}) {
 
 /** @typedef {{ game_target: number, match_target: number, turn_seconds?: number, bank_seconds?: number }} NewMatchOptions */
 
-/** @param {NewMatchOptions} options @param {BotLevel} level */
-export async function createBotMatch(options, level) {
-  const body = { options, bots: [null, level] };
+/** A match with the server's bots in every seat but the first.
+ * @param {NewMatchOptions} options @param {BotLevel} level @param {Players} [players] */
+export async function createBotMatch(options, level, players = 2) {
+  const bots = [null, ...Array(players - 1).fill(level)];
+  const body = players === 2 ? { options, bots } : { options, bots, players };
   return /** @type {NewMatch} */ (await call("/matches", { method: "POST", body }));
 }
 
-/** @param {NewMatchOptions} options */
-export async function createInviteMatch(options) {
-  const body = { options, invite: true, seat: 0 };
+/** A match whose other seats are invited (each its own invite code, in ``invites``, for more
+ * than two players).
+ * @param {NewMatchOptions} options @param {Players} [players] */
+export async function createInviteMatch(options, players = 2) {
+  const others = Array.from({ length: players - 1 }, (_, index) => index + 1);
+  const body = players === 2 ? { options, invite: true, seat: 0 } : { options, players, invite_seats: others };
   return /** @type {NewMatch} */ (await call("/matches", { method: "POST", body }));
 }
 
@@ -65,18 +73,18 @@ export async function join(inviteCode) {
 
 /** @param {string} matchId @param {string} token */
 export async function view(matchId, token) {
-  return /** @type {MatchView} */ (await call(`/matches/${matchId}/view`, { token }));
+  return /** @type {MatchView | FormatMatchView} */ (await call(`/matches/${matchId}/view`, { token }));
 }
 
 /** @param {string} matchId */
 export async function summary(matchId) {
-  return /** @type {MatchSummary} */ (await call(`/matches/${matchId}`));
+  return /** @type {MatchSummary | FormatMatchSummary} */ (await call(`/matches/${matchId}`));
 }
 
 /** @param {string} matchId @param {string} token @param {Action} command */
 export async function send(matchId, token, command) {
   const path = `/matches/${matchId}/commands`;
-  return /** @type {MatchView} */ (await call(path, { method: "POST", token, body: command }));
+  return /** @type {MatchView | FormatMatchView} */ (await call(path, { method: "POST", token, body: command }));
 }
 
 /** @param {string} matchId @param {string} token */

@@ -32,6 +32,12 @@ function lobby() {
   const target = /** @type {HTMLInputElement} */ (
     el("input", { id: "game-target", type: "number", min: 1, max: 1000, value: 100 })
   );
+  // Three players play round robin, four in partnerships (seats 0 and 2 against 1 and 3).
+  const formats = [["2", "Two players"], ["3", "Three players (round robin)"], ["4", "Four players (partnerships)"]];
+  const players = /** @type {HTMLSelectElement} */ (
+    el("select", { id: "players" }, formats.map(([value, label]) => el("option", { value }, [label])))
+  );
+  const count = () => /** @type {api.Players} */ (Number(players.value));
   const level = /** @type {HTMLSelectElement} */ (
     el("select", { id: "bot-level" }, ["simple", "strong", "random"].map((name) => el("option", { value: name }, [name])))
   );
@@ -40,9 +46,18 @@ function lobby() {
   const clock = /** @type {HTMLSelectElement} */ (
     el("select", { id: "clock" }, clocks.map(([value, label]) => el("option", { value }, [label])))
   );
+  // The rules give three and four players no clock: the choice goes away with them.
+  players.onchange = () => {
+    clock.disabled = count() !== 2;
+    if (clock.disabled) clock.value = "";
+    const start = main.querySelector("[data-start=bot]");
+    if (start) start.textContent = count() === 2 ? "Play against the bot" : "Play against the bots";
+    const invite = main.querySelector("[data-start=friend]");
+    if (invite) invite.textContent = count() === 2 ? "Invite a friend" : "Invite friends";
+  };
   const options = () => {
     const [turn, bank] = clock.value.split(" ").map(Number);
-    const timed = clock.value ? { turn_seconds: turn, bank_seconds: bank } : {};
+    const timed = clock.value && count() === 2 ? { turn_seconds: turn, bank_seconds: bank } : {};
     return { game_target: Number(target.value) || 100, match_target: 0, ...timed };
   };
   const errors = el("div");
@@ -55,18 +70,19 @@ function lobby() {
     }
   };
   const vsBot = starting(async () => {
-    const created = await api.createBotMatch(options(), /** @type {api.BotLevel} */ (level.value));
+    const created = await api.createBotMatch(options(), /** @type {api.BotLevel} */ (level.value), count());
     keep(created.match_id, { token: created.seats[0].token, seat: 0 });
     location.hash = `#/play/${created.match_id}`;
   });
   const withFriend = starting(async () => {
-    const created = await api.createInviteMatch(options());
-    keep(created.match_id, { token: created.seats[0].token, seat: 0, inviteCode: created.invite_code });
+    const created = await api.createInviteMatch(options(), count());
+    keep(created.match_id, { token: created.seats[0].token, seat: 0, inviteCode: created.invite_code, invites: created.invites ?? [] });
     location.hash = `#/play/${created.match_id}`;
   });
   main.replaceChildren(
     el("section", { class: "lobby", "aria-label": "New match" }, [
       heading("New match"),
+      el("p", {}, [el("label", { for: "players" }, ["Players "]), players]),
       el("p", {}, [el("label", { for: "game-target" }, ["Game to "]), target, " points (one game)"]),
       el("p", {}, [el("label", { for: "clock" }, ["Clock "]), clock]),
       el("p", {}, [

@@ -18,7 +18,12 @@ export const EVENT_TYPES = [
   "match_created", "cards_cut", "dealer_chosen", "dealt", "upcard_passed", "drew",
   "discarded", "knocked", "laid_off", "scored", "hand_drawn", "game_won", "match_won",
   "deadline_set", "timed_out", "seat_returned", "seat_joined", "match_ended",
+  // Three and four players: each table's moves come wrapped in a table_event.
+  "seats_cut", "round_started", "table_event", "round_scored", "format_game_won", "format_match_won",
 ];
+
+/** The events after which a match's stream ends. */
+const ENDINGS = new Set(["match_won", "match_ended", "format_match_won"]);
 
 const FIRST_RETRY_MS = 250;
 const LONGEST_RETRY_MS = 4000;
@@ -64,7 +69,7 @@ export function follow(matchId, token, after, onEvent, onStatus) {
     last = entry.version;
     retry = FIRST_RETRY_MS;
     onEvent(entry);
-    if (entry.event.type === "match_won" || entry.event.type === "match_ended") stop();
+    if (ENDINGS.has(entry.event.type)) stop();
   };
 
   async function open() {

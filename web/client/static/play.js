@@ -9,8 +9,14 @@ import { clockReading } from "./clock.js";
 import { follow } from "./live.js";
 
 /** @typedef {import("./api.js").MatchView} MatchView */
+/** @typedef {import("./api.js").FormatMatchView} FormatMatchView */
 /** @typedef {import("./api.js").Action} Action */
-/** @typedef {{ token: string, seat: number, inviteCode?: string | null }} SeatKey */
+/** @typedef {{ seat: number, invite_code: string }} SeatInvite */
+/** @typedef {{ token: string, seat: number, inviteCode?: string | null, invites?: SeatInvite[] }} SeatKey */
+/** One seat's side of a two-player table (a three- or four-player match's seat has one too,
+ * in table seats): what the table, the hand and the knock are drawn from.
+ * @typedef {Pick<MatchView, "seat" | "hand" | "discard_pile" | "stock_size" | "knock" | "knock_limit">} Side */
+/** @typedef {typeof import("./format_table.js")} FormatParts */
 
 const ARRANGEMENTS_PER_KNOCK = 3;
 
@@ -23,8 +29,17 @@ const spoken = (card) => `${cardName(card)} (${cardLabel(card)})`;
  * @param {SeatKey} key
  */
 export async function playScreen(root, matchId, key) {
-  /** @type {MatchView | null} */
+  /** @type {MatchView | FormatMatchView | null} */
   let view = null;
+  // For three or four players: the parts of the page that draw them, loaded with the first
+  // such view; each seat's bot level, and the last round's ended hands (the public summary).
+  /** @type {FormatParts | null} */
+  let formats = null;
+  /** @type {(string | null)[]} */
+  let bots = [];
+  /** @type {import("./format_table.js").EndedHand[]} */
+  let ended = [];
+  let endedRound = -1;
   let busy = false;
   let knocking = false;
   /** @type {string | null} */
@@ -38,7 +53,8 @@ export async function playScreen(root, matchId, key) {
   root.replaceChildren(el("section", { class: "play", "aria-label": "Your table" }, [status, clock, board]));
 
   const tick = () => {
-    const reading = view && clockReading(view, Date.now());
+    // Three- and four-player matches have no clock.
+    const reading = view && !("players" in view) ? clockReading(view, Date.now()) : null;
     clock.hidden = !reading;
     clock.textContent = reading ? reading.text : "";
     clock.dataset.whose = reading ? reading.whose : "";
@@ -46,16 +62,39 @@ export async function playScreen(root, matchId, key) {
   };
   const ticking = setInterval(() => (clock.isConnected ? tick() : clearInterval(ticking)), 250);
 
-  /** @param {MatchView} next */
-  const show = (next) => {
+  /** @param {MatchView | FormatMatchView} next */
+  const show = async (next) => {
     if (view && next.version < view.version) return;
     view = next;
+    if ("players" in next) {
+      formats ??= await import("./format_table.js");
+      if ((next.last_round?.round ?? 0) !== endedRound || !bots.length) {
+        endedRound = next.last_round?.round ?? 0;
+        // Read again with the next view should this read fail.
+        readSummary(next).catch(() => (endedRound = -1));
+      }
+    }
+    render();
+  };
+
+  /** Which seats bots play, and the hands that ended the last round: both public.
+   * @param {FormatMatchView} at */
+  const readSummary = async (at) => {
+    const summary = await api.summary(matchId);
+    if (!("rounds" in summary)) return;
+    bots = summary.players.map((player) => player.bot ?? null);
+    const rounds = summary.rounds.length;
+    const round = at.last_round?.round ?? 0;
+    // Each round ends one hand at every table, and no hand of a round ends before the round
+    // ahead of it is scored: round r's hands come after those of the rounds before it.
+    const tables = at.players === 4 ? 2 : 1;
+    ended = rounds >= round && round > 0 ? summary.hands.slice((round - 1) * tables, round * tables) : [];
     render();
   };
 
   const refresh = async () => {
     try {
-      show(await api.view(matchId, key.token));
+      await show(await api.view(matchId, key.token));
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);
       render();
@@ -69,7 +108,7 @@ export async function playScreen(root, matchId, key) {
     problem = null;
     knocking = false;
     try {
-      show(await api.send(matchId, key.token, action));
+      await show(await api.send(matchId, key.token, action));
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);
       await refresh();
@@ -79,31 +118,63 @@ export async function playScreen(root, matchId, key) {
     }
   };
 
+  const toggleKnock = () => {
+    knocking = !knocking;
+    render();
+  };
+
+  /** The seat's own table: the same controls whatever the number of players.
+   * @param {Side | null} side @param {Action[]} actions */
+  const ownTable = (side, actions) => side
+    ? [
+        table(side, actions, act),
+        knockOnTable(side, actions, act),
+        hand(side, actions, act, toggleKnock),
+        knocking ? knockChoices(side, actions, act) : null,
+      ]
+    : [];
+
   function render() {
     if (!view) return;
     const current = view;
     const actions = current.legal_actions;
-    const mine = current.turn === current.seat;
     root.dataset.version = String(current.version);
     root.dataset.phase = current.phase;
-    root.dataset.turn = mine ? "me" : "them";
-    status.textContent = [describeTurn(current), problem, connection === "reconnecting" ? "Reconnecting…" : null]
+    /** @type {(Node | null)[]} */
+    let parts;
+    let turn;
+    if ("players" in current) {
+      if (!formats) return;
+      const seats = new formats.Seats(current, bots);
+      root.dataset.players = String(current.players);
+      root.dataset.turn = current.turns.includes(current.seat) ? "me" : "them";
+      turn = formats.describeTurn(current, seats);
+      parts = [
+        formats.scores(current, seats),
+        invites(formats.waiting(current), key),
+        formats.opponent(current, seats),
+        ...ownTable(formats.ownSide(current), actions),
+        formats.otherTables(current, seats),
+        formats.lastRound(current, seats, current.last_round?.round === endedRound ? ended : []),
+        formats.lastGame(current, seats),
+        over(current.phase === "match_over", formats.outcome(current, seats), matchId),
+      ];
+    } else {
+      root.dataset.players = "2";
+      root.dataset.turn = current.turn === current.seat ? "me" : "them";
+      turn = describeTurn(current);
+      parts = [
+        scores(current),
+        invites(current.turn === null, key),
+        opponent(current),
+        ...ownTable(current, actions),
+        lastHand(current),
+        over(current.phase === "match_over", matchOutcome(current), matchId),
+      ];
+    }
+    status.textContent = [turn, problem, connection === "reconnecting" ? "Reconnecting…" : null]
       .filter(Boolean)
       .join(" · ");
-    const parts = [
-      scores(current),
-      invite(current, key),
-      opponent(current),
-      table(current, actions, act),
-      knockOnTable(current, actions, act),
-      hand(current, actions, act, () => {
-        knocking = !knocking;
-        render();
-      }),
-      knocking ? knockChoices(current, actions, act) : null,
-      lastHand(current),
-      over(current, matchId),
-    ];
     board.replaceChildren(...parts.filter((part) => part !== null));
     tick();
   }
@@ -129,14 +200,15 @@ export async function playScreen(root, matchId, key) {
   const follower = follow(
     matchId,
     key.token,
-    view ? /** @type {MatchView} */ (view).version : 0,
+    view ? /** @type {MatchView | FormatMatchView} */ (view).version : 0,
     (entry) => {
       // The person left this table for another screen: stop listening for it.
       if (!status.isConnected) return follower.stop();
       if (!view || entry.version > view.version) refresh();
     },
     (now) => {
-      if (!status.isConnected) return follower.stop();
+      // A stream opened after the match's end closes at once: nothing is left to hear.
+      if (!status.isConnected || view?.phase === "match_over") return follower.stop();
       const wasDown = connection === "reconnecting";
       connection = now;
       if (wasDown && now === "live") refresh();
@@ -204,13 +276,22 @@ function scores(view) {
   ]);
 }
 
-/** @param {MatchView} view @param {SeatKey} key */
-function invite(view, key) {
-  if (!key.inviteCode || view.turn !== null) return null;
-  const link = `${location.origin}${location.pathname}#/join/${key.inviteCode}`;
-  return el("p", { class: "invite" }, [
-    "Send this link to your opponent: ",
-    el("input", { readonly: true, value: link, "aria-label": "Invite link", size: 40, "data-invite": link }),
+/** The invite links, while the match waits for its seats. @param {boolean} waiting @param {SeatKey} key */
+function invites(waiting, key) {
+  if (!waiting) return null;
+  /** @param {string} code */
+  const linkTo = (code) => `${location.origin}${location.pathname}#/join/${code}`;
+  /** @param {string} link @param {string} label */
+  const field = (link, label) => el("input", { readonly: true, value: link, "aria-label": label, size: 40, "data-invite": link });
+  if (key.inviteCode) {
+    return el("p", { class: "invite" }, ["Send this link to your opponent: ", field(linkTo(key.inviteCode), "Invite link")]);
+  }
+  if (!key.invites?.length) return null;
+  return el("section", { class: "invite", "aria-label": "Invites" }, [
+    el("p", {}, ["Send each player the link of their seat:"]),
+    ...key.invites.map((invite) =>
+      el("p", {}, [`Seat ${invite.seat}: `, field(linkTo(invite.invite_code), `Invite link for seat ${invite.seat}`)]),
+    ),
   ]);
 }
 
@@ -237,7 +318,7 @@ function actionButton(label, action, act, keyHint) {
   return el("button", { type: "button", "data-action": action.type, "aria-keyshortcuts": keyHint, onclick: () => act(action) }, [label]);
 }
 
-/** @param {MatchView} view @param {Action[]} actions @param {(action: Action) => void} act */
+/** @param {Side} view @param {Action[]} actions @param {(action: Action) => void} act */
 function table(view, actions, act) {
   const top = view.discard_pile.at(-1);
   const dealerChoices = actions.filter((a) => a.type === "choose_dealer");
@@ -262,7 +343,7 @@ function table(view, actions, act) {
 }
 
 /** The knocker's melds during layoff, with each layoff the service lists. */
-function knockOnTable(/** @type {MatchView} */ view, /** @type {Action[]} */ actions, /** @type {(action: Action) => void} */ act) {
+function knockOnTable(/** @type {Side} */ view, /** @type {Action[]} */ actions, /** @type {(action: Action) => void} */ act) {
   const knock = view.knock;
   if (!knock) return null;
   const who = knock.knocker === view.seat ? "You" : "Your opponent";
@@ -285,7 +366,7 @@ function knockOnTable(/** @type {MatchView} */ view, /** @type {Action[]} */ act
 
 /**
  * Your hand, melds grouped and deadwood last; a card is a button when discarding it is legal.
- * @param {MatchView} view @param {Action[]} actions @param {(action: Action) => void} act
+ * @param {Side} view @param {Action[]} actions @param {(action: Action) => void} act
  * @param {() => void} toggleKnock
  */
 function hand(view, actions, act, toggleKnock) {
@@ -315,7 +396,7 @@ function hand(view, actions, act, toggleKnock) {
 /**
  * Each knock the service lists, with the ways to lay out the other ten cards within the
  * knock limit: the player picks the arrangement shown to the opponent.
- * @param {MatchView} view @param {Action[]} actions @param {(action: Action) => void} act
+ * @param {Side} view @param {Action[]} actions @param {(action: Action) => void} act
  */
 function knockChoices(view, actions, act) {
   const rows = actions.flatMap((action) => {
@@ -364,11 +445,11 @@ function lastHand(view) {
   ]);
 }
 
-/** @param {MatchView} view @param {string} matchId */
-function over(view, matchId) {
-  if (view.phase !== "match_over") return null;
+/** @param {boolean} ended @param {string} outcome @param {string} matchId */
+function over(ended, outcome, matchId) {
+  if (!ended) return null;
   return el("section", { class: "over", "aria-label": "Match over" }, [
-    heading(matchOutcome(view)),
+    heading(outcome),
     el("p", {}, [el("a", { href: `#/replay/${matchId}` }, ["Replay this match"]), " · ", el("a", { href: "#/" }, ["New match"])]),
   ]);
 }

@@ -3,8 +3,9 @@
 // or installing anything. It checks the format, both hash chains, the fairness stream (every
 // revealed seed against its chain's commitment, the secret against every commitment, the
 // records due in order), the cut and every deal against the decks their seeds give, every
-// draw from the stock against the deal's stock, and the summary against the streams. It does
-// not re-run the moves' scores through the rules: `gin verify` does that too.
+// draw from the stock against the deal's stock, the moves and scores through the rules
+// (play_check.js; format_check.js for three and four players, every table's deck its own),
+// and the summary against the streams.
 
 import { RANKS, SUITS } from "./cards.js";
 import { Discrepancy, fail } from "./discrepancy.js";
@@ -91,9 +92,9 @@ export async function deckFrom(seed) {
   return deck;
 }
 
-/** @param {Bytes} link @param {string} matchId @param {string} step @param {string[]} entropy */
+/** @param {Bytes} link @param {string} matchId @param {string} step @param {string[]} entropy each seat's */
 async function shuffleSeed(link, matchId, step, entropy) {
-  const message = concat(lp(SCHEME), lp(matchId), lp(step), lp(entropy[0] ?? ""), lp(entropy[1] ?? ""));
+  const message = concat(lp(SCHEME), lp(matchId), lp(step), ...entropy.map(lp));
   return hmac(link, message);
 }
 
@@ -113,6 +114,24 @@ async function cutFrom(seed) {
     }
     seed = await sha256(seed);
     deck = await deckFrom(seed);
+  }
+}
+
+/** The cut of three or four players: each seat a card in turn, until one alone cuts the
+ * lowest rank; the rounds, and the seat that deals. @param {Bytes} seed @param {number} players */
+async function seatsCutFrom(seed, players) {
+  /** @type {string[][]} */
+  const rounds = [];
+  for (;;) {
+    const deck = await deckFrom(seed);
+    for (let start = 0; start + players <= 52; start += players) {
+      const cards = deck.slice(start, start + players);
+      rounds.push(cards);
+      const ranks = cards.map(rank);
+      const lowest = Math.min(...ranks);
+      if (ranks.filter((r) => r === lowest).length === 1) return { rounds, dealer: ranks.indexOf(lowest) };
+    }
+    seed = await sha256(seed);
   }
 }
 
@@ -219,31 +238,52 @@ async function checkFairness(record, deals, over) {
   if (revealed !== steps.length) fail(`fairness stream: ${steps[revealed] ?? "a step"}'s seed is not revealed`);
   if (over && secret === null) fail("fairness stream: the match is over but its secret is not revealed");
   if (!over && secret !== null) fail("fairness stream: the secret is revealed before the match is over");
-  return { links, entropy: entropy ?? ["", ""] };
+  return { links, entropy: entropy ?? [] };
 }
 
 /** @param {string} step */
 const label = (step) => (step === "cut" ? "the cut" : step.replace("deal", "hand"));
 
 /**
- * The match stream against the seeds: the cut, every deal card by card, and every draw from
- * the stock. @param {GameRecord} record @param {Map<number, Bytes>} links @param {string[]} entropy
+ * A match stream's events, each with its table: a three- or four-player match's
+ * ``table_event`` unwrapped to the two-player event of its table (in table seats).
+ * @typedef {{ version: number, type: string, data: any, table: number }} Move
+ * @param {GameRecord} record @returns {Move[]}
  */
-async function checkDeals(record, links, entropy) {
-  let deal = 0;
-  /** @type {string[]} */
-  let stock = [];
-  for (const entry of record.match_stream.events) {
+function moves(record) {
+  return record.match_stream.events.map((entry) => {
     const data = parsed(entry);
-    if (entry.type === "cards_cut") {
-      const seed = await shuffleSeed(/** @type {Bytes} */ (links.get(1)), record.match_id, "cut", entropy);
-      const cut = await cutFrom(seed);
+    if (entry.type !== "table_event") return { version: entry.version, type: entry.type, data, table: 0 };
+    return { version: entry.version, type: String(data.event?.type), data: data.event, table: Number(data.table) };
+  });
+}
+
+/**
+ * The match stream against the seeds: the cut, every deal card by card (deals numbered in the
+ * order made, at every table), and every draw from its table's stock.
+ * @param {GameRecord} record @param {Move[]} played @param {number} players
+ * @param {Map<number, Bytes>} links @param {string[]} entropy
+ */
+async function checkDeals(record, played, players, links, entropy) {
+  let deal = 0;
+  /** @type {Map<number, string[]>} */
+  const stocks = new Map();
+  const cutSeed = () => shuffleSeed(/** @type {Bytes} */ (links.get(1)), record.match_id, "cut", entropy);
+  for (const { version, type, data, table } of played) {
+    if (type === "cards_cut") {
+      const cut = await cutFrom(await cutSeed());
       if (JSON.stringify(cut.pairs) !== JSON.stringify(data.pairs) || cut.winner !== data.winner) {
-        fail(`version ${entry.version}: the cut does not match the deck from the revealed seed`);
+        fail(`version ${version}: the cut does not match the deck from the revealed seed`);
       }
-    } else if (entry.type === "dealt") {
+    } else if (type === "seats_cut") {
+      const cut = await seatsCutFrom(await cutSeed(), players);
+      if (JSON.stringify(cut.rounds) !== JSON.stringify(data.rounds) || cut.dealer !== data.dealer) {
+        fail(`version ${version}: the cut does not match the deck from the revealed seed`);
+      }
+    } else if (type === "dealt") {
       deal++;
-      const where = `game ${data.game} hand ${deal}, version ${entry.version}`;
+      const at = players > 2 ? ` at table ${table}` : "";
+      const where = `game ${data.game} hand ${deal}${at}, version ${version}`;
       const link = links.get(deal + 1);
       if (!link) fail(`${where}: the seed of deal ${deal} is not revealed`);
       const deck = await deckFrom(await shuffleSeed(link, record.match_id, `deal ${deal}`, entropy));
@@ -260,11 +300,13 @@ async function checkDeals(record, links, entropy) {
         }
       }
       if (data.upcard !== deck[20]) fail(`${where}: the upcard is ${data.upcard} where the seed gives ${deck[20]}`);
-      stock = deck.slice(21);
+      const stock = deck.slice(21);
       if (JSON.stringify(stock) !== JSON.stringify(data.stock)) fail(`${where}: the stock is not the one the seed gives`);
-    } else if (entry.type === "drew" && data.source === "stock") {
-      const next = stock.shift();
-      if (data.card !== next) fail(`version ${entry.version}: seat ${data.seat} drew ${data.card} from the stock, whose next card is ${next}`);
+      stocks.set(table, stock);
+    } else if (type === "drew" && data.source === "stock") {
+      const next = stocks.get(table)?.shift();
+      const at = players > 2 ? ` at table ${table}` : "";
+      if (data.card !== next) fail(`version ${version}${at}: seat ${data.seat} drew ${data.card} from the stock, whose next card is ${next}`);
     }
   }
   return deal;
@@ -284,21 +326,35 @@ export async function verifyRecord(document) {
       fail("this is not a gin-rummy-record, version 1");
     }
     if (!record.match_stream?.events || !record.fairness_stream?.events) fail("the record has no streams");
-    await checkChain(record, "match_stream", "match");
+    // A three- or four-player match's record: its stream begins with format_match_created.
+    const first = record.match_stream.events[0];
+    const formatMatch = first?.type === "format_match_created";
+    await checkChain(record, "match_stream", formatMatch ? "format-match" : "match");
     await checkChain(record, "fairness_stream", "fairness");
     lines.push("both hash chains hold");
-    const types = record.match_stream.events.map((entry) => entry.type);
-    const deals = types.filter((type) => type === "dealt").length;
-    const over = types.includes("match_won") || types.includes("match_ended");
+    const played = moves(record);
+    const players = formatMatch ? Number(played[0].data.players) : 2;
+    if (formatMatch && players !== 3 && players !== 4) fail(`version 1: a match of ${players} players is no format`);
+    const deals = played.filter((move) => move.type === "dealt").length;
+    const types = played.map((move) => move.type);
+    const over = types.includes("match_won") || types.includes("match_ended") || types.includes("format_match_won");
     const { links, entropy } = await checkFairness(record, deals, over);
     lines.push(`every revealed seed matches its commitment (${links.size} seeds)`);
-    await checkDeals(record, links, entropy);
+    if (entropy.length !== players) fail(`fairness stream: the entropy is not one per seat (${players} seats)`);
+    await checkDeals(record, played, players, links, entropy);
     lines.push(`the cut and ${deals} deals match their seeds`);
-    const played = checkPlay(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) })));
     const count = (/** @type {number} */ n, /** @type {string} */ what) => `${n} ${what}${n === 1 ? "" : "s"}`;
-    lines.push(`every move, score and bonus follows the rules (${count(played.hands, "hand")}, ${count(played.games, "game")})`);
+    if (formatMatch) {
+      const { checkFormatPlay } = await import("./format_check.js");
+      const checked = checkFormatPlay(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) })));
+      lines.push(`${players} players: every table's moves and hand scores, and every round's score, follow the rules (${count(checked.hands, "hand")}, ${count(checked.rounds, "round")})`);
+    } else {
+      const checked = checkPlay(played.map((move) => ({ version: move.version, data: move.data })));
+      lines.push(`every move, score and bonus follows the rules (${count(checked.hands, "hand")}, ${count(checked.games, "game")})`);
+    }
     const created = record.match_stream.events[0];
-    if (!created || created.type !== "match_created") fail("match stream: it does not begin with match_created");
+    const createdType = formatMatch ? "format_match_created" : "match_created";
+    if (!created || created.type !== createdType) fail(`match stream: it does not begin with ${createdType}`);
     if (JSON.stringify(canonical(parsed(created).options)) !== JSON.stringify(canonical(record.options))) {
       fail("the record's options are not those the match was created with");
     }

@@ -1,0 +1,93 @@
+// A three- or four-player match stream re-run through the rules (docs/rules.md, "Three and
+// four players"), as far as this browser goes: every table's hand is a two-player hand, so
+// each is checked move by move and scored by play_check.js's table (its own deck, table seat 1
+// dealing, the match's game and hand numbers, a target no hand reaches); the seats of every
+// table are those its round seated; a round is scored only once every table's hand is over,
+// and its points, net, winner, hand points and hands won are recomputed from the hands'
+// results. Who deals and sits out each round, the games' settlements and the match's end are
+// left to `gin verify`.
+
+import { Checking, fail, show } from "./discrepancy.js";
+import { Table } from "./play_check.js";
+
+// A table's hand never ends its game: the format counts the games.
+const HAND_ONLY_TARGET = 10_000;
+
+/**
+ * @param {{ version: number, data: any }[]} events the match stream's events, parsed
+ * @returns {{ hands: number, rounds: number }}
+ */
+export function checkFormatPlay(events) {
+  const [created, ...rest] = events;
+  if (created?.data?.type !== "format_match_created") fail(`match stream version ${created?.version ?? 1}: it does not begin with format_match_created`);
+  const players = created.data.players;
+  const sides = players === 4 ? 2 : players;
+  const sideOf = (/** @type {number} */ seat) => (players === 4 ? seat % 2 : seat);
+  const inner = { ...created.data.options, game_target: HAND_ONLY_TARGET, match_target: 0 };
+  /** @type {{ seats: number[], table: Table }[]} */
+  let tables = [];
+  let round = 0;
+  let game = 1;
+  let scored = true;
+  let hands = 0;
+  let handPoints = Array(sides).fill(0);
+  let handsWon = Array(sides).fill(0);
+  for (const { version, data } of rest) {
+    const where = `round ${round}, version ${version}`;
+    if (data.type === "round_started") {
+      if (!scored) fail(`${where}: round ${data.round} starts before round ${round} is scored`);
+      const seated = data.tables.flat();
+      if (new Set(seated).size !== seated.length || seated.some((/** @type {number} */ seat) => !(seat >= 0 && seat < players))) {
+        fail(`${where}: RoundStarted seats ${show(data.tables)}, not two different seats of the match at each table`);
+      }
+      round = data.round;
+      if (data.game !== game) {
+        game = data.game;
+        handPoints = Array(sides).fill(0);
+        handsWon = Array(sides).fill(0);
+      }
+      tables = data.tables.map((/** @type {number[]} */ seats) => {
+        const table = new Table(inner);
+        Object.assign(table, { phase: "deal", nextDealer: 1, game: data.game, handInGame: data.hand - 1 });
+        return { seats, table };
+      });
+      scored = false;
+    } else if (data.type === "table_event") {
+      const at = tables[data.table];
+      if (!at || scored) fail(`${where}: there is no table ${show(data.table)} in play`);
+      if (show(data.seats) !== show(at.seats)) fail(`${where}: TableEvent seats ${show(data.seats)} at table ${data.table}, where the round seated ${show(at.seats)}`);
+      try {
+        at.table.check(data.event, version);
+      } catch (error) {
+        if (error instanceof Error) error.message = `round ${round}, at table ${data.table}: ${error.message}`;
+        throw error;
+      }
+      if (data.event?.type === "scored" || data.event?.type === "hand_drawn") hands++;
+    } else if (data.type === "round_scored") {
+      const c = new Checking(data, where);
+      if (scored || tables.some(({ table }) => table.phase !== "deal" || table.hands !== 1)) c.fail("the round is scored before every table's hand is over");
+      const points = Array(sides).fill(0);
+      for (const { seats, table } of tables) {
+        // The table's own score: its winner's points (a hand at the wall counts zero).
+        const winner = table.handsWon[0] ? 0 : table.handsWon[1] ? 1 : null;
+        if (winner !== null) points[sideOf(/** @type {number} */ (seats[winner]))] += table.handPoints[winner];
+      }
+      const top = Math.max(...points);
+      const ahead = points.filter((p) => p === top).length === 1 ? points.indexOf(top) : null;
+      // Partnerships score the net difference; one table's hand scores its winner's points.
+      const net = ahead === null ? 0 : top - Math.max(0, ...points.filter((_, side) => side !== ahead));
+      c.expect("round", round);
+      c.expect("points", points);
+      c.expect("winner", ahead);
+      c.expect("net", net);
+      if (ahead !== null) {
+        handPoints[ahead] += net;
+        handsWon[ahead] += 1;
+      }
+      c.expect("hand_points", handPoints);
+      c.expect("hands_won", handsWon);
+      scored = true;
+    }
+  }
+  return { hands, rounds: round };
+}
