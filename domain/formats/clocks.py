@@ -29,8 +29,8 @@ def stamp_clocks(state: FormatState, command: StampClocks) -> list[FormatEvent]:
         type(index) is not int or not 0 <= index < len(state.tables) for index in tables
     ):
         raise InvalidCommand("tables must be distinct tables of the round")
-    if not state.options.turn_seconds or state.phase is FormatPhase.MATCH_OVER:
-        return []
+    if not state.options.turn_seconds or state.ending is not None:
+        return []  # a match that ended other than by play has no clock left to stop
     events: list[FormatEvent] = []
     for index in sorted(tables):
         table = state.tables[index]

@@ -162,7 +162,14 @@ def _match_won(state: FormatState, e: FormatMatchWon) -> FormatState:
 def _match_ended(state: FormatState, e: MatchEnded) -> FormatState:
     # The hands in progress stop where they are; nobody is on the clock any more.
     tables = tuple(replace(t, state=replace(t.state, clock=None)) for t in state.tables)
-    return replace(state, phase=FormatPhase.MATCH_OVER, winner=e.winner, ending=e, tables=tables)
+    return replace(
+        state,
+        phase=FormatPhase.MATCH_OVER,
+        winner=e.winner,
+        ending=e,
+        tables=tables,
+        deadline=None,
+    )
 
 
 def _deadline_set(state: FormatState, e: DeadlineSet) -> FormatState:
