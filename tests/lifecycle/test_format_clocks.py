@@ -18,8 +18,11 @@ from domain import RuleOptions, view
 from domain.commands import Resign, SeatCommand
 from domain.events import TimedOut, UpcardPassed
 from domain.formats import FormatPhase, FormatState, Players, TableEvent
+from service.audit.game_record import GameRecord
+from service.audit.verify import verify_record
 from service.errors import DeadlinePassed
 from service.fairness.log import FairnessLog
+from service.formats.record import served_format_record
 from service.matches.deadline_timer import DeadlineTimer
 from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
@@ -32,7 +35,8 @@ CLOCKED = RuleOptions(turn_seconds=10, bank_seconds=20, timeouts_to_forfeit=2)
 
 
 class FormatLife:
-    def __init__(self) -> None:
+    def __init__(self, options: RuleOptions = CLOCKED) -> None:
+        self.options = options
         rng = random.Random(0)
         self.clock = MovableClock()
         self.store = InMemoryEventStore(clock=self.clock)
@@ -49,7 +53,7 @@ class FormatLife:
         self.timer = DeadlineTimer(self.deadlines, two_players, formats=self.formats)
 
     async def create(self, players: Players) -> tuple[RegisteredMatch, dict[int, str]]:
-        created = await self.formats.create_match(players=players, options=CLOCKED)
+        created = await self.formats.create_match(players=players, options=self.options)
         match = await self.formats.registry.get(created.created.match_id)
         assert match is not None
         return match, created.created.tokens
@@ -65,6 +69,13 @@ class FormatLife:
         assert deadline.seat is not None
         self.clock.now = max(self.clock.now, deadline.due_at)
         return deadline.seat
+
+    async def verified(self, match: RegisteredMatch) -> GameRecord:
+        """The match's record; it must verify."""
+        record, _ = await served_format_record(self.formats, match)
+        verdict = verify_record(record)
+        assert verdict.ok, verdict.render()
+        return record
 
     async def play(self, match: RegisteredMatch, seat: int) -> None:
         """The seat's first listed move."""
@@ -178,3 +189,23 @@ async def test_formats_resigning_ends_the_match_and_is_never_too_late(players: P
     assert ending.winner != (seat % 2 if players == 4 else seat)
     assert await life.deadlines.pending() == 0
     assert await life.timer.fire_due() == 0
+
+
+@pytest.mark.parametrize("players", [3, 4])
+async def test_formats_a_record_of_rounds_played_by_timeouts_verifies(players: Players) -> None:
+    life = FormatLife(RuleOptions(turn_seconds=5, timeouts_to_forfeit=100))
+    match, _ = await life.create(players)
+    while (await life.state(match)).round < 2:
+        await life.past_deadline(match)
+        assert await life.timer.fire_due() == 1
+
+    record = await life.verified(match)
+
+    kinds = [
+        msgspec.json.decode(e.data)["event"]["type"]
+        for e in record.match_stream.events
+        if e.type == "table_event"
+    ]
+    assert "timed_out" in kinds
+    assert "deadline_set" in kinds
+    assert record.hands_finished == (1 if players == 3 else 2)
