@@ -67,7 +67,12 @@ def time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
     seats = list(table.seats)
     if type(inner[-1]) is MatchEnded:  # the forfeit
         return [TableEvent(index, seats, inner[0]), ended(state, "forfeited_on_time", seat)]
-    return [TableEvent(index, seats, event) for event in inner]
+    # The bank is spent at once: the default move may end the round, and the table with it.
+    banks = list(clock.banks_ms)
+    banks[table_seat] = 0
+    spent = DeadlineSet(seat=None, at=command.at, due_at=None, banks_ms=banks)
+    timed_out, *moved = inner
+    return [TableEvent(index, seats, event) for event in (timed_out, spent, *moved)]
 
 
 def _next_deadline(state: FormatState, command: StampClocks) -> list[FormatEvent]:

@@ -27,6 +27,7 @@ from domain.formats import (
     FormatEvent,
     FormatState,
     Players,
+    RoundScored,
     StartFormatMatch,
     TableEvent,
     decide_format,
@@ -182,7 +183,7 @@ class FormatMatchService:
                 f"the match is at version {loaded.version}, not {if_match}; load the view again"
             )
         _require_in_time(loaded.state, seat, command, received_at)
-        events = decide_format(loaded.state, command)
+        events = _decided(loaded.state, command, seat, received_at)
         try:
             return await self._append(match, loaded, events, key, fingerprint, now=received_at)
         except event_store.ConcurrencyConflict as conflict:
@@ -306,6 +307,23 @@ class FormatMatchService:
             # The cut waits for every seat, so every invited player's entropy is in it.
             return CutSeats(seed=cut_seed(match, links)) if match.full else None
         return DealTable(seed=deal_seed(match, state.deals + 1, links))
+
+
+def _decided(
+    state: FormatState, command: SeatCommand, seat: int, now: datetime
+) -> list[FormatEvent]:
+    """``command`` of ``seat``, decided; a decision that ends the round first has the seat's
+    table stamped (its time charged to the seat's bank), since the round's end replaces the
+    table, clock and all. (A timeout spends the bank itself.)"""
+    events = decide_format(state, command)
+    table = state.table_of(seat)
+    if table is None or not any(type(event) is RoundScored for event in events):
+        return events
+    stamped = _stamp(state, {table}, now)
+    if stamped is None:
+        return events
+    charged = decide_format(state, stamped)
+    return [*charged, *decide_format(fold_format(charged, state), command)]
 
 
 def _tables_of(events: list[FormatEvent]) -> set[int]:

@@ -130,7 +130,9 @@ async def test_a_format_timeout_makes_the_default_move_and_a_late_move_is_refuse
     inner = [e["event"]["event"] for e in events if e["event"]["type"] == "table_event"]
     kinds = [e["type"] for e in inner]
     timed_out = kinds.index("timed_out")
-    assert kinds[timed_out + 1] == "upcard_passed"  # the default move
+    spent = inner[timed_out + 1]  # the bank is spent, then the default move is made
+    assert (spent["type"], spent["seat"], spent["due_at"]) == ("deadline_set", None, None)
+    assert kinds[timed_out + 2] == "upcard_passed"
     seen = await view(asgi, match_id, tokens[seat])
     assert seen["ending"] is None
     assert seen["phase"] == "play"

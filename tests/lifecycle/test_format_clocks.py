@@ -209,3 +209,26 @@ async def test_formats_a_record_of_rounds_played_by_timeouts_verifies(players: P
     assert "timed_out" in kinds
     assert "deadline_set" in kinds
     assert record.hands_finished == (1 if players == 3 else 2)
+
+
+async def test_formats_the_decision_that_ends_a_round_is_charged_to_the_bank() -> None:
+    life = FormatLife(RuleOptions(turn_seconds=10, bank_seconds=600))
+    match, _ = await life.create(3)
+    for _ in range(2_000):
+        before = await life.state(match)
+        deadline = before.deadline
+        assert deadline is not None
+        assert deadline.seat is not None
+        seat = deadline.seat
+        place = before.place_of(seat)
+        assert place is not None
+        clock = before.tables[place[0]].state.clock
+        assert clock is not None
+        bank = clock.banks_ms[place[1]]
+        life.clock.advance(11)  # a second past the turn's time
+        await life.play(match, seat)
+        after = await life.state(match)
+        if after.round > before.round:
+            assert after.banks_ms[seat] == bank - 1_000
+            return
+    raise AssertionError("no round ended")

@@ -205,10 +205,11 @@ def test_formats_a_timeout_makes_the_seat_s_default_move_at_its_table() -> None:
 
     produced = match.do(TimeOut(seat=2, at=T0 + seconds(40)))
 
-    assert [type(e) for e in produced] == [TableEvent, TableEvent]
     assert all(isinstance(e, TableEvent) and e.table == 1 for e in produced)
-    timed_out, passed = (e.event for e in produced if isinstance(e, TableEvent))
+    timed_out, spent, passed = (e.event for e in produced if isinstance(e, TableEvent))
     assert timed_out == TimedOut(0, due_at=T0 + seconds(40), at=T0 + seconds(40), consecutive=1)
+    # Its bank is spent at once, then its default move is made.
+    assert spent == DeadlineSet(None, T0 + seconds(40), None, banks_ms=[0, 30_000])
     assert type(passed).__name__ == "UpcardPassed"
     assert match.state.tables[1].state.turn == 1  # seat 3 is offered the upcard
     after = match.do(StampClocks(at=T0 + seconds(40), tables=[1]))
