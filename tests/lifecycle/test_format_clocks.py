@@ -189,6 +189,9 @@ async def test_formats_resigning_ends_the_match_and_is_never_too_late(players: P
     assert ending.winner != (seat % 2 if players == 4 else seat)
     assert await life.deadlines.pending() == 0
     assert await life.timer.fire_due() == 0
+    # The match is over: as in a two-player match, its server secret is revealed at once.
+    fairness = await life.store.read_stream(f"fairness-{match.match_id}")
+    assert fairness[-1].type == "secret_revealed"
 
 
 @pytest.mark.parametrize("players", [3, 4])
