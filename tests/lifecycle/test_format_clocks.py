@@ -235,3 +235,23 @@ async def test_formats_the_decision_that_ends_a_round_is_charged_to_the_bank() -
             assert after.banks_ms[seat] == bank - 1_000
             return
     raise AssertionError("no round ended")
+
+
+async def test_bots_answer_a_default_move_and_only_the_person_is_on_the_clock() -> None:
+    life = FormatLife()
+    created = await life.formats.create_match(
+        players=4, options=CLOCKED, bots=[None, "simple", "random", "simple"]
+    )
+    match = await life.formats.registry.get(created.created.match_id)
+    assert match is not None
+    for _ in range(CLOCKED.timeouts_to_forfeit):
+        state = await life.state(match)
+        assert state.ending is None
+        assert state.deadline is not None
+        assert state.deadline.seat == 0  # bots never wait on the clock
+        await life.past_deadline(match)
+        assert await life.timer.fire_due() == 1
+
+    ending = (await life.state(match)).ending
+    assert ending is not None
+    assert (ending.reason, ending.seat, ending.winner) == ("forfeited_on_time", 0, 1)
