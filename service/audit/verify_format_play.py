@@ -106,8 +106,8 @@ def _clock_or_ending(
     for _, later in events[index:]:
         if not isinstance(later, TableEvent) or not isinstance(later.event, DeadlineSet):
             break
-        if later.event.at != inner.at:
-            break
+        if later.event.at != inner.at or later.table in tables:
+            break  # the next stamp, made at the same instant
         tables.append(later.table)
     return [StampClocks(at=inner.at, tables=tables)]
 
