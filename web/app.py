@@ -150,7 +150,10 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.rounds = Rounds(app.state.matches, app.state.creations)
             app.state.operator_matches = OperatorMatches(registry, store)
             app.state.formats = FormatMatchService(
-                FormatStreams(store), registry, app.state.matches.fairness
+                FormatStreams(store),
+                registry,
+                app.state.matches.fairness,
+                clock=app.state.matches.clock,
             )
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(
@@ -198,6 +201,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                         DeadlineTimer(
                             PostgresDeadlines(pool),
                             app.state.matches,
+                            formats=app.state.formats,
                             abandonment=Abandonment(
                                 PostgresIdleMatches(pool),
                                 app.state.matches,

@@ -15,7 +15,7 @@ from litestar import Controller, Request, get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from domain import Phase, event_type
-from domain.events import MATCH_ENDINGS
+from domain.events import MATCH_ENDINGS, MatchEnded
 from domain.formats import FormatMatchWon, FormatPhase
 from service.errors import DatabaseUnavailable, InvalidParameter
 from service.matches.formats import FormatMatchService, is_format_match
@@ -140,7 +140,7 @@ async def _format_live(
         return await formats.events(match, seat, after_version=version)
 
     stream = format_stream_id(match.match_id)
-    return _Live(stream, read, format_event_type, FormatMatchWon, finished)
+    return _Live(stream, read, format_event_type, (FormatMatchWon, MatchEnded), finished)
 
 
 async def _messages(

@@ -3,9 +3,11 @@ their match seat; the service sends the system commands, with the seeds."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import msgspec
 
-from domain.commands import SeatCommand
+from domain.commands import SeatCommand, TimeOut
 from domain.errors import InvalidCommand
 from domain.formats.events import Players
 from domain.options import RuleOptions
@@ -32,7 +34,16 @@ class DealTable(_SystemCommand, tag="deal_table", frozen=True):
     seed: str
 
 
-FormatSystemCommand = StartFormatMatch | CutSeats | DealTable
+class StampClocks(_SystemCommand, tag="stamp_clocks", frozen=True):
+    """A decision was made, or a hand dealt, at each of ``tables``, received ``at``: their
+    turn clocks restart (``domain.clocks.stamp_time``, table by table)."""
+
+    at: datetime
+    tables: list[int]
+
+
+# ``TimeOut`` is the two-player command, with the match seat.
+FormatSystemCommand = StartFormatMatch | CutSeats | DealTable | StampClocks | TimeOut
 FormatCommand = FormatSystemCommand | SeatCommand
 
 _decoder = msgspec.json.Decoder(FormatCommand)

@@ -9,11 +9,19 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.cards import names
-from domain.commands import ChooseDealer, Deal, Resign, SeatCommand
+from domain.commands import ChooseDealer, Deal, Resign, SeatCommand, TimeOut
 from domain.decide import decide
 from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
 from domain.events import HandDrawn, Scored
-from domain.formats.commands import CutSeats, DealTable, FormatCommand, StartFormatMatch
+from domain.formats.clocks import stamp_clocks, time_out
+from domain.formats.commands import (
+    CutSeats,
+    DealTable,
+    FormatCommand,
+    StampClocks,
+    StartFormatMatch,
+)
+from domain.formats.endings import resign
 from domain.formats.events import (
     FormatEvent,
     FormatGameWon,
@@ -46,8 +54,7 @@ def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEven
     if type(move) is ChooseDealer:
         raise InvalidCommand("the cut alone decides the first dealer in this format")
     if type(move) is Resign:
-        # Conceding ends a two-player match; here it would leave the other seats' match open.
-        raise InvalidCommand("resigning is for two-player matches")
+        return [resign(state, move)]
     if state.phase is not FormatPhase.PLAY:
         if state.phase is FormatPhase.MATCH_OVER:
             raise MatchOver("the match is over")
@@ -83,11 +90,18 @@ def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
     if command.players not in (3, 4) or type(command.players) is not int:
         raise InvalidCommand("a match of this kind has 3 or 4 players")
     _require_phase(state, FormatPhase.START, "create the match")
-    # Clocks and join deadlines are run by the two-player service only, so far.
-    for name in ("turn_seconds", "join_seconds"):
-        if getattr(command.options, name):
-            raise InvalidOptions(f"{name} is for two-player matches: leave it 0")
+    # Every seat is seated when the match is created or waits for its invite with no deadline.
+    if command.options.join_seconds:
+        raise InvalidOptions("join_seconds is for two-player matches: leave it 0")
     return [FormatMatchCreated(players=command.players, options=command.options)]
+
+
+def _time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
+    events = time_out(state, command)
+    for event in events:
+        if type(event) is TableEvent and type(event.event) in (Scored, HandDrawn):
+            return _hand_ended(state, events)
+    return events
 
 
 def _cut(state: FormatState, command: CutSeats) -> list[FormatEvent]:
@@ -210,4 +224,6 @@ _SYSTEM: dict[type[Any], Callable[[FormatState, Any], list[FormatEvent]]] = {
     StartFormatMatch: _start,
     CutSeats: _cut,
     DealTable: _deal,
+    StampClocks: stamp_clocks,
+    TimeOut: _time_out,
 }

@@ -4,6 +4,12 @@ wrapped with the table they happened at.
 A "side" is what keeps a score: a player in the three-player game, a team in the
 four-player game (team 0: seats 0 and 2; team 1: seats 1 and 3). Lists named per side are
 indexed that way.
+
+Two two-player events are also the match's own: ``match_ended`` (the match ended other than by
+play: ``winner``, ``match_scores`` and ``games_won`` are by side) and ``deadline_set`` (the
+match's next deadline, the earliest of its tables' turn clocks: ``seat`` is a match seat and
+``banks_ms`` lists every seat's bank), so the store keeps a format match's deadline as it keeps
+a two-player match's.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from typing import Literal
 
 import msgspec
 
-from domain.events import Event
+from domain.events import DeadlineSet, Event, MatchEnded
 from domain.options import RuleOptions
 
 Players = Literal[3, 4]
@@ -108,6 +114,8 @@ FormatEvent = (
     | RoundScored
     | FormatGameWon
     | FormatMatchWon
+    | MatchEnded
+    | DeadlineSet
 )
 
 _encoder = msgspec.json.Encoder()

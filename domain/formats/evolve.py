@@ -9,7 +9,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.events import DealerChosen, Dealt, MatchCreated
+from domain.events import DeadlineSet, DealerChosen, Dealt, MatchCreated, MatchEnded
 from domain.evolve import evolve, fold
 from domain.formats.events import (
     FormatEvent,
@@ -75,8 +75,9 @@ def _cut(state: FormatState, e: SeatsCut) -> FormatState:
 
 
 def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
+    banks, timeouts = _clocks_handed_on(state)
     tables = tuple(
-        SeatedHand((seats[0], seats[1]), table_hand(state.options, e.game, e.hand))
+        SeatedHand((seats[0], seats[1]), _with_timeouts(state, e, seats, timeouts))
         for seats in e.tables
     )
     places: list[tuple[int, int] | None] = [None] * state.players
@@ -97,7 +98,30 @@ def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
         places=tuple(places),
         hand_points=zeros if new_game else state.hand_points,
         hands_won=zeros if new_game else state.hands_won,
+        banks_ms=banks,
+        timeouts=timeouts,
     )
+
+
+def _clocks_handed_on(state: FormatState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each seat's bank and consecutive timeouts as the round's hands leave them: a seat's
+    bank is for the whole match, and timeouts in a row count across hands."""
+    banks, timeouts = list(state.banks_ms), list(state.timeouts)
+    for table in state.tables:
+        hand = table.state
+        for table_seat, seat in enumerate(table.seats):
+            timeouts[seat] = hand.timeouts[table_seat]
+            if hand.clock is not None:
+                banks[seat] = hand.clock.banks_ms[table_seat]
+    return tuple(banks), tuple(timeouts)
+
+
+def _with_timeouts(
+    state: FormatState, e: RoundStarted, seats: list[int], timeouts: tuple[int, ...]
+) -> MatchState:
+    hand = table_hand(state.options, e.game, e.hand)
+    counts = (timeouts[seats[0]], timeouts[seats[1]])
+    return replace(hand, timeouts=counts) if any(counts) else hand
 
 
 def _dealt(state: FormatState, tables: tuple[SeatedHand, ...]) -> FormatState:
@@ -135,6 +159,23 @@ def _match_won(state: FormatState, e: FormatMatchWon) -> FormatState:
     return replace(state, phase=FormatPhase.MATCH_OVER, winner=e.winner)
 
 
+def _match_ended(state: FormatState, e: MatchEnded) -> FormatState:
+    # The hands in progress stop where they are; nobody is on the clock any more.
+    tables = tuple(replace(t, state=replace(t.state, clock=None)) for t in state.tables)
+    return replace(
+        state,
+        phase=FormatPhase.MATCH_OVER,
+        winner=e.winner,
+        ending=e,
+        tables=tables,
+        deadline=None,
+    )
+
+
+def _deadline_set(state: FormatState, e: DeadlineSet) -> FormatState:
+    return replace(state, deadline=e)
+
+
 _EVOLVERS: dict[type[Any], Callable[[FormatState, Any], FormatState]] = {
     FormatMatchCreated: _created,
     SeatsCut: _cut,
@@ -142,4 +183,6 @@ _EVOLVERS: dict[type[Any], Callable[[FormatState, Any], FormatState]] = {
     RoundScored: _round_scored,
     FormatGameWon: _game_won,
     FormatMatchWon: _match_won,
+    MatchEnded: _match_ended,
+    DeadlineSet: _deadline_set,
 }

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 import msgspec
 
-from domain.events import HandDrawn, Scored
+from domain.events import DeadlineSet, HandDrawn, MatchEnded, Scored
 from domain.formats.events import (
     FormatGameWon,
     FormatMatchCreated,
@@ -73,6 +73,12 @@ class FormatState(msgspec.Struct, frozen=True, gc=False):
     last_hands: tuple[Scored | HandDrawn | None, ...] = ()  # by table, of the last round
     last_game: FormatGameWon | None = None
     winner: int | None = None  # the side that won the match
+    ending: MatchEnded | None = None  # how the match ended, when not by play
+    # The turn clocks (each table's hand keeps its own, ``MatchState.clock``): the match's
+    # next deadline, and by match seat what each table's clock hands on to the next round.
+    deadline: DeadlineSet | None = None
+    banks_ms: tuple[int, ...] = ()
+    timeouts: tuple[int, ...] = ()  # consecutive timeouts
 
     @property
     def seats(self) -> range:
@@ -116,6 +122,7 @@ def team_of(seat: int) -> int:
 
 def created(event: FormatMatchCreated) -> FormatState:
     zeros = (0,) * sides_of(event.players)
+    options = event.options
     return FormatState(
         players=event.players,
         options=event.options,
@@ -124,4 +131,6 @@ def created(event: FormatMatchCreated) -> FormatState:
         hands_won=zeros,
         match_scores=zeros,
         games_won=zeros,
+        banks_ms=(options.bank_seconds * 1000,) * event.players,
+        timeouts=(0,) * event.players,
     )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import msgspec
 from msgspec.structs import asdict, replace
 
-from domain.events import Dealt, HandDrawn, Scored
+from domain.events import Dealt, HandDrawn, MatchEnded, Scored
 from domain.formats.commands import FormatCommand
 from domain.formats.events import (
     FormatEvent,
@@ -49,8 +49,10 @@ class SidesScoresView(msgspec.Struct, frozen=True):
     games_won: list[int]
 
 
-class FormatTableView(msgspec.Struct, frozen=True, kw_only=True):
-    """What everybody, spectators included, may know."""
+class FormatTableView(msgspec.Struct, frozen=True, kw_only=True, repr_omit_defaults=True):
+    """What everybody, spectators included, may know. Each table's turn clock is in its
+    ``view`` (``clock``, with table seats); ``ending`` says how a match that ended other than
+    by play ended (``winner`` and the scores by side)."""
 
     players: Players
     phase: FormatPhase
@@ -69,6 +71,7 @@ class FormatTableView(msgspec.Struct, frozen=True, kw_only=True):
     last_game: FormatGameWon | None
     winner: int | None
     options: RuleOptions
+    ending: MatchEnded | None = None
 
 
 class FormatSeatView(FormatTableView, frozen=True, kw_only=True):
@@ -105,7 +108,7 @@ def _match_view(state: FormatState, viewer: int | None) -> FormatTableView:
     return FormatTableView(
         players=state.players,
         phase=state.phase,
-        turns=state.turns,
+        turns=[] if state.ending is not None else state.turns,
         dealer_side=state.dealer_side,
         sitting_out=state.sitting_out,
         teams=[[0, 2], [1, 3]] if state.players == 4 else None,
@@ -125,6 +128,7 @@ def _match_view(state: FormatState, viewer: int | None) -> FormatTableView:
         last_game=state.last_game,
         winner=state.winner,
         options=state.options,
+        ending=state.ending,
     )
 
 

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
-from domain.commands import SeatCommand
-from domain.events import Dealt, HandDrawn, Scored
+from domain.commands import Resign, SeatCommand, TimeOut
+from domain.events import DeadlineSet, Dealt, HandDrawn, MatchEnded, Scored, TimedOut
 from domain.formats import (
     CutSeats,
     DealTable,
@@ -29,6 +29,7 @@ from domain.formats import (
     decide_format,
     fold_format,
 )
+from domain.formats.commands import StampClocks
 from service.audit.event_diff import name
 from service.audit.hand_text import hand_ending
 from service.audit.verify_play import decided_as_recorded, implied_commands
@@ -63,7 +64,7 @@ def _decided_group(
     where: str,
 ) -> list[FormatEvent]:
     event = events[index][1]
-    commands = _commands(state, event, seeds)
+    commands = _clock_or_ending(state, events, index) or _commands(state, event, seeds)
     return decided_as_recorded(decide_format, state, commands, events, index, where, _name(event))
 
 
@@ -82,6 +83,33 @@ def _commands(state: FormatState, event: FormatEvent, seeds: SeedBook) -> list[F
         if isinstance(command, SeatCommand) and command.seat in (0, 1):
             commands.append(msgspec.structs.replace(command, seat=table.seats[command.seat]))
     return commands
+
+
+def _clock_or_ending(
+    state: FormatState, events: Sequence[tuple[int, FormatEvent]], index: int
+) -> list[FormatCommand]:
+    """The command implied by a resignation, a timeout or a restart of the tables' clocks
+    (the tables stamped together, up to the match's next deadline they lead to)."""
+    event = events[index][1]
+    if isinstance(event, MatchEnded) and event.reason == "resigned" and event.seat is not None:
+        return [Resign(seat=event.seat)]
+    if isinstance(event, DeadlineSet):  # the match's next deadline, no table's clock moving
+        return [StampClocks(at=event.at, tables=[])]
+    if not isinstance(event, TableEvent) or event.table >= len(state.tables):
+        return []
+    inner = event.event
+    if isinstance(inner, TimedOut):
+        return [TimeOut(seat=event.seats[inner.seat], at=inner.at)]
+    if not isinstance(inner, DeadlineSet):
+        return []
+    tables = []
+    for _, later in events[index:]:
+        if not isinstance(later, TableEvent) or not isinstance(later.event, DeadlineSet):
+            break
+        if later.event.at != inner.at or later.table in tables:
+            break  # the next stamp, made at the same instant
+        tables.append(later.table)
+    return [StampClocks(at=inner.at, tables=tables)]
 
 
 def _name(event: FormatEvent) -> str:
@@ -105,6 +133,8 @@ def _announce(state: FormatState, event: FormatEvent, report: Report) -> None:
         )
     elif isinstance(event, FormatMatchWon):
         report(f"match won by side {event.winner}: {_listed(event.match_scores)}")
+    elif isinstance(event, MatchEnded):
+        report(f"match ended ({event.reason}, seat {event.seat}): won by side {event.winner}")
 
 
 def _listed(values: Sequence[int]) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.events import Dealt, HandDrawn, Scored
+from domain.events import Dealt, HandDrawn, MatchEnded, Scored
 from domain.formats import (
     FormatEvent,
     FormatMatchWon,
@@ -46,7 +46,7 @@ def format_fairness_slots(state: FormatState, links: int) -> list[Slot]:
 def touches_format_fairness(events: Sequence[FormatEvent]) -> bool:
     """Whether appending ``events`` may make fairness records due."""
     return any(
-        isinstance(e, SeatsCut | FormatMatchWon)
+        isinstance(e, SeatsCut | FormatMatchWon | MatchEnded)
         or (isinstance(e, TableEvent) and isinstance(e.event, Dealt | Scored | HandDrawn))
         for e in events
     )

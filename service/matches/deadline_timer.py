@@ -8,6 +8,9 @@ go back to sleep. The timeout is then appended at the match's version like any c
 that got there first wins, and the timeout is dropped. Deadlines that fell due while no process
 ran are due at once when one starts; one whose claimer died is taken up when its lease ends.
 
+Three- and four-player matches keep their next deadline in their own streams the same way; the
+timer times them out through ``FormatMatchService`` when it is given one.
+
 The same timer sweeps for abandoned matches (``service.matches.abandonment``) on start and then
 every ``Abandonment.sweep_seconds``: idleness is read from what the store already keeps, so no
 deadline row has to move with every command.
@@ -23,10 +26,12 @@ from datetime import datetime, timedelta
 
 from service.errors import DatabaseUnavailable
 from service.matches.abandonment import Abandonment
+from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
 from service.ports.deadlines import Deadlines
 from service.ports.wakeups import Wakeups
 from service.stopping import stop_tasks
+from service.store.format_streams import format_match_id_of
 from service.store.match_streams import match_id_of
 
 _log = logging.getLogger("gin.clocks")
@@ -44,21 +49,30 @@ class DeadlineTimer:
         lease_seconds: float = LEASE_SECONDS,
         claimed_at_once: int = CLAIMED_AT_ONCE,
         abandonment: Abandonment | None = None,
+        formats: FormatMatchService | None = None,
     ) -> None:
         """``lease_seconds`` is how long a claimed deadline is left to its claimer before
-        another process may take it up; ``abandonment``, if given, is swept as well."""
+        another process may take it up; ``abandonment``, if given, is swept as well;
+        ``formats``, if given, times out three- and four-player matches too."""
         self._deadlines = deadlines
         self._matches = matches
         self._lease = lease_seconds
         self._batch = claimed_at_once
         self._changed = asyncio.Event()
         self._abandonment = abandonment
+        self._formats = formats
         self._next_sweep: datetime | None = None  # None: sweep now (on start)
 
     def notice(self, stream: str | None) -> None:
         """A wake-up: a match's deadline may have moved (None: wake-ups may have been missed)."""
-        if stream is None or match_id_of(stream) is not None:
+        if stream is None or self._timed(stream):
             self._changed.set()
+
+    def _timed(self, stream: str) -> bool:
+        """Whether ``stream`` is a match this timer times out."""
+        if match_id_of(stream) is not None:
+            return True
+        return self._formats is not None and format_match_id_of(stream) is not None
 
     async def fire_due(self) -> int:
         """Claim every deadline due now and time each out; how many timeouts applied."""
@@ -68,18 +82,26 @@ class DeadlineTimer:
                 self._matches.clock(), limit=self._batch, lease_seconds=self._lease
             )
             for stream in claimed:
-                match_id = match_id_of(stream)
-                if match_id is None:
-                    continue
                 try:
-                    if await self._matches.time_out(match_id) is not None:
+                    if await self._time_out(stream):
                         applied += 1
                 except DatabaseUnavailable:
                     raise
                 except Exception:
+                    match_id = match_id_of(stream) or format_match_id_of(stream)
                     _log.exception("a timeout failed", extra={"match_id": match_id})
             if len(claimed) < self._batch:
                 return applied
+
+    async def _time_out(self, stream: str) -> bool:
+        """Whether a timeout applied in the match of ``stream``."""
+        match_id = match_id_of(stream)
+        if match_id is not None:
+            return await self._matches.time_out(match_id) is not None
+        format_match = format_match_id_of(stream)
+        if format_match is not None and self._formats is not None:
+            return await self._formats.time_out(format_match) is not None
+        return False
 
     async def sweep_if_due(self) -> int:
         """Abandon the idle matches if a sweep is due (always on the first call); how many."""

@@ -19,22 +19,27 @@ from datetime import UTC, datetime
 import msgspec
 
 from domain import RuleOptions, view
-from domain.commands import SeatCommand
+from domain.commands import Resign, SeatCommand, TimeOut
 from domain.formats import (
     CutSeats,
     DealTable,
+    FormatCommand,
     FormatEvent,
     FormatState,
     Players,
+    RoundScored,
     StartFormatMatch,
+    TableEvent,
     decide_format,
     fold_format,
     format_legal_actions,
     redact_format_events,
 )
+from domain.formats.commands import StampClocks
 from service.bots.policy import bot_for
 from service.bots.seating import bot_levels
 from service.errors import (
+    DeadlinePassed,
     IdempotencyKeyReused,
     InvalidParameter,
     StaleVersion,
@@ -48,6 +53,7 @@ from service.formats.fairness import format_fairness_slots, touches_format_fairn
 from service.matches import tokens
 from service.matches.use_cases import CommandRequest, CreatedMatch
 from service.ports import event_store
+from service.ports.clock import Clock, system_clock
 from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
 from service.store.format_streams import FormatLoaded, FormatStreams, format_stream_id
 
@@ -72,10 +78,13 @@ class FormatMatchService:
         fairness: FairnessLog,
         *,
         new_match_id: Callable[[], str] | None = None,
+        clock: Clock = system_clock,
     ) -> None:
+        """``clock`` stamps each command with the time it was received (the turn clocks)."""
         self.streams = streams
         self.registry = registry
         self.fairness = fairness
+        self.clock = clock
         self._new_match_id = new_match_id or (lambda: str(uuid.uuid4()))
 
     async def create_match(
@@ -133,7 +142,7 @@ class FormatMatchService:
         await self.fairness.open(match)
         start = FormatLoaded(FormatState(), 0)
         events = decide_format(start.state, StartFormatMatch(players=players, options=options))
-        await self._append(match, start, events)
+        await self._append(match, start, events, now=self.clock())
         created = CreatedMatch(match_id, seat_tokens, None, self.fairness.commitment(match))
         return CreatedFormatMatch(created, invite_codes)
 
@@ -141,7 +150,7 @@ class FormatMatchService:
         """The cut waited for the last invited seat: make it, if this join filled the match."""
         loaded = await self.streams.load(match.match_id)
         with contextlib.suppress(event_store.ConcurrencyConflict):  # another join cut first
-            await self._append(match, loaded, [])
+            await self._append(match, loaded, [], now=self.clock())
 
     async def load(self, match: RegisteredMatch) -> FormatLoaded:
         return await self.streams.load(match.match_id)
@@ -157,6 +166,7 @@ class FormatMatchService:
         """Decide and append ``command`` for ``seat``, then every bot move it makes due. Under
         an ``idempotency_key`` a retry is answered as two-player commands are: with the match
         right after the first attempt's append (the command and the bot moves it carried)."""
+        received_at = self.clock()
         if not match.full:
             raise WaitingForOpponent("an invited player has not joined yet")
         loaded = await self.streams.load(match.match_id)
@@ -172,15 +182,36 @@ class FormatMatchService:
             raise StaleVersion(
                 f"the match is at version {loaded.version}, not {if_match}; load the view again"
             )
-        events = decide_format(loaded.state, command)
+        _require_in_time(loaded.state, seat, command, received_at)
+        events = _decided(loaded.state, command, seat, received_at)
         try:
-            return await self._append(match, loaded, events, key, fingerprint)
+            return await self._append(match, loaded, events, key, fingerprint, now=received_at)
         except event_store.ConcurrencyConflict as conflict:
             error = StaleVersion if if_match is not None else VersionConflict
             raise error(
                 f"the match moved on to version {conflict.current} while this command was "
                 "handled; nothing was applied"
             ) from None
+
+    async def time_out(self, match_id: str) -> FormatLoaded | None:
+        """The timeout of the seat whose deadline is the match's next, with its default move
+        (or its forfeit), if that deadline has passed; None when nothing is due (a bot's seat
+        never times out) or another command got there first. Appended at the loaded version,
+        like any command."""
+        match = await self.registry.get(match_id)
+        if match is None:
+            return None
+        loaded = await self.streams.load(match_id)
+        deadline, now = loaded.state.deadline, self.clock()
+        if deadline is None or deadline.seat is None or deadline.due_at is None:
+            return None
+        if now < deadline.due_at or match.seats[deadline.seat].bot is not None:
+            return None
+        events = decide_format(loaded.state, TimeOut(seat=deadline.seat, at=now))
+        try:
+            return await self._append(match, loaded, events, now=now)
+        except event_store.ConcurrencyConflict:
+            return None
 
     async def events(
         self, match: RegisteredMatch, seat: int | None, *, after_version: int
@@ -209,20 +240,32 @@ class FormatMatchService:
         events: list[FormatEvent],
         idempotency_key: str | None = None,
         fingerprint: bytes | None = None,
+        *,
+        now: datetime | None = None,
     ) -> FormatLoaded:
-        """``events`` with the server steps and bot moves they make due, appended together.
+        """``events`` with the server steps and bot moves they make due, appended together,
+        then, received ``now``, the turn clocks of the tables where they were made restarted.
         Bots that play on while a person sits out (or two bots' hands end at the wall, again
         and again) commit every ``BOT_MOVES_PER_APPEND`` moves, so nothing is left waiting on
         a bot that nobody will wake. An idempotency key goes with the first append: a retry
         that finds it taken meanwhile is answered with the first attempt's state."""
         state = fold_format(events, start.state)
         levels = {s.seat: s.bot for s in match.seats if s.bot is not None}
+        touched = _tables_of(events)
+        stamped = now is None
         while True:
-            step = self._system_step(state, match) or _bot_move(state, levels)
+            step: FormatCommand | None = self._system_step(state, match) or _bot_move(state, levels)
+            if step is None and not stamped and now is not None:
+                step = _stamp(state, touched, now)
+                stamped = step is None
             if step is not None and len(events) < BOT_MOVES_PER_APPEND:
                 more = decide_format(state, step)
                 state = fold_format(more, state)
                 events += more
+                if type(step) is StampClocks:
+                    stamped = True
+                else:
+                    touched |= _tables_of(more)
                 continue
             if events:
                 expected = start.version + len(events)
@@ -264,6 +307,51 @@ class FormatMatchService:
             # The cut waits for every seat, so every invited player's entropy is in it.
             return CutSeats(seed=cut_seed(match, links)) if match.full else None
         return DealTable(seed=deal_seed(match, state.deals + 1, links))
+
+
+def _decided(
+    state: FormatState, command: SeatCommand, seat: int, now: datetime
+) -> list[FormatEvent]:
+    """``command`` of ``seat``, decided; a decision that ends the round first has the seat's
+    table stamped (its time charged to the seat's bank), since the round's end replaces the
+    table, clock and all. (A timeout spends the bank itself.)"""
+    events = decide_format(state, command)
+    table = state.table_of(seat)
+    if table is None or not any(type(event) is RoundScored for event in events):
+        return events
+    stamped = _stamp(state, {table}, now)
+    if stamped is None:
+        return events
+    charged = decide_format(state, stamped)
+    return [*charged, *decide_format(fold_format(charged, state), command)]
+
+
+def _tables_of(events: list[FormatEvent]) -> set[int]:
+    return {event.table for event in events if type(event) is TableEvent}
+
+
+def _stamp(state: FormatState, touched: set[int], now: datetime) -> StampClocks | None:
+    """The clocks to restart at ``now``: each table of the round where something happened."""
+    tables = sorted(index for index in touched if index < len(state.tables))
+    if not state.options.turn_seconds or not tables or state.ending is not None:
+        return None
+    return StampClocks(at=now, tables=tables)
+
+
+def _require_in_time(state: FormatState, seat: int, command: SeatCommand, at: datetime) -> None:
+    """A seat's move received after its deadline is refused: the timeout is what applies.
+    Resigning is never too late."""
+    place = state.place_of(seat)
+    if place is None or isinstance(command, Resign):
+        return
+    index, table_seat = place
+    clock = state.tables[index].state.clock
+    if clock is None or clock.seat != table_seat or clock.due_at is None or at <= clock.due_at:
+        return
+    raise DeadlinePassed(
+        f"seat {seat}'s time ran out at {clock.due_at.isoformat()}; "
+        "the server makes its default move"
+    )
 
 
 def command_key(match_id: str, seat: int, key: str) -> str:

@@ -35,6 +35,13 @@ def format_stream_id(match_id: str) -> str:
     return f"{FORMAT_STREAM_PREFIX}{match_id}"
 
 
+def format_match_id_of(stream: str) -> str | None:
+    """The match a stream id belongs to, or None if it is not a format match's stream."""
+    if not stream.startswith(FORMAT_STREAM_PREFIX):
+        return None
+    return stream.removeprefix(FORMAT_STREAM_PREFIX)
+
+
 def format_event_type(event: FormatEvent) -> str:
     tag = type(event).__struct_config__.tag
     assert isinstance(tag, str)

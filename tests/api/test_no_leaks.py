@@ -486,12 +486,7 @@ def _format_leaks(knowledge: FormatKnowledge, record: Record) -> set[str]:
 async def play_format_and_check(
     asgi: Asgi, store: PostgresEventStore, players: int, rng: random.Random
 ) -> None:
-    # Clocks are for two-player matches only.
-    options = {
-        name: value
-        for name, value in options_for(rng).items()
-        if name not in ("turn_seconds", "bank_seconds")
-    }
+    options = options_for(rng)  # a clock nobody runs out of, as for two players
     bots: list[str | None] = [None] * players
     if rng.random() < 0.5:  # some seats played by the server, never all of them
         for seat in rng.sample(range(players), k=rng.randint(1, players - 1)):

@@ -12,6 +12,7 @@ from domain.errors import (
     IllegalMove,
     InvalidCommand,
     InvalidOptions,
+    MatchAlreadyEnded,
     MatchOver,
     NotYourTurn,
 )
@@ -34,6 +35,7 @@ from domain.formats import (
     redact_format_events,
 )
 from domain.formats.commands import FormatCommand
+from domain.formats.events import Players
 from domain.formats.seating import cut_for_dealer
 from domain.formats.state import FormatState
 from domain.options import RuleOptions
@@ -382,21 +384,19 @@ def test_formats_play_only_once_dealt_and_replay_to_the_same_state() -> None:
     assert scored[0].seats == [1, 0]
 
 
-@pytest.mark.parametrize("option", ["turn_seconds", "join_seconds"])
-def test_clock_options_are_refused_in_three_and_four_player_matches(option: str) -> None:
-    options = msgspec.structs.replace(RuleOptions(), **{option: 60})
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_join_deadline_is_refused_in_three_and_four_player_matches(players: Players) -> None:
+    options = msgspec.structs.replace(RuleOptions(), join_seconds=60)
 
-    with pytest.raises(InvalidOptions, match=option):
-        FormatMatch(3, options)
+    with pytest.raises(InvalidOptions, match="join_seconds"):
+        FormatMatch(players, options)
 
 
-def test_a_seat_of_three_or_four_cannot_resign_and_is_never_offered_it() -> None:
+def test_resigning_is_never_listed_among_a_format_seat_s_legal_actions() -> None:
     match = format_match(3, dealer=2)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c", stock="Ks")
 
     assert not any(type(action) is Resign for action in format_legal_actions(match.state, 0))
-    with pytest.raises(InvalidCommand, match="two-player"):
-        match.do(Resign(seat=0))
 
 
 def refusal(state: FormatState, command: FormatCommand) -> tuple[type[DomainError], str]:
@@ -406,10 +406,10 @@ def refusal(state: FormatState, command: FormatCommand) -> tuple[type[DomainErro
 
 
 def test_format_refusals_name_the_seat_and_the_rule_word_for_word() -> None:
-    clocked = msgspec.structs.replace(RuleOptions(), turn_seconds=60)
-    assert refusal(FormatState(), StartFormatMatch(players=3, options=clocked)) == (
+    joining = msgspec.structs.replace(RuleOptions(), join_seconds=60)
+    assert refusal(FormatState(), StartFormatMatch(players=3, options=joining)) == (
         InvalidOptions,
-        "turn_seconds is for two-player matches: leave it 0",
+        "join_seconds is for two-player matches: leave it 0",
     )
     assert refusal(FormatState(), StartFormatMatch(players=5)) == (  # type: ignore[arg-type]
         InvalidCommand,
@@ -438,10 +438,6 @@ def test_format_refusals_name_the_seat_and_the_rule_word_for_word() -> None:
         InvalidCommand,
         "the cut alone decides the first dealer in this format",
     )
-    assert refusal(three.state, Resign(seat=1)) == (
-        InvalidCommand,
-        "resigning is for two-player matches",
-    )
     four = format_match(4, dealer=3)
     four.deal_knock(0, knocker=0, dead="Ac")
     four.deal_knock(1, knocker=3, dead="Ac")
@@ -454,3 +450,7 @@ def test_format_refusals_name_the_seat_and_the_rule_word_for_word() -> None:
     over.knock_round((0, "5d"), (3, "Ac"))
     assert refusal(over.state, DrawFromStock(seat=0)) == (MatchOver, "the match is over")
     assert refusal(over.state, CutSeats(seed="ab")) == (MatchOver, "the match is over")
+    assert refusal(over.state, Resign(seat=1)) == (
+        MatchAlreadyEnded,
+        "the match is over: you cannot resign it any more",
+    )

@@ -991,6 +991,7 @@ export interface components {
             last_game: components["schemas"]["FormatGameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+            ending?: components["schemas"]["MatchEnded"] | null;
             seat: number;
             table: number | null;
             hand: string[];
@@ -1019,7 +1020,7 @@ export interface components {
         FormatReplayState: {
             match_id: string;
             version: number;
-            event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
+            event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"];
             players: number;
             phase: components["schemas"]["FormatPhase"];
             round: number;
@@ -1058,6 +1059,7 @@ export interface components {
             last_game: components["schemas"]["FormatGameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+            ending?: components["schemas"]["MatchEnded"] | null;
         };
         /** GameRecord */
         GameRecord: {
@@ -1747,6 +1749,14 @@ export interface components {
         /** SignUp */
         SignUp: {
             display_name: string;
+        };
+        /** StampClocks */
+        StampClocks: {
+            /** Format: date-time */
+            at: string;
+            tables: number[];
+            /** @constant */
+            type: "stamp_clocks";
         };
         /** StreamRecord */
         StreamRecord: {
