@@ -17,6 +17,8 @@ from domain.formats.commands import (
 )
 from domain.formats.decide import decide_format
 from domain.formats.events import (
+    FORMAT_MATCH_ENDING_TYPES,
+    FORMAT_MATCH_ENDINGS,
     FormatEvent,
     FormatGameWon,
     FormatMatchCreated,
@@ -41,6 +43,8 @@ from domain.formats.views import (
 )
 
 __all__ = [
+    "FORMAT_MATCH_ENDINGS",
+    "FORMAT_MATCH_ENDING_TYPES",
     "CutSeats",
     "DealTable",
     "FormatCommand",

@@ -118,6 +118,10 @@ FormatEvent = (
     | DeadlineSet
 )
 
+# A match ends when it is won, or otherwise (a resignation, a forfeit on time).
+FORMAT_MATCH_ENDINGS = (FormatMatchWon, MatchEnded)
+FORMAT_MATCH_ENDING_TYPES = ("format_match_won", "match_ended")
+
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(FormatEvent)
 

@@ -16,7 +16,12 @@ import msgspec
 
 from domain import MatchCreated, RuleOptions, event_type
 from domain.events import MATCH_ENDINGS
-from domain.formats import FormatEvent, FormatMatchCreated, FormatMatchWon, decode_format_event
+from domain.formats import (
+    FORMAT_MATCH_ENDINGS,
+    FormatEvent,
+    FormatMatchCreated,
+    decode_format_event,
+)
 from service.audit.event_diff import Discrepancy
 from service.audit.game_record import (
     FORMAT,
@@ -91,7 +96,7 @@ def _check(record: GameRecord, report: Callable[[str], None]) -> None:
         check_format_play(formats, seeds, report)
         created = next((e for _, e in formats if isinstance(e, FormatMatchCreated)), None)
         options = created.options if created is not None else None
-        finished = any(isinstance(e, FormatMatchWon) for _, e in formats)
+        finished = any(isinstance(e, FORMAT_MATCH_ENDINGS) for _, e in formats)
         last = formats[-1][0] if formats else 0
     else:
         events = _decoded("match stream", match_stream, decode_stored, event_type)

@@ -1,7 +1,7 @@
 """Checking a three- or four-player record's fairness stream: the records due are worked out
 from the recorded events alone (not from the service's own rule in ``service.formats``): a
 deal's seed is due once its hand and every hand dealt before it are over, a round's new
-commitments before its seeds, the server secret once the match is won."""
+commitments before its seeds, every seed and the server secret once the match is over."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from domain.events import Dealt, HandDrawn, Scored
 from domain.formats import (
+    FORMAT_MATCH_ENDINGS,
     FormatEvent,
     FormatMatchCreated,
-    FormatMatchWon,
     RoundStarted,
     SeatsCut,
     TableEvent,
@@ -43,14 +43,15 @@ def _due(events: Sequence[tuple[int, FormatEvent]], players: int, links: int) ->
             playing[event.table] = deals
         elif isinstance(event, TableEvent) and isinstance(event.event, Scored | HandDrawn):
             over.add(playing.get(event.table, 0))
-    revealed = 0
+    match_over = any(isinstance(e, FORMAT_MATCH_ENDINGS) for _, e in events)
+    revealed = deals if match_over else 0
     while revealed + 1 in over:
         revealed += 1
     return slots_revealing(
         cut=any(isinstance(e, SeatsCut) for _, e in events),
         deals=deals,
         revealed=revealed,
-        match_over=any(isinstance(e, FormatMatchWon) for _, e in events),
+        match_over=match_over,
         links=links,
         deals_per_round=2 if players == 4 else 1,
     )

@@ -7,6 +7,7 @@ dealt and every hand dealt before it are over: in the four-player game the secon
 waits for the first table's hand, since it would give the first table's link (and so its
 deck) while that hand is in play. One table plays at a time in the three-player game, so there
 the rule is the two-player one: the seat sitting out learns each deck only once its hand ends.
+Once the match is over every seed is revealed, as the server secret is.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ def format_fairness_slots(state: FormatState, links: int) -> list[Slot]:
         if not table.over:
             break
         over += 1
+    match_over = state.phase is FormatPhase.MATCH_OVER
+    # A match that ended mid-round reveals that round's seeds too: its record shows it all.
     return slots_revealing(
         cut=state.cut is not None,
         deals=state.deals,
-        revealed=state.deals - len(dealt) + over,
-        match_over=state.phase is FormatPhase.MATCH_OVER,
+        revealed=state.deals if match_over else state.deals - len(dealt) + over,
+        match_over=match_over,
         links=links,
         deals_per_round=2 if state.players == 4 else 1,
     )

@@ -4,7 +4,8 @@ and its fairness stream.
 
 A match in progress is recorded up to the start of the round being played: every table's
 hand of that round is left out until the round is over, so the record (and the fairness
-records it needs) tells nobody a card of a hand in play, at either table.
+records it needs) tells nobody a card of a hand in play, at either table. A match that is
+over, won or ended otherwise, is recorded whole.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from collections.abc import Sequence
 
 from domain.events import HandDrawn, Scored
 from domain.formats import (
+    FORMAT_MATCH_ENDING_TYPES,
+    FORMAT_MATCH_ENDINGS,
     FormatMatchCreated,
-    FormatMatchWon,
     TableEvent,
     decode_format_event,
     fold_format,
@@ -44,7 +46,7 @@ def build_format_record(
         fairness_events=fairness_events,
         due=lambda links: len(format_fairness_slots(fold_format(events), links)),
         options=created.options if created is not None else None,
-        finished=any(isinstance(e, FormatMatchWon) for e in events),
+        finished=any(isinstance(e, FORMAT_MATCH_ENDINGS) for e in events),
         hands_finished=sum(
             isinstance(e, TableEvent) and isinstance(e.event, Scored | HandDrawn) for e in events
         ),
@@ -52,9 +54,10 @@ def build_format_record(
 
 
 def finished_rounds(records: Sequence[StoredEvent]) -> Sequence[StoredEvent]:
-    """The events up to the start of the round being played (all of them once the match is
-    won: no round starts after the last)."""
-    if any(record.type == "format_match_won" for record in records):
+    """The events up to the start of the round being played; all of them once the match is
+    over: no round starts after it is won, and a match that ended mid-round reveals every
+    hand, as its seeds are revealed then."""
+    if any(record.type in FORMAT_MATCH_ENDING_TYPES for record in records):
         return records
     last_start = max(
         (index for index, record in enumerate(records) if record.type == "round_started"),

@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 
 import psycopg
+import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
@@ -156,3 +157,25 @@ async def test_a_record_names_the_seats_the_servers_bots_played(client: Client) 
         # A person's seat is joined from the start, with its token; so is every bot's.
         assert all(seat.joined for seat in record.seats)
         assert verify_record(record).ok
+
+
+@pytest.mark.parametrize("players", [3, 4])
+async def test_a_match_resigned_mid_round_is_recorded_whole_and_verifies(
+    client: Client, players: int
+) -> None:
+    created = await create(client, players=players, options={"game_target": 200})
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    path = f"/matches/{created['match_id']}"
+    await play_until(client, path, tokens, 7, lambda v: v["round"] >= 2 and v["phase"] == "play")
+    resigned = await client.post(
+        f"{path}/commands", json={"type": "resign"}, headers=bearer(tokens[1])
+    )
+    assert resigned.status_code == 200, resigned.text
+    record = decode_record((await client.get(f"{path}/record")).content)
+    assert record.status == "finished"
+    assert record.events_left_out == 0
+    assert record.match_stream.events[-1].type == "match_ended"
+    # The round in play when the match ended is in it: dealt, its hands never scored.
+    assert record.match_stream.events[-2].type != "round_started"
+    verdict = verify_record(record)
+    assert verdict.ok, verdict.render()
