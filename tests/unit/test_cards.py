@@ -37,6 +37,13 @@ def test_card_layout_is_suit_times_thirteen_plus_rank() -> None:
     assert (rank_of(parse_card("Td")), suit_of(parse_card("Td"))) == (9, 1)
 
 
+def test_every_card_has_the_suit_and_rank_its_name_says() -> None:
+    for card in range(DECK_SIZE):
+        name = card_name(card)
+        assert "cdhs"[suit_of(card)] == name[1]
+        assert "A23456789TJQK"[rank_of(card)] == name[0]
+
+
 def test_values_are_ace_one_pips_face_value_courts_ten() -> None:
     values = [value_of(card) for card in parse_cards("Ah 2h 9h Th Jh Qh Kh")]
     assert values == [1, 2, 9, 10, 10, 10, 10]
@@ -66,6 +73,22 @@ def test_bad_notation_is_refused_with_the_format_explained(word: str) -> None:
     with pytest.raises(InvalidNotation, match="rank then suit") as raised:
         parse_card(word)
     assert repr(word) in str(raised.value)
+
+
+def test_bad_notation_is_refused_word_for_word() -> None:
+    with pytest.raises(InvalidNotation) as raised:
+        parse_card("Xs")
+    assert str(raised.value) == (
+        "'Xs' is not a card: write rank then suit, ranks A 2 3 4 5 6 7 8 9 T J Q K, "
+        "suits c d h s (e.g. As, Td, 7h, Kc)"
+    )
+
+
+@pytest.mark.parametrize("thing", [None, 7, ["As"]])
+def test_a_card_that_is_not_text_is_bad_notation(thing: object) -> None:
+    with pytest.raises(InvalidNotation) as raised:
+        parse_card(thing)  # type: ignore[arg-type]
+    assert str(raised.value).startswith(f"{thing!r} is not a card: write rank then suit")
 
 
 def test_a_card_listed_twice_is_refused() -> None:

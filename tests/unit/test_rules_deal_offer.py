@@ -7,6 +7,7 @@ import struct
 
 import pytest
 
+from domain import shuffle
 from domain.cards import CARD_NAMES, parse_card, rank_of
 from domain.commands import (
     ChooseDealer,
@@ -20,7 +21,7 @@ from domain.commands import (
 from domain.errors import IllegalMove, InvalidCommand, NotYourTurn
 from domain.events import CardsCut, Dealt, Drew, UpcardPassed
 from domain.legal import legal_actions
-from domain.shuffle import cut_pairs, shuffled_deck
+from domain.shuffle import MAX_SEED_BYTES, cut_pairs, shuffled_deck
 from domain.state import Phase
 from domain.views import public_view
 from tests.unit.helpers import Table, created, deal, new_table
@@ -52,7 +53,12 @@ def reference_shuffle(seed: bytes) -> list[int]:
     return deck
 
 
-@pytest.mark.parametrize("seed", [b"\x00", b"gin", bytes(range(32))])
+# The shuffle of this seed draws a word past its limit (at n = 38) and so draws again; a word
+# is that rare, about one a million shuffles.
+DRAWS_AGAIN = bytes.fromhex("00000000000d2186")
+
+
+@pytest.mark.parametrize("seed", [b"\x00", b"gin", bytes(range(32)), DRAWS_AGAIN])
 def test_shuffle_is_the_documented_deterministic_function_of_the_seed(seed: bytes) -> None:
     deck = shuffled_deck(seed)
     assert sorted(deck) == list(range(52))
@@ -134,11 +140,32 @@ def test_same_seeds_and_commands_reproduce_the_match() -> None:
     assert play() == play()
 
 
-def test_seed_must_be_hex_seed_material() -> None:
+def test_a_word_at_the_limit_is_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    limit = 2**32 - 2**32 % 52  # the first swap's: n = 52
+    monkeypatch.setattr(shuffle, "_words", lambda seed: iter([limit, 5, *[0] * 60]))
+    assert shuffled_deck(b"")[51] == 5  # the limit was passed over: 5 % 52 chose card 5
+
+
+@pytest.mark.parametrize(
+    ("seed", "sentence"),
+    [
+        ("", "the seed must hold 1 to 1024 bytes"),
+        ("00" * 1025, "the seed must hold 1 to 1024 bytes"),
+        ("xyz", "the seed must be hex text (pairs of 0-9, a-f)"),
+        ("abc", "the seed must be hex text (pairs of 0-9, a-f)"),
+        (None, "the seed must be hex text"),
+    ],
+)
+def test_seed_must_be_hex_seed_material(seed: object, sentence: str) -> None:
+    with pytest.raises(InvalidCommand) as refused:
+        new_table().do(Deal(seed=seed))  # type: ignore[arg-type]
+    assert str(refused.value) == sentence
+
+
+def test_a_seed_of_the_most_bytes_allowed_deals() -> None:
     table = new_table()
-    for seed in ["", "xyz", "abc"]:
-        with pytest.raises(InvalidCommand):
-            table.do(Deal(seed=seed))
+    table.do(Deal(seed="ab" * MAX_SEED_BYTES))
+    assert table.state.phase is Phase.OFFER
 
 
 def test_non_dealer_is_offered_the_upcard_first() -> None:

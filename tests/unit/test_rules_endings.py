@@ -31,11 +31,12 @@ from domain.errors import (
     InvalidCommand,
     InvalidOptions,
     MatchAlreadyEnded,
+    MatchOver,
 )
 from domain.events import DeadlineSet, Discarded, Drew, MatchEnded, SeatReturned, TimedOut
 from domain.options import RuleOptions, parse_options
 from domain.state import Phase
-from domain.views import public_view, view
+from domain.views import ClockView, EndingView, public_view, view
 from tests.unit.helpers import CUT_SEED, Table, created, deal, knock_hand, new_table
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -55,17 +56,23 @@ def seconds(n: float) -> timedelta:
     return timedelta(seconds=n)
 
 
-def test_a_resigning_seat_loses_the_match_and_the_scores_stand() -> None:
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_resigning_seat_loses_the_match_and_the_scores_stand(seat: int) -> None:
     table = clocked()
-    [ended] = table.do(Resign(seat=0))
+    [ended] = table.do(Resign(seat=seat))
     assert ended == MatchEnded(
-        reason="resigned", seat=0, winner=1, note=None, match_scores=[0, 0], games_won=[0, 0]
+        reason="resigned",
+        seat=seat,
+        winner=1 - seat,
+        note=None,
+        match_scores=[0, 0],
+        games_won=[0, 0],
     )
     assert table.state.phase is Phase.MATCH_OVER
-    assert table.state.winner == 1
+    assert table.state.winner == 1 - seat
     ending = public_view(table.state).ending
     assert ending is not None
-    assert (ending.reason, ending.seat, ending.winner) == ("resigned", 0, 1)
+    assert (ending.reason, ending.seat, ending.winner) == ("resigned", seat, 1 - seat)
 
 
 def test_resigning_a_finished_match_is_refused_with_its_own_error() -> None:
@@ -102,9 +109,8 @@ def test_the_clock_gives_the_seat_to_act_its_turn_time_and_bank() -> None:
     assert table.state.clock == DeadlineSet(
         seat=1, at=T0, due_at=T0 + seconds(40), banks_ms=[30_000, 30_000]
     )
-    clock = view(table.state, 1).clock
-    assert clock is not None
-    assert clock.due_at == T0 + seconds(40)
+    assert view(table.state, 1).clock == ClockView(1, T0 + seconds(40), [30_000, 30_000])
+    assert public_view(table.state).clock == ClockView(1, T0 + seconds(40), [30_000, 30_000])
 
 
 def test_time_past_the_turn_time_is_taken_from_the_bank() -> None:
@@ -202,6 +208,30 @@ def test_the_default_discard_keeps_a_set_of_kings_and_throws_the_ten() -> None:
     assert default_move(view(table.state, 1)) == Discard(seat=1, card="Td")
 
 
+def test_the_default_discard_breaks_ties_by_value_then_rank_then_card_order() -> None:
+    table = deal(
+        seat0="Ac Ad 5c 6s Jc Jh Qs Qh 3c 4d",
+        seat1="5h 6h 7h 8h 2c 2d 2s 9c 9d 9s",
+        upcard="Jd",
+        stock="9h",
+    )
+    table.pass_upcard(1)
+    table.pass_upcard(0)
+    table.draw_stock(1)  # 9h: all eleven meld, and 5h, 8h or any nine leaves no deadwood
+    # Of those, the nines are worth most, and 9s is last in card order (clubs .. spades).
+    assert default_move(view(table.state, 1)) == Discard(seat=1, card="9s")
+
+
+def test_a_timeout_on_a_join_deadline_is_refused_saying_so() -> None:
+    table = created(RuleOptions(join_seconds=60))
+    table.do(AwaitJoin(seat=0, at=T0))
+    table.do(Cut(seed=CUT_SEED))  # seat 0 wins the cut: its turn, on its join deadline
+    assert table.state.turn == 0
+    with pytest.raises(IllegalMove) as refused:
+        table.do(TimeOut(seat=0, at=T0 + seconds(61)))
+    assert str(refused.value) == "seat 0 has a join deadline, not a turn clock"
+
+
 @pytest.mark.parametrize("seed", ["00", "02"])  # seat 0, then seat 1 wins the cut
 def test_the_default_moves_of_choosing_the_dealer_and_laying_off(seed: str) -> None:
     table = created()
@@ -295,6 +325,7 @@ def test_an_operator_awards_forfeits_or_voids_with_a_reason() -> None:
             winner,
             "table talk",
         )
+        assert public_view(table.state).ending == EndingView(reason, seat, winner, "table talk")
 
 
 def test_an_adjudication_needs_a_reason_and_a_running_match() -> None:
@@ -414,3 +445,11 @@ def test_a_no_show_is_the_seats_first_timeout() -> None:
     assert timed_out == TimedOut(
         seat=1, due_at=T0 + seconds(60), at=T0 + seconds(61), consecutive=1
     )
+
+
+def test_a_timeout_after_the_match_is_over_is_refused_saying_so() -> None:
+    table = clocked()
+    table.do(Resign(seat=0))
+    with pytest.raises(MatchOver) as refused:
+        table.do(TimeOut(seat=1, at=T0 + seconds(40)))
+    assert str(refused.value) == "the match is over"

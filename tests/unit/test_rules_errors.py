@@ -349,3 +349,41 @@ def test_a_command_of_another_kind_of_match_is_refused_naming_it() -> None:
     with pytest.raises(InvalidCommand) as refused:
         decide(new_match(), CutSeats(seed="00"))  # type: ignore[arg-type]
     assert str(refused.value) == "CutSeats is not a command of this game"
+
+
+def sentence(table: Table, command: Command) -> tuple[type[DomainError], str]:
+    error = refusal(table, command)
+    return type(error), str(error)
+
+
+def test_a_move_out_of_phase_says_what_the_match_waits_for_word_for_word() -> None:
+    table = deal(seat0=SEAT0, seat1=SEAT1, upcard="5c", dealer=1)
+    assert sentence(table, Discard(seat=0, card="As")) == (
+        IllegalMove,
+        "you cannot discard now: the upcard is offered to you: take it or pass",
+    )
+    assert sentence(new_table(), DrawFromStock(seat=0)) == (
+        IllegalMove,
+        "you cannot draw now: the next hand has not been dealt yet",
+    )
+    assert sentence(Table(new_match(), []), DrawFromStock(seat=0)) == (
+        IllegalMove,
+        "you cannot draw now: the match has not been created yet",
+    )
+
+
+def test_every_command_after_the_match_is_over_is_refused_saying_so() -> None:
+    table = drawing()
+    table.do(Resign(seat=0))
+    for command in (DrawFromStock(seat=1), Deal(seed="00"), Discard(seat=0, card="As")):
+        assert sentence(table, command) == (MatchOver, "the match is over")
+
+
+def test_melds_that_are_not_lists_of_cards_are_refused_word_for_word() -> None:
+    table = drawing()
+    table.draw_stock(0)
+    bad = Knock(seat=0, card="Kd", melds="As 2s 3s")  # type: ignore[arg-type]
+    assert sentence(table, bad) == (
+        InvalidCommand,
+        'melds must be a list of lists of cards, e.g. [["7h", "8h", "9h"]]',
+    )

@@ -193,6 +193,16 @@ def test_option_oklahoma_spades_double() -> None:
         assert (table.state.knock_limit, table.state.multiplier) == (10, multiplier)
 
 
+@pytest.mark.parametrize(
+    ("upcard", "limit"), [("As", 0), ("3s", 3), ("Js", 10)]
+)  # the ace: gin only
+def test_option_oklahoma_spades_double_for_every_spade(upcard: str, limit: int) -> None:
+    options = RuleOptions(oklahoma=True, oklahoma_spades_double=True)
+    table = new_table(options, dealer=1)
+    table.deal(seat0=BIG_GIN, seat1=OPPONENT, upcard=upcard)
+    assert (table.state.knock_limit, table.state.multiplier) == (limit, 2)
+
+
 @pytest.mark.parametrize(("next_dealer", "dealer"), [("winner", 1), ("alternate", 0)])
 def test_option_next_dealer(next_dealer: str, dealer: int) -> None:
     table = new_table(RuleOptions(next_dealer=next_dealer), dealer=1)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from domain.events import Dealt, Drew, Knocked, Scored
 from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import Phase
-from domain.views import SeatView, TableView, public_view, redact_event, view
+from domain.views import EndingView, SeatView, TableView, public_view, redact_event, view
 from tests.unit.helpers import (
     DEFENDER_5,
     KNOCK_CARD,
@@ -213,3 +213,15 @@ def test_the_knock_limit_of_the_options_is_shown_before_the_first_deal() -> None
     assert table.state.phase is Phase.DEAL
     assert view(table.state, 0).knock_limit == 5
     assert public_view(table.state).knock_limit == 5
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_views_show_the_dealer_and_the_winner_of_a_match_played_out(dealer: int) -> None:
+    table = new_table(RuleOptions(game_target=1, match_target=0), dealer=dealer)
+    assert public_view(table.state).dealer == view(table.state, 0).dealer == dealer
+    knock_hand(table, knocker=1 - dealer, dead="Ac")  # 1 against 5: the match is won
+    assert table.state.phase is Phase.MATCH_OVER
+    for shown in (view(table.state, 0), view(table.state, 1), public_view(table.state)):
+        assert shown.dealer == 1 - dealer  # the winner of the hand would deal the next
+        assert shown.winner == 1 - dealer
+        assert shown.ending == EndingView("played_out", None, 1 - dealer, None)
