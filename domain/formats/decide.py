@@ -33,6 +33,10 @@ from domain.options import RuleOptions
 from domain.setup import deal
 from domain.shuffle import seed_bytes
 
+# Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``
+# (Python 3.11), as slow as several of the checks below.
+_PLAY = FormatPhase.PLAY
+
 
 def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEvent]:
     if type(command) in _SYSTEM:
@@ -48,7 +52,7 @@ def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEven
     if type(move) is Resign:
         # Conceding ends a two-player match; here it would leave the other seats' match open.
         raise InvalidCommand("resigning is for two-player matches")
-    if state.phase is not FormatPhase.PLAY:
+    if state.phase is not _PLAY:
         if state.phase is FormatPhase.MATCH_OVER:
             raise MatchOver("the match is over")
         raise IllegalMove("you cannot play now: the hand has not been dealt yet")
