@@ -94,8 +94,9 @@ def mutation_table() -> tuple[str, list[str]]:
     return "\n".join(lines), survivors
 
 
-# Functions whose mutants mutmut cannot see act: the builders of meld_tables' tables run
-# while the domain is imported, and format_legal_actions memoises its translated actions.
+# Functions whose mutants mutmut cannot see act: the builders of meld_tables' tables, and the
+# legal module's shared commands (paired up by domain.formats.table_seats), run while the
+# domain is imported.
 # mutmut switches a mutant in at call time, in workers forked after the import and after a
 # first run of the tests filled the memo, so each survivor among them is tried again in a
 # fresh interpreter.
@@ -103,7 +104,7 @@ FRESH_INTERPRETER = (
     "domain.meld_tables.x__value_bit_masks__",
     "domain.meld_tables.x__all_sets__",
     "domain.meld_tables.x__all_runs__",
-    "domain.formats.legal.x__as_seat__",
+    "domain.legal.x_shared_commands__",
 )
 
 

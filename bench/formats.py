@@ -3,8 +3,8 @@ against the two-player engine in the same run.
 
     .venv/bin/python -m bench.formats [--hands N] [--rounds R] [--seed S]
 
-Each format plays N table-hands per round, uniformly at random (the seat whose turn it is, or
-a random one of two when both tables of the four-player game wait for a move ->
+Each format plays N table-hands per round, uniformly at random (the seat whose turn it is, the
+first of the two when both tables of the four-player game wait for a move ->
 ``format_legal_actions`` -> a random action -> ``decide_format`` -> ``evolve_format`` for
 every event), with a fresh seed for each deal; matches start again as they end. A round's
 table-hands are counted when it is scored, with one type test per event as the reference
@@ -47,16 +47,15 @@ def format_hands(players: Players) -> Callable[[int, random.Random], None]:
             if state.phase is FormatPhase.MATCH_OVER:
                 state = _new_format_match(players)
             command: FormatCommand
-            if state.phase is FormatPhase.CUT:
+            # As many phase tests before a move as ``bench.engine``'s loop makes.
+            if state.phase is FormatPhase.PLAY:
+                # The first seat expected to act, as ``bench.engine`` takes the one there is: the
+                # two tables of the four-player game play independently, in any order.
+                command = rng.choice(format_legal_actions(state, state.turns[0]))
+            elif state.phase is FormatPhase.CUT:
                 command = CutSeats(seed=rng.randbytes(16).hex())
-            elif state.phase is FormatPhase.DEAL:
-                command = DealTable(seed=rng.randbytes(16).hex())
             else:
-                # A seat whose turn it is, as a client would: a random one of the two when both
-                # tables wait for a move in four, as ``bench.engine`` takes the one turn there is.
-                turns = state.turns
-                seat = turns[0] if len(turns) == 1 else rng.choice(turns)
-                command = rng.choice(format_legal_actions(state, seat))
+                command = DealTable(seed=rng.randbytes(16).hex())
             for event in decide_format(state, command):
                 state = evolve_format(state, event)
                 if type(event) is RoundScored:  # every table's hand of the round has ended

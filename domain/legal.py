@@ -4,6 +4,10 @@ Listed in canonical form: a knock leaves the arrangement to the service (``melds
 per card that may be knocked with; a layoff is listed per (card, meld) pair that fits now.
 The system actor is ``seat=None``: its commands (``StartMatch``, ``Cut``, ``Deal``) are listed
 as templates whose seed (or options) the caller supplies; an empty seed is not accepted.
+
+``legal_actions_as(state, seat, sender)`` lists the same actions carrying the seat number
+``sender`` instead: a hand played at a table of a larger match is sent its seats' commands
+with their match seats, so they are listed that way rather than translated one by one.
 """
 
 from __future__ import annotations
@@ -30,21 +34,23 @@ from domain.commands import (
 from domain.melds import is_big_gin, knock_options, layoff_targets, min_deadwood_after_discard
 from domain.state import MatchState, Phase
 
-# Commands are frozen values, so the common ones are made once and shared.
+# Commands are frozen values, so the common ones are made once and shared, by the seat number
+# they carry: a hand's own seats, or a larger match's seats (up to four) playing at it.
 _SEATS = (0, 1)
+_SENDERS = range(4)
 _TAKE_OR_PASS: tuple[list[Command], ...] = tuple(
-    [TakeUpcard(seat=s), PassUpcard(seat=s)] for s in _SEATS
+    [TakeUpcard(seat=s), PassUpcard(seat=s)] for s in _SENDERS
 )
-_STOCK_ONLY: tuple[list[Command], ...] = tuple([DrawFromStock(seat=s)] for s in _SEATS)
+_STOCK_ONLY: tuple[list[Command], ...] = tuple([DrawFromStock(seat=s)] for s in _SENDERS)
 _DRAWS: tuple[list[Command], ...] = tuple(
-    [DrawFromStock(seat=s), DrawFromDiscard(seat=s)] for s in _SEATS
+    [DrawFromStock(seat=s), DrawFromDiscard(seat=s)] for s in _SENDERS
 )
-_DISCARDS = tuple(tuple(Discard(seat=s, card=name) for name in CARD_NAMES) for s in _SEATS)
-_KNOCKS = tuple(tuple(Knock(seat=s, card=name) for name in CARD_NAMES) for s in _SEATS)
-_BIG_GIN = tuple(BigGin(seat=s) for s in _SEATS)
-_FINISH = tuple(FinishLayoff(seat=s) for s in _SEATS)
+_DISCARDS = tuple(tuple(Discard(seat=s, card=name) for name in CARD_NAMES) for s in _SENDERS)
+_KNOCKS = tuple(tuple(Knock(seat=s, card=name) for name in CARD_NAMES) for s in _SENDERS)
+_BIG_GIN = tuple(BigGin(seat=s) for s in _SENDERS)
+_FINISH = tuple(FinishLayoff(seat=s) for s in _SENDERS)
 _DEALER_CHOICES: tuple[list[Command], ...] = tuple(
-    [ChooseDealer(seat=s, dealer=d) for d in _SEATS] for s in _SEATS
+    [ChooseDealer(seat=s, dealer=d) for d in _SEATS] for s in _SENDERS
 )
 
 
@@ -53,7 +59,27 @@ def legal_actions(state: MatchState, seat: int | None) -> list[Command]:
         return _system_actions(state)
     if seat != state.turn:
         return []
-    return _BY_PHASE[state.phase](state, seat)
+    return _BY_PHASE[state.phase](state, seat, seat)
+
+
+def legal_actions_as(state: MatchState, seat: int, sender: int) -> list[Command]:
+    """``seat``'s legal actions, each carrying ``sender`` (0 to 3) as its seat."""
+    if seat != state.turn:
+        return []
+    return _BY_PHASE[state.phase](state, seat, sender)
+
+
+def shared_commands(sender: int) -> tuple[Command, ...]:
+    """The commands listed as shared values, carrying ``sender``: in the same order for every
+    sender, so two senders' commands pair up (a layoff is made when it is listed)."""
+    return (
+        *_TAKE_OR_PASS[sender],
+        *_DRAWS[sender],
+        *_DISCARDS[sender],
+        *_KNOCKS[sender],
+        _BIG_GIN[sender],
+        _FINISH[sender],
+    )
 
 
 def _system_actions(state: MatchState) -> list[Command]:
@@ -66,52 +92,52 @@ def _system_actions(state: MatchState) -> list[Command]:
     return []
 
 
-def _choose_dealer(state: MatchState, seat: int) -> list[Command]:
-    return list(_DEALER_CHOICES[seat])
+def _choose_dealer(state: MatchState, seat: int, sender: int) -> list[Command]:
+    return list(_DEALER_CHOICES[sender])
 
 
-def _offer(state: MatchState, seat: int) -> list[Command]:
-    return list(_STOCK_ONLY[seat] if state.upcard_passes == 2 else _TAKE_OR_PASS[seat])
+def _offer(state: MatchState, seat: int, sender: int) -> list[Command]:
+    return list(_STOCK_ONLY[sender] if state.upcard_passes == 2 else _TAKE_OR_PASS[sender])
 
 
-def _draw(state: MatchState, seat: int) -> list[Command]:
-    return list(_DRAWS[seat])
+def _draw(state: MatchState, seat: int, sender: int) -> list[Command]:
+    return list(_DRAWS[sender])
 
 
-def _discard(state: MatchState, seat: int) -> list[Command]:
+def _discard(state: MatchState, seat: int, sender: int) -> list[Command]:
     hand, taken, limit = state.hands[seat], state.pile_card, state.knock_limit
-    discards = _DISCARDS[seat]
+    discards = _DISCARDS[sender]
     actions: list[Command] = [discards[card] for card in cards_of(hand) if card != taken]
     best = min_deadwood_after_discard(hand)
     if best <= limit:
-        knocks = _KNOCKS[seat]
+        knocks = _KNOCKS[sender]
         actions += [
             knocks[card]
             for card, deadwood in knock_options(hand).items()
             if deadwood <= limit and card != taken
         ]
         if best == 0 and state.options.big_gin_bonus and is_big_gin(hand):
-            actions.append(_BIG_GIN[seat])
+            actions.append(_BIG_GIN[sender])
     return actions
 
 
-def _layoff(state: MatchState, seat: int) -> list[Command]:
+def _layoff(state: MatchState, seat: int, sender: int) -> list[Command]:
     assert state.knock is not None
     melds = state.knock.melds
     actions: list[Command] = [
-        LayOff(seat=seat, card=CARD_NAMES[card], meld=index)
+        LayOff(seat=sender, card=CARD_NAMES[card], meld=index)
         for card in cards_of(state.hands[seat])
         for index in layoff_targets(card, melds)
     ]
-    actions.append(_FINISH[seat])
+    actions.append(_FINISH[sender])
     return actions
 
 
-def _nothing(state: MatchState, seat: int) -> list[Command]:
+def _nothing(state: MatchState, seat: int, sender: int) -> list[Command]:
     return []
 
 
-_BY_PHASE: dict[Phase, Callable[[MatchState, int], list[Command]]] = {
+_BY_PHASE: dict[Phase, Callable[[MatchState, int, int], list[Command]]] = {
     Phase.START: _nothing,
     Phase.CUT: _nothing,
     Phase.CHOOSE_DEALER: _choose_dealer,

@@ -41,6 +41,10 @@ from domain.options import RuleOptions
 from domain.setup import deal
 from domain.shuffle import seed_bytes
 
+# Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``
+# (Python 3.11), as slow as several of the checks below.
+_PLAY = FormatPhase.PLAY
+
 
 def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEvent]:
     if type(command) in _SYSTEM:
@@ -55,7 +59,7 @@ def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEven
         raise InvalidCommand("the cut alone decides the first dealer in this format")
     if type(move) is Resign:
         return [resign(state, move)]
-    if state.phase is not FormatPhase.PLAY:
+    if state.phase is not _PLAY:
         if state.phase is FormatPhase.MATCH_OVER:
             raise MatchOver("the match is over")
         raise IllegalMove("you cannot play now: the hand has not been dealt yet")

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from domain.formats.commands import CutSeats, DealTable, FormatCommand
 from domain.formats.state import FormatPhase, FormatState
-from domain.formats.table_seats import as_match_seat
-from domain.legal import legal_actions
+from domain.legal import legal_actions_as
+
+# Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``,
+# which costs as much as the rest of this function (Python 3.11).
+_PLAY = FormatPhase.PLAY
 
 
 def format_legal_actions(state: FormatState, seat: int | None) -> list[FormatCommand]:
@@ -17,15 +20,11 @@ def format_legal_actions(state: FormatState, seat: int | None) -> list[FormatCom
         if state.phase is FormatPhase.DEAL:
             return [DealTable(seed="")]
         return []
-    if state.phase is not FormatPhase.PLAY:
+    if state.phase is not _PLAY:
         return []
     place = state.place_of(seat)
     if place is None:
         return []
     index, table_seat = place
-    actions = legal_actions(state.tables[index].state, table_seat)
-    if table_seat == seat:
-        # The same seat number at the table and in the match: the very same commands (the
-        # two-player hand never lists a resignation).
-        return actions  # type: ignore[return-value]
-    return as_match_seat(actions, table_seat, seat)  # type: ignore[return-value]
+    # Listed with the match seat by the two-player hand itself (it never lists a resignation).
+    return legal_actions_as(state.tables[index].state, table_seat, seat)  # type: ignore[return-value]

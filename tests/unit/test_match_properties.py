@@ -52,7 +52,7 @@ from domain.events import (
     encode_event,
 )
 from domain.evolve import evolve, fold
-from domain.legal import legal_actions
+from domain.legal import legal_actions, legal_actions_as
 from domain.melds import (
     arrangement_of,
     defender_result,
@@ -193,6 +193,10 @@ def play_match(options: RuleOptions, rng: random.Random) -> tuple[MatchState, Re
         assert actions, f"nothing to do in {state.phase}"
         for action in actions:
             decide(state, with_seed(action, rng, options))  # every listed action is accepted
+        if actor is not None:  # listed for a larger match's seat: the same, with its number
+            sender = len(record.events) % 4
+            renamed = [msgspec.structs.replace(a, seat=sender) for a in actions]
+            assert legal_actions_as(state, actor, sender) == renamed
         check_refusals(state, actions, others, rng)
         command = with_seed(choose(actions, state, rng), rng, options)
         if isinstance(command, LayOff):
