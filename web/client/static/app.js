@@ -46,7 +46,7 @@ function lobby() {
   const clock = /** @type {HTMLSelectElement} */ (
     el("select", { id: "clock" }, clocks.map(([value, label]) => el("option", { value }, [label])))
   );
-  // The rules give three and four players no clock: the choice goes away with them.
+  // The page shows one clock, a two-player table's: three and four players play without.
   players.onchange = () => {
     clock.disabled = count() !== 2;
     if (clock.disabled) clock.value = "";
