@@ -94,8 +94,3 @@ def cards_of(mask: Mask) -> Iterator[Card]:
 
 def mask_value(mask: Mask) -> int:
     return sum(VALUES[c] for c in cards_of(mask))
-
-
-def sort_for_display(cards: Iterable[Card]) -> list[Card]:
-    """Suits together, ranks ascending: how a player fans a hand."""
-    return sorted(cards)

@@ -25,6 +25,7 @@ from domain.commands import (
     StartMatch,
     TakeUpcard,
     decode_command,
+    encode_command,
 )
 from domain.decide import decide
 from domain.errors import (
@@ -36,7 +37,7 @@ from domain.errors import (
     MatchOver,
     NotYourTurn,
 )
-from domain.formats import CutSeats
+from domain.formats import CutSeats, decode_format_command
 from domain.legal import legal_actions
 from domain.state import new_match
 from tests.unit.helpers import Table, created, deal, knock_hand, new_table
@@ -160,6 +161,18 @@ def test_commands_decode_from_json() -> None:
     assert decode_command(b'{"type":"discard","seat":1,"card":"7h"}') == Discard(seat=1, card="7h")
     knock = decode_command(b'{"type":"knock","seat":0,"card":"Kd","melds":[["As","2s","3s"]]}')
     assert knock == Knock(seat=0, card="Kd", melds=[["As", "2s", "3s"]])
+    assert decode_command(encode_command(knock)) == knock
+
+
+def test_three_and_four_player_commands_decode_from_json_and_refuse_the_malformed() -> None:
+    assert decode_format_command(b'{"type":"pass_upcard","seat":3}') == PassUpcard(seat=3)
+    assert decode_format_command('{"type":"cut_seats","seed":"00"}') == CutSeats(seed="00")
+    with pytest.raises(InvalidCommand) as refused:
+        decode_format_command(b'{"type":"cut_seats"}')
+    assert str(refused.value) == ("the command is malformed: Object missing required field `seed`")
+    with pytest.raises(InvalidCommand) as refused:
+        decode_format_command(b"{")
+    assert str(refused.value).startswith("the command is malformed: ")
 
 
 def test_melds_that_are_not_lists_of_cards_are_malformed() -> None:
