@@ -456,10 +456,11 @@ NOT_A_MELD = (
         (["Jh Qh Kh Ah"], f"Ah Jh Qh Kh {NOT_A_MELD}"),
         (["7c 7d 7h 7s", "5s 6s 7s"], "7s cannot be in two melds"),
         ([""], f"that group of cards {NOT_A_MELD}"),
+        (["Ac"], f"Ac {NOT_A_MELD}"),
     ],
 )
 def test_arrangement_of_refuses_bad_melds_word_for_word(chosen: list[str], message: str) -> None:
-    cards = hand("7c 7d 7h 7s 5s 6s 8s Kd Jh Qh Kh Qs As")
+    cards = hand("7c 7d 7h 7s 5s 6s 8s Kd Jh Qh Kh Qs As Ac")
     with pytest.raises(IllegalMove) as refused:
         arrangement_of(cards, melds(*chosen))
     assert str(refused.value) == message

@@ -10,6 +10,7 @@ import pytest
 
 from domain.cards import CARD_NAMES, cards_of, names
 from domain.commands import (
+    BigGin,
     ChooseDealer,
     Command,
     Cut,
@@ -383,6 +384,32 @@ def test_a_move_out_of_phase_says_what_the_match_waits_for_word_for_word() -> No
         IllegalMove,
         "you cannot draw now: the match has not been created yet",
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "doing"),
+    [
+        (Knock(seat=0, card="As"), "knock"),
+        (BigGin(seat=0), "go big gin"),
+        (Discard(seat=0, card="As"), "discard"),
+    ],
+)
+def test_a_move_before_its_phase_names_the_move_word_for_word(command: Command, doing: str) -> None:
+    table = deal(seat0=SEAT0, seat1=SEAT1, upcard="5c", dealer=1)  # seat 0 is offered 5c
+    assert sentence(table, command) == (
+        IllegalMove,
+        f"you cannot {doing} now: the upcard is offered to you: take it or pass",
+    )
+
+
+def test_drawing_twice_is_refused_saying_what_the_turn_waits_for() -> None:
+    table = drawing()
+    table.draw_stock(0)
+    for draw in (DrawFromStock(seat=0), DrawFromDiscard(seat=0)):
+        assert sentence(table, draw) == (
+            IllegalMove,
+            "you cannot draw now: you drew and must now discard or knock",
+        )
 
 
 def test_every_command_after_the_match_is_over_is_refused_saying_so() -> None:
