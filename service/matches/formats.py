@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from domain import RuleOptions, view
-from domain.commands import Resign, SeatCommand, TimeOut
+from domain.commands import SeatCommand, TimeOut
 from domain.formats import (
     CutSeats,
     DealTable,
@@ -39,7 +39,6 @@ from domain.formats.commands import StampClocks
 from service.bots.policy import bot_for
 from service.bots.seating import bot_levels
 from service.errors import (
-    DeadlinePassed,
     IdempotencyKeyReused,
     InvalidParameter,
     StaleVersion,
@@ -51,7 +50,7 @@ from service.fairness.log import FairnessLog, cut_seed, deal_seed, view_of_slots
 from service.fairness.seeds import new_secret
 from service.formats.fairness import format_fairness_slots, touches_format_fairness
 from service.matches import tokens
-from service.matches.use_cases import CommandRequest, CreatedMatch
+from service.matches.use_cases import CommandRequest, CreatedMatch, require_in_time
 from service.ports import event_store
 from service.ports.clock import Clock, system_clock
 from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
@@ -339,19 +338,11 @@ def _stamp(state: FormatState, touched: set[int], now: datetime) -> StampClocks 
 
 
 def _require_in_time(state: FormatState, seat: int, command: SeatCommand, at: datetime) -> None:
-    """A seat's move received after its deadline is refused: the timeout is what applies.
-    Resigning is never too late."""
+    """As for two players, against the clock of the seat's table."""
     place = state.place_of(seat)
-    if place is None or isinstance(command, Resign):
-        return
-    index, table_seat = place
-    clock = state.tables[index].state.clock
-    if clock is None or clock.seat != table_seat or clock.due_at is None or at <= clock.due_at:
-        return
-    raise DeadlinePassed(
-        f"seat {seat}'s time ran out at {clock.due_at.isoformat()}; "
-        "the server makes its default move"
-    )
+    if place is not None:
+        index, table_seat = place
+        require_in_time(state.tables[index].state, table_seat, command, at, named=seat)
 
 
 def command_key(match_id: str, seat: int, key: str) -> str:

@@ -520,7 +520,7 @@ class MatchService:
                 f"the match is at version {loaded.version}, not {request.if_match}; "
                 "load the view again"
             )
-        _require_in_time(loaded.state, seat, request.command, received_at)
+        require_in_time(loaded.state, seat, request.command, received_at)
         events = decide(loaded.state, request.command)
         steps, state = system_steps(
             fold(events, loaded.state), match, links=self.fairness.links, now=received_at
@@ -604,16 +604,19 @@ class MatchService:
         return redact_events(events, seat)
 
 
-def _require_in_time(state: MatchState, seat: int, command: SeatCommand, at: datetime) -> None:
+def require_in_time(
+    state: MatchState, seat: int, command: SeatCommand, at: datetime, *, named: int | None = None
+) -> None:
     """A seat's move received after its deadline is refused: the timeout is what applies.
-    Resigning is never too late."""
+    Resigning is never too late. ``named`` is the seat the refusal names when it is not
+    ``seat`` (a match seat playing at a table of a larger match)."""
     clock = state.clock
     if clock is None or clock.seat != seat or clock.due_at is None or at <= clock.due_at:
         return
     if not isinstance(command, Resign):
         raise DeadlinePassed(
-            f"seat {seat}'s time ran out at {clock.due_at.isoformat()}; "
-            "the server makes its default move"
+            f"seat {seat if named is None else named}'s time ran out at "
+            f"{clock.due_at.isoformat()}; the server makes its default move"
         )
 
 
