@@ -20,6 +20,7 @@ import msgspec
 
 from domain.events import DeadlineSet, Event, MatchEnded
 from domain.options import RuleOptions
+from domain.rules_versions import UNVERSIONED, RulesVersion
 
 Players = Literal[3, 4]
 
@@ -28,9 +29,14 @@ class _FormatEvent(msgspec.Struct, frozen=True, tag_field="type"):
     pass
 
 
-class FormatMatchCreated(_FormatEvent, tag="format_match_created", frozen=True):
+class FormatMatchCreated(_FormatEvent, tag="format_match_created", frozen=True, omit_defaults=True):
+    """``rules_version``: the reading of the rules the match is played by
+    (``domain.rules_versions``). Left out when it is 1, so a match created before versions were
+    recorded reads as one, and its stored bytes are exactly those encoded now."""
+
     players: Players
     options: RuleOptions
+    rules_version: RulesVersion = UNVERSIONED
 
 
 class SeatsCut(_FormatEvent, tag="seats_cut", frozen=True):
