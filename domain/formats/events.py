@@ -14,9 +14,10 @@ a two-player match's.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
 
 from domain.events import DeadlineSet, Event, MatchEnded
 from domain.options import RuleOptions
@@ -30,13 +31,18 @@ class _FormatEvent(msgspec.Struct, frozen=True, tag_field="type"):
 
 
 class FormatMatchCreated(_FormatEvent, tag="format_match_created", frozen=True, omit_defaults=True):
-    """``rules_version``: the reading of the rules the match is played by
-    (``domain.rules_versions``). Left out when it is 1, so a match created before versions were
-    recorded reads as one, and its stored bytes are exactly those encoded now."""
+    """``rules_version`` is left out when it is 1: a match created before versions were
+    recorded has none and reads as 1, and its stored bytes are exactly those encoded now."""
 
     players: Players
     options: RuleOptions
-    rules_version: RulesVersion = UNVERSIONED
+    rules_version: Annotated[
+        RulesVersion,
+        Meta(
+            description="The reading of the rules the match is played by (docs/rules.md, "
+            '"Rules versions"). Absent: 1, a match created before versions were recorded.'
+        ),
+    ] = UNVERSIONED
 
 
 class SeatsCut(_FormatEvent, tag="seats_cut", frozen=True):
