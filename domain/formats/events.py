@@ -80,7 +80,8 @@ class RoundScored(_FormatEvent, tag="round_scored", frozen=True):
     """Every hand of the round is over. ``points``: what each side won in the round's hands
     (a hand ended at the wall counts zero); ``winner``: the side scoring ``net`` (the
     difference between two teams; a player's own hand points in the three-player game), None
-    when nobody scores. ``hand_points`` and ``hands_won`` are this game's, after the round."""
+    when nobody wins the round (under rules version 2 the three-player game's winner may score
+    0). ``hand_points`` and ``hands_won`` are this game's, after the round."""
 
     round: int
     points: list[int]
