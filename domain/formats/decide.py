@@ -101,10 +101,9 @@ def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
     # Every seat is seated when the match is created or waits for its invite with no deadline.
     if command.options.join_seconds:
         raise InvalidOptions("join_seconds is for two-player matches: leave it 0")
-    created = FormatMatchCreated(
-        players=command.players, options=command.options, rules_version=command.rules_version
-    )
-    return [created]
+    return [
+        FormatMatchCreated(players=command.players, options=command.options, rules_version=version)
+    ]
 
 
 def _time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
