@@ -13,11 +13,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import msgspec
 from litestar import Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from domain.commands import SeatCommand, SystemCommand
 from domain.formats.commands import CutSeats, DealTable, StartFormatMatch
+from domain.formats.events import FormatEvent
 from web.problems import ALL_KINDS, problem_type
 
 Json = dict[str, Any]
@@ -47,6 +49,7 @@ def client_document(schema: Json) -> Json:
     for name in SERVER_ONLY:
         schemas.pop(name, None)
     _discriminate(document, schemas)
+    _optional_when_omitted(schemas)
     _typed_headers(document)
     schemas["Problem"]["properties"]["type"]["enum"] = sorted(
         problem_type(kind) for kind in ALL_KINDS
@@ -84,6 +87,18 @@ def _seat_commands(document: Json, schemas: Json) -> None:
     request["content"]["application/json"]["schema"] = {
         "oneOf": [{"$ref": f"{REF}{name}Body"} for name in names]
     }
+
+
+def _optional_when_omitted(schemas: Json) -> None:
+    """An event field left out at its default (``omit_defaults``) is absent from the JSON: no
+    ``default`` in its schema, or a generator would type it as always there."""
+    for cls in FormatEvent.__args__:
+        if not cls.__struct_config__.omit_defaults:
+            continue
+        properties = schemas.get(cls.__name__, {}).get("properties", {})
+        for field in msgspec.structs.fields(cls):
+            if field.default is not msgspec.NODEFAULT and field.encode_name in properties:
+                properties[field.encode_name].pop("default", None)
 
 
 def _typed_headers(document: Json) -> None:

@@ -11,6 +11,7 @@ from domain.commands import SeatCommand, TimeOut
 from domain.errors import InvalidCommand
 from domain.formats.events import Players
 from domain.options import RuleOptions
+from domain.rules_versions import CURRENT, RulesVersion
 
 
 class _SystemCommand(msgspec.Struct, frozen=True, tag_field="type"):
@@ -18,8 +19,12 @@ class _SystemCommand(msgspec.Struct, frozen=True, tag_field="type"):
 
 
 class StartFormatMatch(_SystemCommand, tag="start_format_match", frozen=True):
+    """A new match is played by the current rules; a verifier re-running a record sends the
+    version it recorded."""
+
     players: Players
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
+    rules_version: RulesVersion = CURRENT
 
 
 class CutSeats(_SystemCommand, tag="cut_seats", frozen=True):

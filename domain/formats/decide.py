@@ -38,6 +38,7 @@ from domain.formats.seating import cut_for_dealer, next_dealer_side, round_table
 from domain.formats.state import FormatPhase, FormatState
 from domain.formats.table_seats import as_table_seat
 from domain.options import RuleOptions
+from domain.rules_versions import KNOWN as KNOWN_RULES_VERSIONS
 from domain.setup import deal
 from domain.shuffle import seed_bytes
 
@@ -93,11 +94,16 @@ def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
         raise InvalidOptions("options must be a set of rule options")
     if command.players not in (3, 4) or type(command.players) is not int:
         raise InvalidCommand("a match of this kind has 3 or 4 players")
+    version = command.rules_version
+    if type(version) is not int or version not in KNOWN_RULES_VERSIONS:
+        raise InvalidCommand(f"rules_version must be one of {list(KNOWN_RULES_VERSIONS)}")
     _require_phase(state, FormatPhase.START, "create the match")
     # Every seat is seated when the match is created or waits for its invite with no deadline.
     if command.options.join_seconds:
         raise InvalidOptions("join_seconds is for two-player matches: leave it 0")
-    return [FormatMatchCreated(players=command.players, options=command.options)]
+    return [
+        FormatMatchCreated(players=command.players, options=command.options, rules_version=version)
+    ]
 
 
 def _time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
@@ -143,7 +149,7 @@ def _round_end(state: FormatState) -> list[FormatEvent]:
         assert end is not None
         results.append((table.seats, end))
     side_of = [state.side_of(seat) for seat in state.seats]
-    result = round_result(state.sides, results, side_of)
+    result = round_result(state.sides, results, side_of, state.rules_version)
     hand_points, hands_won = list(state.hand_points), list(state.hands_won)
     if result.winner is not None:
         hand_points[result.winner] += result.net

@@ -14,12 +14,14 @@ a two-player match's.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
 
 from domain.events import DeadlineSet, Event, MatchEnded
 from domain.options import RuleOptions
+from domain.rules_versions import UNVERSIONED, RulesVersion
 
 Players = Literal[3, 4]
 
@@ -28,9 +30,19 @@ class _FormatEvent(msgspec.Struct, frozen=True, tag_field="type"):
     pass
 
 
-class FormatMatchCreated(_FormatEvent, tag="format_match_created", frozen=True):
+class FormatMatchCreated(_FormatEvent, tag="format_match_created", frozen=True, omit_defaults=True):
+    """``rules_version`` is left out when it is 1: a match created before versions were
+    recorded has none and reads as 1, and its stored bytes are exactly those encoded now."""
+
     players: Players
     options: RuleOptions
+    rules_version: Annotated[
+        RulesVersion,
+        Meta(
+            description="The reading of the rules the match is played by (docs/rules.md, "
+            '"Rules versions"). Absent: 1, a match created before versions were recorded.'
+        ),
+    ] = UNVERSIONED
 
 
 class SeatsCut(_FormatEvent, tag="seats_cut", frozen=True):
@@ -68,7 +80,8 @@ class RoundScored(_FormatEvent, tag="round_scored", frozen=True):
     """Every hand of the round is over. ``points``: what each side won in the round's hands
     (a hand ended at the wall counts zero); ``winner``: the side scoring ``net`` (the
     difference between two teams; a player's own hand points in the three-player game), None
-    when nobody scores. ``hand_points`` and ``hands_won`` are this game's, after the round."""
+    when nobody wins the round (under rules version 2 the three-player game's winner may score
+    0). ``hand_points`` and ``hands_won`` are this game's, after the round."""
 
     round: int
     points: list[int]

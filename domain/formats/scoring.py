@@ -9,6 +9,7 @@ from typing import NamedTuple
 from domain.events import HandDrawn, Scored
 from domain.formats.events import Settlement
 from domain.options import RuleOptions
+from domain.rules_versions import RulesVersion, scorer_wins_every_hand
 
 
 class RoundResult(NamedTuple):
@@ -18,16 +19,25 @@ class RoundResult(NamedTuple):
 
 
 def round_result(
-    sides: int, results: list[tuple[tuple[int, int], Scored | HandDrawn]], side_of: list[int]
+    sides: int,
+    results: list[tuple[tuple[int, int], Scored | HandDrawn]],
+    side_of: list[int],
+    rules_version: RulesVersion,
 ) -> RoundResult:
     """``results``: each table's match seats and the end of its hand. A hand at the wall, or a
-    tie that scores nothing, adds nothing; each side's points are its members' sums, and the
-    side ahead scores the difference to the side behind (with three sides only one hand is
-    played, so that is the hand's winner and its points)."""
+    tie that scores nothing, adds nothing; each side's points are its members' sums. A round
+    of one hand (three players) is won by whoever scored the hand, with its points, even 0
+    (under rules version 1, a round worth 0 was won by nobody); a round of two hands
+    (partnerships) by the side ahead, which scores the difference to the side behind, and by
+    nobody when neither is ahead."""
     points = [0] * sides
+    scorer = None
     for seats, end in results:
         if isinstance(end, Scored) and end.winner is not None:
-            points[side_of[seats[end.winner]]] += end.points
+            scorer = side_of[seats[end.winner]]
+            points[scorer] += end.points
+    if len(results) == 1 and scorer is not None and scorer_wins_every_hand(rules_version):
+        return RoundResult(tuple(points), scorer, points[scorer])
     ranked = sorted(range(sides), key=lambda side: points[side], reverse=True)
     best, runner_up = ranked[0], ranked[1]
     net = points[best] - points[runner_up]

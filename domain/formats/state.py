@@ -19,6 +19,7 @@ from domain.formats.events import (
     SeatsCut,
 )
 from domain.options import RuleOptions
+from domain.rules_versions import UNVERSIONED, RulesVersion
 from domain.state import MatchState, Phase
 
 # Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``
@@ -57,6 +58,7 @@ class SeatedHand(msgspec.Struct, frozen=True, gc=False):
 class FormatState(msgspec.Struct, frozen=True, gc=False):
     players: Players = 3
     options: RuleOptions = RuleOptions()
+    rules_version: RulesVersion = UNVERSIONED
     phase: FormatPhase = FormatPhase.START
     cut: SeatsCut | None = None
     dealer_side: int | None = None
@@ -130,6 +132,7 @@ def created(event: FormatMatchCreated) -> FormatState:
     return FormatState(
         players=event.players,
         options=event.options,
+        rules_version=event.rules_version,
         phase=FormatPhase.CUT,
         hand_points=zeros,
         hands_won=zeros,

@@ -70,7 +70,12 @@ def _decided_group(
 
 def _commands(state: FormatState, event: FormatEvent, seeds: SeedBook) -> list[FormatCommand]:
     if isinstance(event, FormatMatchCreated):
-        return [StartFormatMatch(players=event.players, options=event.options)]
+        # Under the rules version the match recorded: the reading its rounds were scored by.
+        return [
+            StartFormatMatch(
+                players=event.players, options=event.options, rules_version=event.rules_version
+            )
+        ]
     if isinstance(event, SeatsCut):
         return [CutSeats(seed=seeds.seed_for(CUT_LINK))]
     if not isinstance(event, TableEvent) or event.table >= len(state.tables):

@@ -64,6 +64,18 @@ async def test_events_are_a_discriminated_union(client: Client) -> None:
     assert {"dealt", "drew", "scored", "match_won"} <= set(event["discriminator"]["mapping"])
 
 
+async def test_an_event_field_left_out_at_its_default_is_optional_without_a_default(
+    client: Client,
+) -> None:
+    # A three- or four-player match created before rules versions has none in its event.
+    created = (await document(client))["components"]["schemas"]["FormatMatchCreated"]
+    version = created["properties"]["rules_version"]
+    assert "rules_version" not in created["required"]
+    assert "default" not in version
+    assert version["enum"] == [1, 2]
+    assert "Absent: 1" in version["description"]
+
+
 async def test_problem_types_are_an_enumeration_and_every_error_is_a_problem(
     client: Client,
 ) -> None:

@@ -15,6 +15,8 @@ from playwright.async_api import expect
 
 from bench.servers import Server
 from tests.api.players import Json, bearer, choose
+from tests.audit import rules_version_records
+from tests.audit.rules_version_records import with_rules_version
 from tests.audit.tampering import Document, data, entries, rehash, set_data, verdict
 from tests.browser.conftest import Pages
 from tests.browser.test_replay import (
@@ -206,3 +208,22 @@ async def test_the_browser_and_gin_verify_flag_the_same_tampered_records(
             assert not in_browser, f"{players} players, {tamper.__name__}: the browser said {said}"
             assert said.startswith("Discrepancy: "), said
         assert json.dumps(record) == json.dumps(records[players])  # each tamper had its copy
+
+
+@pytest.mark.slow
+async def test_the_browser_scores_rounds_by_the_recorded_rules_version(pages: Pages) -> None:
+    """A three-player hand won for 0 points: a hand won in a match of the current rules, won by
+    nobody in a record made before rules versions; each verifies in the browser as in
+    ``gin verify``, and with its version changed (every hash recomputed) fails in both."""
+    page = await pages.open("/#/replay")
+    current = await rules_version_records.current_record()
+    unversioned = rules_version_records.unversioned_record()
+    for record, other_version in ((current, None), (unversioned, 2)):
+        assert verdict(record).ok
+        in_browser, said = await browser_verdict(page, record)
+        assert in_browser, f"the browser said {said}"
+        changed = with_rules_version(record, other_version)
+        assert not verdict(changed).ok
+        in_browser, said = await browser_verdict(page, changed)
+        assert not in_browser, f"the browser said {said}"
+        assert "RoundScored says winner" in said, said

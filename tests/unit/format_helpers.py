@@ -38,6 +38,7 @@ from domain.formats.events import Players
 from domain.formats.seating import cut_for_dealer
 from domain.formats.state import FormatPhase
 from domain.options import RuleOptions
+from domain.rules_versions import CURRENT, RulesVersion
 from domain.setup import dealt_from_deck
 from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, KNOCKER_MELDS, scripted_deck
 
@@ -54,11 +55,17 @@ def cut_seed(players: int, dealer: int) -> str:
 
 
 class FormatMatch:
-    def __init__(self, players: Players, options: RuleOptions | None = None) -> None:
+    def __init__(
+        self,
+        players: Players,
+        options: RuleOptions | None = None,
+        rules_version: RulesVersion = CURRENT,
+    ) -> None:
         self.state = FormatState()
         self._plans: dict[int, Callable[[], list[FormatEvent]]] = {}
         self.events: list[FormatEvent] = []
-        self.do(StartFormatMatch(players=players, options=options or RuleOptions()))
+        options = options or RuleOptions()
+        self.do(StartFormatMatch(players=players, options=options, rules_version=rules_version))
 
     def do(self, command: FormatCommand) -> list[FormatEvent]:
         produced = decide_format(self.state, command)
@@ -174,9 +181,14 @@ class FormatMatch:
 WALL_HAND = "As 3s 5s 7s Js 2d 4d 6d 8d Jh"
 
 
-def format_match(players: Players, dealer: int, options: RuleOptions | None = None) -> FormatMatch:
+def format_match(
+    players: Players,
+    dealer: int,
+    options: RuleOptions | None = None,
+    rules_version: RulesVersion = CURRENT,
+) -> FormatMatch:
     """A created match whose cut gave ``dealer`` the lowest card: its first table waits for
     the deal."""
-    match = FormatMatch(players, options)
+    match = FormatMatch(players, options, rules_version)
     match.do(CutSeats(seed=cut_seed(players, dealer)))
     return match

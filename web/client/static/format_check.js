@@ -4,14 +4,18 @@
 // dealing, the match's game and hand numbers, a target no hand reaches); the seats of every
 // table are those its round seated; a round is scored only once every table's hand is over,
 // and its points, net, winner, hand points and hands won are recomputed from the hands'
-// results. Who deals and sits out each round, the games' settlements and the match's end are
-// left to `gin verify`.
+// results, by the rules version the match recorded (docs/rules.md, "Rules versions"). Who
+// deals and sits out each round, the games' settlements and the match's end are left to
+// `gin verify`.
 
 import { Checking, fail, show } from "./discrepancy.js";
 import { Table } from "./play_check.js";
 
 // A table's hand never ends its game: the format counts the games.
 const HAND_ONLY_TARGET = 10_000;
+// What a record without a rules version was played by, and the versions this page knows.
+const UNVERSIONED = 1;
+const RULES_VERSIONS = [1, 2];
 
 /**
  * @param {{ version: number, data: any }[]} events the match stream's events, parsed
@@ -21,6 +25,8 @@ export function checkFormatPlay(events) {
   const [created, ...rest] = events;
   if (created?.data?.type !== "format_match_created") fail(`match stream version ${created?.version ?? 1}: it does not begin with format_match_created`);
   const players = created.data.players;
+  const rulesVersion = created.data.rules_version ?? UNVERSIONED;
+  if (!RULES_VERSIONS.includes(rulesVersion)) fail(`match stream version ${created.version}: rules version ${show(rulesVersion)} is not one of ${show(RULES_VERSIONS)}`);
   const sides = players === 4 ? 2 : players;
   const sideOf = (/** @type {number} */ seat) => (players === 4 ? seat % 2 : seat);
   const inner = { ...created.data.options, game_target: HAND_ONLY_TARGET, match_target: 0 };
@@ -67,15 +73,30 @@ export function checkFormatPlay(events) {
       const c = new Checking(data, where);
       if (scored || tables.some(({ table }) => table.phase !== "deal" || table.hands !== 1)) c.fail("the round is scored before every table's hand is over");
       const points = Array(sides).fill(0);
+      /** @type {number | null} */
+      let scorer = null;
       for (const { seats, table } of tables) {
         // The table's own score: its winner's points (a hand at the wall counts zero).
         const winner = table.handsWon[0] ? 0 : table.handsWon[1] ? 1 : null;
-        if (winner !== null) points[sideOf(/** @type {number} */ (seats[winner]))] += table.handPoints[winner];
+        if (winner !== null) {
+          scorer = sideOf(/** @type {number} */ (seats[winner]));
+          points[scorer] += table.handPoints[winner];
+        }
       }
-      const top = Math.max(...points);
-      const ahead = points.filter((p) => p === top).length === 1 ? points.indexOf(top) : null;
-      // Partnerships score the net difference; one table's hand scores its winner's points.
-      const net = ahead === null ? 0 : top - Math.max(0, ...points.filter((_, side) => side !== ahead));
+      /** @type {number | null} */
+      let ahead = null;
+      let net = 0;
+      if (tables.length === 1 && scorer !== null && rulesVersion >= 2) {
+        // One hand makes the round: whoever scored it has won it, even for 0 points.
+        ahead = scorer;
+        net = points[scorer];
+      } else {
+        // Partnerships score the net difference (and nobody without a lead); under rules
+        // version 1 a round of one hand worth 0 was won by nobody too.
+        const top = Math.max(...points);
+        ahead = points.filter((p) => p === top).length === 1 ? points.indexOf(top) : null;
+        net = ahead === null ? 0 : top - Math.max(0, ...points.filter((_, side) => side !== ahead));
+      }
       c.expect("round", round);
       c.expect("points", points);
       c.expect("winner", ahead);

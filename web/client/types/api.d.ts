@@ -950,6 +950,11 @@ export interface components {
             players: 3 | 4;
             options: components["schemas"]["RuleOptions"];
             /**
+             * @description The reading of the rules the match is played by (docs/rules.md, "Rules versions"). Absent: 1, a match created before versions were recorded.
+             * @enum {integer}
+             */
+            rules_version?: 1 | 2;
+            /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
