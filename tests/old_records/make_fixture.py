@@ -10,19 +10,20 @@ clock it moves itself. Then it plays, for 2, 3 and 4 seats each, with determinis
 fresh secrets):
 
 - ``finished``: a quick match (one game, to 25 or 10) played out;
-- ``unfinished``: one hand (one round) played out, then a few moves into the next that cannot
-  end it, one of them sent with an ``Idempotency-Key`` and more after it;
+- ``unfinished``: one hand (one round, every table's hand) played out, then a few moves into
+  the next that cannot end it, one of them sent with an ``Idempotency-Key`` and more after it;
 - ``resigned``: a few moves, then seat 1 resigns;
 - ``clocked``: a turn clock, a few moves, one deadline passed (the timer makes the default
   move), then seat 0 resigns (so no deadline is left pending in the dump).
 
-It keeps every ``Gin-Receipt`` given, the seats' tokens, log checkpoints taken during and
-after play, and, once play is over: every seat's view with its ETag, the events as each seat
-and a spectator sees them, the summary, the record, the match checkpoint, the result (two
-seats: three- and four-player results answered 500 in that release), and the verdicts of
-``gin verify`` (record, receipts, checkpoint) and ``gin audit`` (match, log checkpoints).
-Last, it dumps the database with the embedded package's ``pg_dump`` (plain SQL, INSERTs, no
-owners) and writes ``expected.json.gz`` beside it.
+It keeps every ``Gin-Receipt`` given, the seats' tokens, log checkpoints taken during and after
+play, and, once play is over: every seat's view with its ETag, the events as each seat and a
+spectator sees them, the summary, the record, the match checkpoint, the result (two seats:
+three- and four-player results answered 500 in that release), replays at a few versions (the
+first, the middle and the last of the record, and the match's last), and the verdicts of ``gin
+verify`` (record, receipts, checkpoint) and ``gin audit`` (match, log checkpoints). Last, it
+dumps the database with the embedded package's ``pg_dump`` (plain SQL, INSERTs, no owners) and
+writes ``expected.json.gz`` beside it.
 
     .venv/bin/python -m tests.old_records.make_fixture tests/old_records
 """
@@ -180,8 +181,9 @@ class Recorder:
         return True
 
     async def hands_over(self, match: Json) -> int:
+        """Hands over (two seats) or rounds over (three and four: every table's hand)."""
         summary = (await self.http.get(f"/matches/{match['match_id']}")).json()
-        return len(summary["hands"])
+        return len(summary["hands" if match["seats"] == 2 else "rounds"])
 
     async def pass_a_deadline(self, match: Json) -> None:
         views = await self.views(match)
@@ -277,6 +279,12 @@ async def collect(recorder: Recorder, public_key: str, work: Path) -> None:
         record = await http.get(f"{path}/record")
         assert record.status_code == 200, record.text
         match["record"] = record.json()
+        match["replays"] = []
+        in_record = len(match["record"]["match_stream"]["events"])
+        last = match["views"]["0"]["body"]["version"]
+        for at in sorted({1, in_record // 2, in_record, last} - {0}):
+            replay = await http.get(f"{path}/replay", params={"at": at})
+            match["replays"].append({"at": at, "status": replay.status_code, "body": replay.json()})
         if match["seats"] == 2:
             checkpoint = await http.get(f"{path}/checkpoint")
             assert checkpoint.status_code == 200, checkpoint.text

@@ -281,6 +281,21 @@ async def test_the_events_summary_and_result_are_the_same(
 
 
 @pytest.mark.parametrize("name", MATCHES)
+async def test_replays_are_the_same(http: httpx.AsyncClient, name: str) -> None:
+    match = MATCHES[name]
+    for replay in match["replays"]:
+        response = await http.get(
+            f"/matches/{match['match_id']}/replay", params={"at": replay["at"]}
+        )
+        assert response.status_code == replay["status"], response.text
+        where = f"{name} replay at {replay['at']}"
+        if replay["status"] == 200:
+            assert_kept(replay["body"], response.json(), where)
+        else:  # the hand in play: the same refusal, in today's words
+            assert response.json()["type"] == replay["body"]["type"], where
+
+
+@pytest.mark.parametrize("name", MATCHES)
 async def test_the_record_and_its_notes_verify_as_before(
     http: httpx.AsyncClient, name: str, tmp_path: Path
 ) -> None:
