@@ -155,7 +155,7 @@ class InMemoryEventStore:
     async def load_snapshot(self, stream_id: str) -> Snapshot | None:
         return self._snapshots.get(stream_id)
 
-    async def every_match_blinded_from(self) -> int:
+    async def every_match_blinded_from(self) -> int | None:
         return self._blinded_from
 
     def upgrade_leaf_rule(self) -> None:

@@ -25,7 +25,7 @@ from service.audit.log_tree import NO_BLIND, Frontier, blinding_match, event_lea
 from service.audit.notes import NoteError, VerifierKey, parse_note, sign_note, signed_by
 from service.audit.verify import Verdict
 from service.errors import DatabaseUnavailable
-from service.ports.event_store import EventStore
+from service.ports.event_store import EventStore, StoredEvent
 from service.ports.match_registry import MatchRegistry
 from service.ports.signer import SignatureCheck, Signer
 
@@ -63,6 +63,10 @@ class LogTree:
         self._after = 0  # the position of the last event folded in
         self._blinds: dict[str, bytes] = {}
         self._second_rule_from: int | None = None
+        # For checking only: the same log with every leaf under the first rule (what a server
+        # of a release before the second still signed after the migration).
+        self.first_rule: Frontier | None = None
+        self.first_rule_heads: dict[int, bytes] = {}
 
     async def second_rule_from(self) -> int | None:
         """How many events at the start of the log keep the first leaf rule; None if the store
@@ -86,8 +90,22 @@ class LogTree:
                 self._after = event.position
                 if self.frontier.size in sizes:
                     heads[self.frontier.size] = self.frontier.root()
+                if self.first_rule is not None:
+                    await self._fold_first_rule(event, sizes)
             if len(page) < PAGE:
                 return heads
+
+    def keep_first_rule_too(self) -> None:
+        """Fold the log under the first leaf rule throughout as well (before any catch-up)."""
+        assert self.frontier.size == 0, "the first rule's tree starts with the log"
+        self.first_rule = Frontier()
+
+    async def _fold_first_rule(self, event: StoredEvent, sizes: Collection[int]) -> None:
+        assert self.first_rule is not None
+        match_id = blinding_match(event.stream_id, second_rule=False)
+        self.first_rule.append(event_leaf(event, await self._blind(match_id)))
+        if self.first_rule.size in sizes:
+            self.first_rule_heads[self.first_rule.size] = self.first_rule.root()
 
     async def _blind(self, match_id: str | None) -> bytes:
         if match_id is None:
@@ -142,9 +160,12 @@ async def check_log_checkpoints(
         if key is None:
             return Verdict(False, [], f"{source}: no valid signature by any of the public keys")
         given.append((source, size, head, key.name))
+    second_from = await tree.second_rule_from()
+    if second_from is not None and any(size > second_from for _, size, _, _ in given):
+        tree.keep_first_rule_too()
     heads = await tree.catch_up({size for _, size, _, _ in given})
     total = tree.frontier.size
-    lines = [f"stored global log: {total} events", _leaf_rules(await tree.second_rule_from())]
+    lines = [f"stored global log: {total} events", _leaf_rules(second_from)]
     for source, size, head, signer in given:
         if size > total:
             problem = (
@@ -152,6 +173,14 @@ async def check_log_checkpoints(
                 "events it covers have been removed"
             )
             return Verdict(False, lines, problem)
+        if heads[size] != head and tree.first_rule_heads.get(size) == head:
+            # Sound: either head binds every leaf; it only says which rule its signer used.
+            lines.append(
+                f"{source} (signed by {signer}): the first {size} events give its head under "
+                "the first leaf rule throughout: a server of a release before migration 0020 "
+                "signed it after the migration"
+            )
+            continue
         if heads[size] != head:
             problem = (
                 f"{source}: the log's first {size} events give another tree head than the "

@@ -2,7 +2,8 @@
 (format streams bare in the tree), a log checkpoint signed over them as the old release signed
 it, then migration 0020 and more play. The old checkpoint still verifies, the new one blinds
 what comes after the recorded count, and a rewrite of an event the old checkpoint covers is
-still found, at every table size."""
+still found, at every table size. So is one that a server of the old release, left running,
+signed after the migration under its own rule."""
 
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ async def test_an_old_checkpoint_still_verifies_after_the_upgrade_and_still_find
     url, key = old_database_url, tmp_path / "signing-key.pem"
     signer = key_from_file(key)  # the app signs with the same key
     settings = msgspec.structs.replace(settings_for(url), signing_key_file=str(key))
-    notes = {"old": tmp_path / "old.note", "new": tmp_path / "new.note"}
+    notes = {name: tmp_path / f"{name}.note" for name in ("old", "new", "late_old")}
     async with AsyncTestClient(app=create_app(settings)) as client:
         (tmp_path / "key").write_text((await client.get("/checkpoints/key")).text)
         matches = {n: await create_match(client, n) for n in SEATS}
@@ -106,12 +107,20 @@ async def test_an_old_checkpoint_still_verifies_after_the_upgrade_and_still_find
         assert response.status_code == 200, response.text
         notes["new"].write_text(response.text)
         await _check_the_new_head(url, len(before), response.text)
+    # A server of the old release left running after the migration signs under its rule.
+    after = await log_events(url)
+    late = log_checkpoint_text(
+        len(after), head(after, blinds | await match_blinds(url), old_release)
+    )
+    notes["late_old"].write_text(sign_note(signer, late))
 
     audit = ["audit", "--database-url", url, "--public-key", str(tmp_path / "key")]
-    both = [*audit, f"--log-checkpoint={notes['old']}", f"--log-checkpoint={notes['new']}"]
-    assert await asyncio.to_thread(main, both) == 0, capsys.readouterr().out
+    every = [*audit, *(f"--log-checkpoint={note}" for note in notes.values())]
+    assert await asyncio.to_thread(main, every) == 0, capsys.readouterr().out
     out = capsys.readouterr().out
     assert f"blinded in the first {len(before)} events, every stream of a match after" in out
+    assert f"{notes['late_old']} (signed by gin-rummy): the first {len(after)} events " in out
+    assert "under the first leaf rule throughout" in out
     assert out.endswith("VERIFIED: every check holds\n")
 
     # An event the old checkpoint covers, rewritten with its stream's hashes recomputed.
