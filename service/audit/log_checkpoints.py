@@ -161,7 +161,9 @@ async def check_log_checkpoints(
             return Verdict(False, [], f"{source}: no valid signature by any of the public keys")
         given.append((source, size, head, key.name))
     second_from = await tree.second_rule_from()
-    if second_from is not None and any(size > second_from for _, size, _, _ in given):
+    # Only an upgraded database (one whose log began under the first rule) can have had an
+    # old release's server sign past where the second starts.
+    if second_from and any(size > second_from for _, size, _, _ in given):
         tree.keep_first_rule_too()
     heads = await tree.catch_up({size for _, size, _, _ in given})
     total = tree.frontier.size
