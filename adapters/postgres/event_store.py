@@ -190,6 +190,18 @@ class PostgresEventStore:
         version, _ = await self._head(stream_id)
         return version
 
+    async def every_match_blinded_from(self) -> int | None:
+        async with self._pool.connection() as connection:
+            try:
+                cursor = await connection.execute(
+                    "SELECT every_match_blinded_from FROM log_leaf_rule"
+                )
+            except psycopg.errors.UndefinedTable:
+                return None  # migration 0020 has not run: no event of the second rule yet
+            row = await cursor.fetchone()
+        assert row is not None, "migration 0020 writes the one row"
+        return int(row[0])
+
     async def latest_versions(
         self, stream_ids: Collection[str], types: Collection[str]
     ) -> dict[str, dict[str, int]]:

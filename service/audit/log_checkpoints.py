@@ -21,14 +21,13 @@ import base64
 import binascii
 from collections.abc import Collection, Sequence
 
-from service.audit.log_tree import NO_BLIND, Frontier, event_leaf, log_blind
+from service.audit.log_tree import NO_BLIND, Frontier, blinding_match, event_leaf, log_blind
 from service.audit.notes import NoteError, VerifierKey, parse_note, sign_note, signed_by
 from service.audit.verify import Verdict
-from service.fairness.log import FAIRNESS_STREAM_PREFIX
-from service.ports.event_store import EventStore
+from service.errors import DatabaseUnavailable
+from service.ports.event_store import EventStore, StoredEvent
 from service.ports.match_registry import MatchRegistry
 from service.ports.signer import SignatureCheck, Signer
-from service.store.match_streams import MATCH_STREAM_PREFIX
 
 LOG_ORIGIN = "gin-rummy-log"
 PAGE = 1000
@@ -54,13 +53,6 @@ def parse_log_checkpoint(text: str) -> tuple[int, bytes]:
     return int(lines[1]), head
 
 
-def match_of_stream(stream_id: str) -> str | None:
-    for prefix in (MATCH_STREAM_PREFIX, FAIRNESS_STREAM_PREFIX):
-        if stream_id.startswith(prefix):
-            return stream_id.removeprefix(prefix)
-    return None
-
-
 class LogTree:
     """The global log folded into a Merkle tree, caught up from the store on demand."""
 
@@ -70,24 +62,52 @@ class LogTree:
         self.frontier = Frontier()
         self._after = 0  # the position of the last event folded in
         self._blinds: dict[str, bytes] = {}
+        self._second_rule_from: int | None = None
+        # For checking only: the same log with every leaf under the first rule (what a server
+        # of a release before the second still signed after the migration).
+        self.first_rule: Frontier | None = None
+        self.first_rule_heads: dict[int, bytes] = {}
+
+    async def second_rule_from(self) -> int | None:
+        """How many events at the start of the log keep the first leaf rule; None if the store
+        has no record of the second (its schema predates it: every event is of the first)."""
+        if self._second_rule_from is None:
+            self._second_rule_from = await self.store.every_match_blinded_from()
+        return self._second_rule_from
 
     async def catch_up(self, sizes: Collection[int] = ()) -> dict[int, bytes]:
         """Fold in every event committed so far; the heads at ``sizes`` passed on the way."""
+        second_from = await self.second_rule_from()
         heads = {}
         if self.frontier.size in sizes:
             heads[self.frontier.size] = self.frontier.root()
         while True:
             page = await self.store.read_all(after_position=self._after, limit=PAGE)
             for event in page:
-                self.frontier.append(event_leaf(event, await self._blind(event.stream_id)))
+                second = second_from is not None and self.frontier.size >= second_from
+                match_id = blinding_match(event.stream_id, second_rule=second)
+                self.frontier.append(event_leaf(event, await self._blind(match_id)))
                 self._after = event.position
                 if self.frontier.size in sizes:
                     heads[self.frontier.size] = self.frontier.root()
+                if self.first_rule is not None:
+                    await self._fold_first_rule(event, sizes)
             if len(page) < PAGE:
                 return heads
 
-    async def _blind(self, stream_id: str) -> bytes:
-        match_id = match_of_stream(stream_id)
+    def keep_first_rule_too(self) -> None:
+        """Fold the log under the first leaf rule throughout as well (before any catch-up)."""
+        assert self.frontier.size == 0, "the first rule's tree starts with the log"
+        self.first_rule = Frontier()
+
+    async def _fold_first_rule(self, event: StoredEvent, sizes: Collection[int]) -> None:
+        assert self.first_rule is not None
+        match_id = blinding_match(event.stream_id, second_rule=False)
+        self.first_rule.append(event_leaf(event, await self._blind(match_id)))
+        if self.first_rule.size in sizes:
+            self.first_rule_heads[self.first_rule.size] = self.first_rule.root()
+
+    async def _blind(self, match_id: str | None) -> bytes:
         if match_id is None:
             return NO_BLIND
         if match_id not in self._blinds:
@@ -110,6 +130,12 @@ class LogNotary:
 
     async def checkpoint(self) -> str:
         async with self._lock:
+            if await self.tree.second_rule_from() is None:
+                # The migration that records where the second leaf rule starts is still to
+                # run: a head now would fix leaves under a rule nobody could tell afterwards.
+                raise DatabaseUnavailable(
+                    "the database is not migrated yet; no log checkpoint until it is"
+                )
             await self.tree.catch_up()
             text = log_checkpoint_text(self.tree.frontier.size, self.tree.frontier.root())
         return sign_note(self.signer, text)
@@ -134,9 +160,14 @@ async def check_log_checkpoints(
         if key is None:
             return Verdict(False, [], f"{source}: no valid signature by any of the public keys")
         given.append((source, size, head, key.name))
+    second_from = await tree.second_rule_from()
+    # Only an upgraded database (one whose log began under the first rule) can have had an
+    # old release's server sign past where the second starts.
+    if second_from and any(size > second_from for _, size, _, _ in given):
+        tree.keep_first_rule_too()
     heads = await tree.catch_up({size for _, size, _, _ in given})
     total = tree.frontier.size
-    lines = [f"stored global log: {total} events"]
+    lines = [f"stored global log: {total} events", _leaf_rules(second_from)]
     for source, size, head, signer in given:
         if size > total:
             problem = (
@@ -144,6 +175,14 @@ async def check_log_checkpoints(
                 "events it covers have been removed"
             )
             return Verdict(False, lines, problem)
+        if heads[size] != head and tree.first_rule_heads.get(size) == head:
+            # Sound: either head binds every leaf; it only says which rule its signer used.
+            lines.append(
+                f"{source} (signed by {signer}): the first {size} events give its head under "
+                "the first leaf rule throughout: a server of a release before migration 0020 "
+                "signed it after the migration"
+            )
+            continue
         if heads[size] != head:
             problem = (
                 f"{source}: the log's first {size} events give another tree head than the "
@@ -152,3 +191,12 @@ async def check_log_checkpoints(
             return Verdict(False, lines, problem)
         lines.append(f"{source} (signed by {signer}): the first {size} events give its head")
     return Verdict(True, lines)
+
+
+def _leaf_rules(second_from: int | None) -> str:
+    if second_from is None:
+        return "leaf rule: match- and fairness- streams blinded (the schema predates the second)"
+    return (
+        f"leaf rules: match- and fairness- streams blinded in the first {second_from} events, "
+        "every stream of a match after them"
+    )

@@ -13,6 +13,13 @@ player with two heads in a row could try each card the opponent might hold), so 
 events are blinded with a value derived from the match's secret, which no player ever sees and
 every auditor of the store can read. Whoever rewrites the store changes some leaf, so every
 head issued after the rewritten event: the blind hides, the signature on the head binds.
+
+Which events are blinded is the leaf rule. The first blinded only the streams named ``match-``
+and ``fairness-`` and left three- and four-player matches' own streams bare; the second blinds
+every stream of a match (``service.store.match_stream_names``). A leaf's rule is fixed by its
+place: the events a release before the second rule wrote (how many, the store records:
+``EventStore.every_match_blinded_from``) keep the first, so every head signed over them stays
+the same and the tree stays append-only; the rest follow the second.
 """
 
 from __future__ import annotations
@@ -20,12 +27,16 @@ from __future__ import annotations
 import hashlib
 
 from service.ports.event_store import StoredEvent
+from service.store.match_stream_names import match_of_stream
 
 LEAF_PREFIX = b"\x00"
 NODE_PREFIX = b"\x01"
 LEAF_TAG = b"gin-log-leaf-1"
 BLIND_TAG = b"gin-log-blind-1"
 NO_BLIND = b""
+# What the first leaf rule blinds, as releases before the second wrote it: frozen, whatever
+# streams a match has now.
+FIRST_RULE_BLINDED = ("match-", "fairness-")
 
 
 def leaf_hash(leaf: bytes) -> bytes:
@@ -39,6 +50,14 @@ def node_hash(left: bytes, right: bytes) -> bytes:
 def log_blind(server_secret: bytes) -> bytes:
     """What blinds a match's events in the tree (the secret itself never leaves the store)."""
     return hashlib.sha256(BLIND_TAG + server_secret).digest()
+
+
+def blinding_match(stream_id: str, *, second_rule: bool) -> str | None:
+    """The match whose blind an event of ``stream_id`` takes under its leaf rule, or None if
+    its leaf is not blinded."""
+    if not second_rule and not stream_id.startswith(FIRST_RULE_BLINDED):
+        return None
+    return match_of_stream(stream_id)
 
 
 def event_leaf(event: StoredEvent, blind: bytes) -> bytes:

@@ -42,8 +42,9 @@ from service.fairness.seeds import (
 )
 from service.ports.event_store import ConcurrencyConflict, EventStore, NewEvent
 from service.ports.match_registry import RegisteredMatch
+from service.store.match_stream_names import MatchStream
 
-FAIRNESS_STREAM_PREFIX = "fairness-"
+FAIRNESS_STREAM_PREFIX = MatchStream.FAIRNESS.value
 _SYNC_ATTEMPTS = 3
 # Fairness summaries kept for answering views: one per match and step of the game, of a few
 # hundred bytes each.
@@ -51,7 +52,7 @@ VIEWS_KEPT = 4096
 
 
 def fairness_stream(match_id: str) -> str:
-    return f"{FAIRNESS_STREAM_PREFIX}{match_id}"
+    return MatchStream.FAIRNESS.of(match_id)
 
 
 def cut_seed(match: RegisteredMatch, links: int = CHAIN_LINKS) -> str:

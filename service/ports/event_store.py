@@ -170,6 +170,14 @@ class EventStore(Protocol):
 
     async def load_snapshot(self, stream_id: str) -> Snapshot | None: ...
 
+    async def every_match_blinded_from(self) -> int | None:
+        """Where the log tree's second leaf rule starts (``service.audit.log_tree``): the
+        number of events at the start of the global log that a release before it wrote. Those
+        keep the first rule; every later event of a match's stream is blinded. 0 for a log
+        begun under the second rule; None for a store that has no record of it (a database
+        whose schema predates it, where every event was written under the first rule)."""
+        ...
+
 
 def check_append(stream_id: str, events: Sequence[NewEvent], expected_version: int) -> None:
     """The checks every adapter makes before it writes, so all refuse the same appends."""

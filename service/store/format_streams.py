@@ -21,8 +21,9 @@ from domain.formats import (
     fold_format,
 )
 from service.ports.event_store import AppendResult, EventStore, NewEvent
+from service.store.match_stream_names import MatchStream
 
-FORMAT_STREAM_PREFIX = "format-match-"
+FORMAT_STREAM_PREFIX = MatchStream.FORMAT.value
 _SCHEMA_VERSION = 1
 
 
@@ -32,7 +33,7 @@ class FormatLoaded(msgspec.Struct, frozen=True):
 
 
 def format_stream_id(match_id: str) -> str:
-    return f"{FORMAT_STREAM_PREFIX}{match_id}"
+    return MatchStream.FORMAT.of(match_id)
 
 
 def format_match_id_of(stream: str) -> str | None:

@@ -21,6 +21,7 @@ import domain
 from domain import Event, MatchState, new_match
 from service.ports.event_store import AppendResult, EventStore
 from service.store.codec import from_record, to_record
+from service.store.match_stream_names import MatchStream
 
 # Snapshots of an older state shape are ignored (and the stream folded from the start).
 STATE_TYPE = (
@@ -40,11 +41,11 @@ class Loaded(msgspec.Struct, frozen=True):
     appended: AppendResult | None = None
 
 
-MATCH_STREAM_PREFIX = "match-"
+MATCH_STREAM_PREFIX = MatchStream.TWO_PLAYER.value
 
 
 def stream_id(match_id: str) -> str:
-    return f"{MATCH_STREAM_PREFIX}{match_id}"
+    return MatchStream.TWO_PLAYER.of(match_id)
 
 
 def match_id_of(stream: str) -> str | None:

@@ -76,3 +76,6 @@ class MeteredEventStore:
 
     async def load_snapshot(self, stream_id: str) -> Snapshot | None:
         return await self._store.load_snapshot(stream_id)
+
+    async def every_match_blinded_from(self) -> int | None:
+        return await self._store.every_match_blinded_from()
