@@ -93,7 +93,7 @@ def schema_version_of(event: FormatEvent) -> int:
     return version
 
 
-def tag_of(event: FormatEvent) -> str:
+def tag_of(event: msgspec.Struct) -> str:
     """The type tag an event of a match of any table size is stored and sent under."""
     tag = type(event).__struct_config__.tag
     assert isinstance(tag, str)
