@@ -62,7 +62,7 @@ class NoticeBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     kind: NoticeKind
     match_id: str | None = None
     seat: int | None = None  # the player's own seat
-    winner: int | None = None  # the seat that won, when a match ended
+    winner: int | None = None  # who won, when a match ended: a seat (a team at four seats)
     invite_code: str | None = None  # to join, when invited
     from_player: str | None = None  # the display name of who invited or offered
     expires_at: str | None = None

@@ -162,8 +162,9 @@ class MatchStreams(Generic[S, E]):
 
     async def load(self, match_id: str) -> Loaded[S]:
         start = self._cache.get(match_id) or await self._snapshot(match_id) or self.empty()
-        tail = await self.read_events(match_id, after_version=start.version)
-        loaded = self.fold(start, [event for _, event in tail])
+        tail = await self.store.read_stream(self.stream_id(match_id), after_version=start.version)
+        decode = self.kind.codec.from_record
+        loaded = self.fold(start, [decode(record) for record in tail])
         self._remember(match_id, loaded)
         return loaded
 
