@@ -28,7 +28,7 @@ from typing_extensions import TypeVar
 import domain
 from domain import Event, MatchState
 from domain.formats import FormatEvent, FormatState, fold_format
-from service.ports.event_store import AppendResult, EventStore
+from service.ports.event_store import AppendResult, EventStore, NewEvent, StoredEvent
 from service.store.codec import TABLE_EVENTS, TWO_SEAT_EVENTS, Codec
 from service.store.match_stream_names import MatchStream
 
@@ -117,6 +117,19 @@ def match_id_of(stream: str) -> str | None:
     return None if kind is None else kind.match_id_of(stream)
 
 
+_STATE_ENCODER = msgspec.msgpack.Encoder()
+
+
+_STATE_DECODERS: dict[type[Any], msgspec.msgpack.Decoder[Any]] = {}
+
+
+def _state_decoder(state: type[Any]) -> msgspec.msgpack.Decoder[Any]:
+    """One decoder per state type, made once: making one costs more than a load."""
+    if state not in _STATE_DECODERS:
+        _STATE_DECODERS[state] = msgspec.msgpack.Decoder(state)
+    return _STATE_DECODERS[state]
+
+
 class MatchStreams(Generic[S, E]):
     @overload
     def __init__(
@@ -150,11 +163,15 @@ class MatchStreams(Generic[S, E]):
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
         self._cache: OrderedDict[str, Loaded[S]] = OrderedDict()
-        self._state_encoder = msgspec.msgpack.Encoder()
-        self._state_decoder = msgspec.msgpack.Decoder(kind.state)
+        # Looked up once: a command passes here a few times, and each lookup costs.
+        self._prefix = kind.prefix
+        self._decode: Callable[[StoredEvent], E] = kind.codec.from_record
+        self._encode: Callable[[E], NewEvent] = kind.codec.to_record
+        self._fold: Callable[[Iterable[E], S], S] = kind.fold
+        self._state_decoder = _state_decoder(kind.state)
 
     def stream_id(self, match_id: str) -> str:
-        return self.kind.stream_id(match_id)
+        return f"{self._prefix}{match_id}"
 
     def empty(self) -> Loaded[S]:
         """A match before its first event."""
@@ -163,7 +180,7 @@ class MatchStreams(Generic[S, E]):
     async def load(self, match_id: str) -> Loaded[S]:
         start = self._cache.get(match_id) or await self._snapshot(match_id) or self.empty()
         tail = await self.store.read_stream(self.stream_id(match_id), after_version=start.version)
-        decode = self.kind.codec.from_record
+        decode = self._decode
         loaded = self.fold(start, [decode(record) for record in tail])
         self._remember(match_id, loaded)
         return loaded
@@ -180,7 +197,7 @@ class MatchStreams(Generic[S, E]):
         records = await self.store.read_stream(
             self.stream_id(match_id), after_version=after_version
         )
-        decode = self.kind.codec.from_record
+        decode = self._decode
         return [(record.version, decode(record)) for record in records]
 
     async def append(
@@ -199,7 +216,7 @@ class MatchStreams(Generic[S, E]):
         Under an idempotency key the store may answer with the first append made under it:
         then the state returned is the one right after that append.
         """
-        encode = self.kind.codec.to_record
+        encode = self._encode
         result = await self.store.append(
             self.stream_id(match_id),
             [encode(event) for event in events],
@@ -222,13 +239,13 @@ class MatchStreams(Generic[S, E]):
                 self.stream_id(match_id),
                 loaded.version,
                 self.kind.snapshot_type,
-                self._state_encoder.encode(loaded.state),
+                _STATE_ENCODER.encode(loaded.state),
             )
         return loaded, result
 
     def fold(self, start: Loaded[S], events: Sequence[E]) -> Loaded[S]:
         """``start`` moved on by ``events``, the events right after it."""
-        return Loaded(self.kind.fold(events, start.state), start.version + len(events))
+        return Loaded(self._fold(events, start.state), start.version + len(events))
 
     async def _snapshot(self, match_id: str) -> Loaded[S] | None:
         snapshot = await self.store.load_snapshot(self.stream_id(match_id))
