@@ -113,13 +113,13 @@ def kind_of(stream: str) -> StreamKind[Any, Any] | None:
 
 def match_id_of(stream: str) -> str | None:
     """The match a stream id belongs to, at any table size, or None if it is no match's."""
-    kind = kind_of(stream)
-    return None if kind is None else kind.match_id_of(stream)
+    for kind in KINDS:
+        if (match_id := kind.match_id_of(stream)) is not None:
+            return match_id
+    return None
 
 
 _STATE_ENCODER = msgspec.msgpack.Encoder()
-
-
 _STATE_DECODERS: dict[type[Any], msgspec.msgpack.Decoder[Any]] = {}
 
 
