@@ -37,8 +37,7 @@ from service.formats.record import build_format_record
 from service.matches.formats import is_format_match
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
-from service.store.format_streams import format_stream_id
-from service.store.match_streams import stream_id
+from service.store.match_streams import THREE_OR_FOUR_SEATS, TWO_SEATS
 
 
 class Notes:
@@ -63,7 +62,7 @@ async def audit_match(
         return Verdict(False, [], f"there is no match {match_id} in this database")
     lines: list[str] = []
     players = is_format_match(match)
-    own = format_stream_id(match_id) if players else stream_id(match_id)
+    own = (THREE_OR_FOUR_SEATS if players else TWO_SEATS).stream_id(match_id)
     for what, stream in (("match", own), ("fairness", fairness_stream(match_id))):
         report = await store.verify_stream(stream)
         if report.broken is not None:

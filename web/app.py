@@ -58,8 +58,7 @@ from service.players.invites import Invitations
 from service.players.projector import Projector
 from service.players.quick_match import QuickMatch
 from service.players.running import running_projector, running_quick_match_repair
-from service.store.format_streams import FormatStreams
-from service.store.match_streams import MatchStreams
+from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
 from service.tournament.matches import OperatorMatches
@@ -150,7 +149,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.rounds = Rounds(app.state.matches, app.state.creations)
             app.state.operator_matches = OperatorMatches(registry, store)
             app.state.formats = FormatMatchService(
-                FormatStreams(store),
+                MatchStreams(store, THREE_OR_FOUR_SEATS, snapshot_every=settings.snapshot_every),
                 registry,
                 app.state.matches.fairness,
                 clock=app.state.matches.clock,

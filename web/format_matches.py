@@ -17,6 +17,7 @@ from domain.formats import (
     FormatGameWon,
     FormatPhase,
     FormatSeatView,
+    FormatState,
     FormatTableView,
     RoundScored,
     TableEvent,
@@ -28,7 +29,7 @@ from service.fairness.events import FairnessView
 from service.matches.formats import CreatedFormatMatch, FormatMatchService
 from service.matches.use_cases import Seated
 from service.ports.match_registry import RegisteredMatch
-from service.store.format_streams import FormatLoaded
+from service.store.match_streams import Loaded
 from web.command_parsing import parse_seat_command
 from web.etags import version_of, view_etag
 from web.schemas import CreateMatch, EventEnvelope, EventFeed, MatchView, Player, Status
@@ -99,7 +100,7 @@ async def create_format_match(
 
 
 def format_view_response(
-    formats: FormatMatchService, match: RegisteredMatch, seat: int, loaded: FormatLoaded
+    formats: FormatMatchService, match: RegisteredMatch, seat: int, loaded: Loaded[FormatState]
 ) -> Response[AnyMatchView]:
     body = FormatMatchView(
         **asdict(format_view(loaded.state, seat)),

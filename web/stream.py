@@ -23,7 +23,7 @@ from service.matches.stream_tickets import StreamTickets
 from service.matches.use_cases import MatchService
 from service.ports.match_registry import RegisteredMatch
 from service.ports.wakeups import Wakeups
-from service.store.format_streams import format_event_type, format_stream_id
+from service.store.codec import tag_of
 from service.store.match_streams import stream_id
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
@@ -139,8 +139,8 @@ async def _format_live(
     async def read(version: int) -> Sequence[tuple[int, Any]]:
         return await formats.events(match, seat, after_version=version)
 
-    stream = format_stream_id(match.match_id)
-    return _Live(stream, read, format_event_type, (FormatMatchWon, MatchEnded), finished)
+    stream = formats.streams.stream_id(match.match_id)
+    return _Live(stream, read, tag_of, (FormatMatchWon, MatchEnded), finished)
 
 
 async def _messages(

@@ -18,9 +18,7 @@ from domain import MatchCreated, RuleOptions, event_type
 from domain.events import MATCH_ENDINGS
 from domain.formats import (
     FORMAT_MATCH_ENDINGS,
-    FormatEvent,
     FormatMatchCreated,
-    decode_format_event,
 )
 from service.audit.event_diff import Discrepancy
 from service.audit.game_record import (
@@ -41,10 +39,9 @@ from service.fairness.events import (
     fairness_type,
     summary_of,
 )
-from service.store.codec import decode_stored
-from service.store.format_streams import format_event_type, format_stream_id
+from service.store.codec import TABLE_EVENTS, decode_stored, tag_of
 from service.store.hash_chain import GENESIS, link_hash
-from service.store.match_streams import stream_id
+from service.store.match_streams import THREE_OR_FOUR_SEATS, stream_id
 
 T = TypeVar("T")
 
@@ -83,15 +80,17 @@ def _check(record: GameRecord, report: Callable[[str], None]) -> None:
         raise Discrepancy(f"this is not a {FORMAT} version {FORMAT_VERSION} document")
     match_stream, fairness_stream = record.match_stream, record.fairness_stream
     # The match stream's id says the format; it is in every hash, so it cannot be changed alone.
-    players = match_stream.stream_id == format_stream_id(record.match_id)
-    expected = format_stream_id(record.match_id) if players else stream_id(record.match_id)
+    players = match_stream.stream_id == THREE_OR_FOUR_SEATS.stream_id(record.match_id)
+    expected = (
+        THREE_OR_FOUR_SEATS.stream_id(record.match_id) if players else stream_id(record.match_id)
+    )
     _check_stream_id("match stream", match_stream, expected)
     _check_stream_id("fairness stream", fairness_stream, f"fairness-{record.match_id}")
     _check_chain("match stream", match_stream)
     _check_chain("fairness stream", fairness_stream)
     fairness = _decoded("fairness stream", fairness_stream, _fairness, fairness_type)
     if players:
-        formats = _decoded("match stream", match_stream, _format_event, format_event_type)
+        formats = _decoded("match stream", match_stream, TABLE_EVENTS.decode, tag_of)
         seeds = check_format_fairness(record.match_id, fairness, formats)
         check_format_play(formats, seeds, report)
         created = next((e for _, e in formats if isinstance(e, FormatMatchCreated)), None)
@@ -107,10 +106,6 @@ def _check(record: GameRecord, report: Callable[[str], None]) -> None:
         finished = any(isinstance(e, MATCH_ENDINGS) for _, e in events)
         last = events[-1][0] if events else 0
     _check_summary(record, options, finished, last, [event for _, event in fairness])
-
-
-def _format_event(type: str, schema_version: int, data: bytes) -> FormatEvent:
-    return decode_format_event(data)
 
 
 def _check_stream_id(what: str, stream: StreamRecord, expected: str) -> None:

@@ -22,7 +22,7 @@ from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
 from service.ports.wakeups import Wakeups
 from service.stopping import stop_tasks
-from service.store.match_streams import match_id_of, stream_id
+from service.store.match_streams import TWO_SEATS, stream_id
 
 _log = logging.getLogger("gin.bots")
 
@@ -43,7 +43,9 @@ class DueMatches:
     def notice(self, stream: str | None) -> None:
         if stream is None:
             self._sweep = True
-        elif (match_id := match_id_of(stream)) is not None and not self._ignored(match_id):
+        elif (match_id := TWO_SEATS.match_id_of(stream)) is not None and not self._ignored(
+            match_id
+        ):
             self._due.add(match_id)
         else:
             return

@@ -6,14 +6,18 @@ every table, as their seeds are."""
 from __future__ import annotations
 
 from domain.events import Dealt, HandDrawn, Scored
-from domain.formats import FormatEvent, FormatState, TableEvent, decode_format_event, evolve_format
+from domain.formats import FormatEvent, FormatState, TableEvent, evolve_format
 from service.audit.game_record import GameRecord
 from service.audit.hand_history import told_hand
 from service.errors import HandNotFinished
+from service.store.codec import TABLE_EVENTS
 
 
 def record_format_events(record: GameRecord) -> list[tuple[int, FormatEvent]]:
-    return [(e.version, decode_format_event(e.data)) for e in record.match_stream.events]
+    return [
+        (e.version, TABLE_EVENTS.decode(e.type, e.schema_version, e.data.encode()))
+        for e in record.match_stream.events
+    ]
 
 
 def format_hand_history(record: GameRecord, deal: int) -> str:

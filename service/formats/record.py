@@ -18,7 +18,6 @@ from domain.formats import (
     FORMAT_MATCH_ENDINGS,
     FormatMatchCreated,
     TableEvent,
-    decode_format_event,
     fold_format,
 )
 from service.audit.game_record import GameRecord, record_of
@@ -27,7 +26,8 @@ from service.formats.fairness import format_fairness_slots
 from service.matches.formats import FormatMatchService
 from service.ports.event_store import StoredEvent
 from service.ports.match_registry import RegisteredMatch
-from service.store.format_streams import format_stream_id
+from service.store.codec import TABLE_EVENTS
+from service.store.match_streams import THREE_OR_FOUR_SEATS
 
 
 def build_format_record(
@@ -36,11 +36,11 @@ def build_format_record(
     fairness_events: Sequence[StoredEvent],
 ) -> GameRecord:
     kept = finished_rounds(match_events)
-    events = [decode_format_event(record.data) for record in kept]
+    events = [TABLE_EVENTS.from_record(record) for record in kept]
     created = next((e for e in events if isinstance(e, FormatMatchCreated)), None)
     return record_of(
         match,
-        stream=format_stream_id(match.match_id),
+        stream=THREE_OR_FOUR_SEATS.stream_id(match.match_id),
         kept=kept,
         left_out=len(match_events) - len(kept),
         fairness_events=fairness_events,
@@ -76,7 +76,7 @@ async def served_format_record(
     store = formats.streams.store
     events = [
         record
-        for record in await store.read_stream(format_stream_id(match.match_id))
+        for record in await store.read_stream(THREE_OR_FOUR_SEATS.stream_id(match.match_id))
         if record.version <= loaded.version
     ]
     fairness = await store.read_stream(fairness_stream(match.match_id))

@@ -19,7 +19,7 @@ from service.errors import DatabaseUnavailable
 from service.matches.use_cases import MatchService
 from service.ports import event_store
 from service.ports.idle_matches import IdleMatch, IdleMatches
-from service.store.match_streams import Loaded, match_id_of
+from service.store.match_streams import TWO_SEATS, Loaded
 
 _log = logging.getLogger("gin.abandonment")
 ABANDON_AFTER_SECONDS = 7 * 24 * 3600.0
@@ -70,7 +70,7 @@ class Abandonment:
 
     async def abandon(self, idle: IdleMatch, now: datetime) -> Loaded | None:
         """End the match found idle at ``idle.version``; None if it has moved on or ended."""
-        match_id = match_id_of(idle.stream_id)
+        match_id = TWO_SEATS.match_id_of(idle.stream_id)
         if match_id is None:
             return None
         match = await self._matches.match(match_id)

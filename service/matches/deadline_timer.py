@@ -31,8 +31,7 @@ from service.matches.use_cases import MatchService
 from service.ports.deadlines import Deadlines
 from service.ports.wakeups import Wakeups
 from service.stopping import stop_tasks
-from service.store.format_streams import format_match_id_of
-from service.store.match_streams import match_id_of
+from service.store.match_streams import THREE_OR_FOUR_SEATS, TWO_SEATS, kind_of, match_id_of
 
 _log = logging.getLogger("gin.clocks")
 CLAIMED_AT_ONCE = 100
@@ -70,9 +69,8 @@ class DeadlineTimer:
 
     def _timed(self, stream: str) -> bool:
         """Whether ``stream`` is a match this timer times out."""
-        if match_id_of(stream) is not None:
-            return True
-        return self._formats is not None and format_match_id_of(stream) is not None
+        kind = kind_of(stream)
+        return kind is TWO_SEATS or (kind is THREE_OR_FOUR_SEATS and self._formats is not None)
 
     async def fire_due(self) -> int:
         """Claim every deadline due now and time each out; how many timeouts applied."""
@@ -88,19 +86,20 @@ class DeadlineTimer:
                 except DatabaseUnavailable:
                     raise
                 except Exception:
-                    match_id = match_id_of(stream) or format_match_id_of(stream)
+                    match_id = match_id_of(stream)
                     _log.exception("a timeout failed", extra={"match_id": match_id})
             if len(claimed) < self._batch:
                 return applied
 
     async def _time_out(self, stream: str) -> bool:
         """Whether a timeout applied in the match of ``stream``."""
-        match_id = match_id_of(stream)
-        if match_id is not None:
+        match_id, kind = match_id_of(stream), kind_of(stream)
+        if match_id is None:
+            return False
+        if kind is TWO_SEATS:
             return await self._matches.time_out(match_id) is not None
-        format_match = format_match_id_of(stream)
-        if format_match is not None and self._formats is not None:
-            return await self._formats.time_out(format_match) is not None
+        if self._formats is not None:
+            return await self._formats.time_out(match_id) is not None
         return False
 
     async def sweep_if_due(self) -> int:

@@ -2,11 +2,12 @@
 an invited player, handle a seat's command, and read its events as a seat may see them.
 
 Seats, tokens, invites and the server secret live in the same match registry as two-player
-matches (a match with more than two seats is one of these); the events live in their own
-stream (``service.store.format_streams``). As in a two-player match, the cut and every deal
-are server steps appended with the command that makes them due, each with its seed from the
-match's committed seed chain and every seat's entropy: one seed per deal, so one per table in
-the four-player game. Bot seats play within the request of the person whose move they answer.
+matches (a match with more than two seats is one of these); the events live in a match
+stream of their own kind (``THREE_OR_FOUR_SEATS`` in ``service.store.match_streams``). As in a
+two-player match, the cut and every deal are server steps appended with the command that makes
+them due, each with its seed from the match's committed seed chain and every seat's entropy:
+one seed per deal, so one per table in the four-player game. Bot seats play within the request
+of the person whose move they answer.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from service.matches.use_cases import CommandRequest, CreatedMatch, require_in_t
 from service.ports import event_store
 from service.ports.clock import Clock, system_clock
 from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
-from service.store.format_streams import FormatLoaded, FormatStreams, format_stream_id
+from service.store.match_streams import Loaded, MatchStreams
 
 # A bot answers within its person's request; a hand of two bots is some sixty moves.
 BOT_MOVES_PER_APPEND = 2_000
@@ -72,7 +73,7 @@ class CreatedFormatMatch(msgspec.Struct, frozen=True):
 class FormatMatchService:
     def __init__(
         self,
-        streams: FormatStreams,
+        streams: MatchStreams[FormatState, FormatEvent],
         registry: MatchRegistry,
         fairness: FairnessLog,
         *,
@@ -139,7 +140,7 @@ class FormatMatchService:
         for seat, code in codes[1:]:
             await self.registry.add_invite(match_id, tokens.secret_hash(code), seat)
         await self.fairness.open(match)
-        start = FormatLoaded(FormatState(), 0)
+        start = self.streams.empty()
         events = decide_format(start.state, StartFormatMatch(players=players, options=options))
         await self._append(match, start, events, now=self.clock())
         created = CreatedMatch(match_id, seat_tokens, None, self.fairness.commitment(match))
@@ -151,7 +152,7 @@ class FormatMatchService:
         with contextlib.suppress(event_store.ConcurrencyConflict):  # another join cut first
             await self._append(match, loaded, [], now=self.clock())
 
-    async def load(self, match: RegisteredMatch) -> FormatLoaded:
+    async def load(self, match: RegisteredMatch) -> Loaded[FormatState]:
         return await self.streams.load(match.match_id)
 
     async def handle(
@@ -161,7 +162,7 @@ class FormatMatchService:
         command: SeatCommand,
         if_match: int | None = None,
         idempotency_key: str | None = None,
-    ) -> FormatLoaded:
+    ) -> Loaded[FormatState]:
         """Decide and append ``command`` for ``seat``, then every bot move it makes due. Under
         an ``idempotency_key`` a retry is answered as two-player commands are: with the match
         right after the first attempt's append (the command and the bot moves it carried)."""
@@ -192,7 +193,7 @@ class FormatMatchService:
                 "handled; nothing was applied"
             ) from None
 
-    async def time_out(self, match_id: str) -> FormatLoaded | None:
+    async def time_out(self, match_id: str) -> Loaded[FormatState] | None:
         """The timeout of the seat whose deadline is the match's next, with its default move
         (or its forfeit), if that deadline has passed; None when nothing is due (a bot's seat
         never times out) or another command got there first. Appended at the loaded version,
@@ -224,8 +225,8 @@ class FormatMatchService:
 
     async def _answer_again(
         self, match: RegisteredMatch, first: event_store.IdempotentAppend, fingerprint: bytes
-    ) -> FormatLoaded:
-        stream = format_stream_id(match.match_id)
+    ) -> Loaded[FormatState]:
+        stream = self.streams.stream_id(match.match_id)
         if first.fingerprint != fingerprint or first.result.stream_id != stream:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was already used for a different command"
@@ -235,13 +236,13 @@ class FormatMatchService:
     async def _append(
         self,
         match: RegisteredMatch,
-        start: FormatLoaded,
+        start: Loaded[FormatState],
         events: list[FormatEvent],
         idempotency_key: str | None = None,
         fingerprint: bytes | None = None,
         *,
         now: datetime | None = None,
-    ) -> FormatLoaded:
+    ) -> Loaded[FormatState]:
         """``events`` with the server steps and bot moves they make due, appended together,
         then, received ``now``, the turn clocks of the tables where they were made restarted.
         Bots that play on while a person sits out (or two bots' hands end at the wall, again
@@ -272,6 +273,7 @@ class FormatMatchService:
                     match.match_id,
                     start,
                     events,
+                    state=state,
                     idempotency_key=idempotency_key,
                     fingerprint=fingerprint,
                 )

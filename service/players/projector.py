@@ -7,6 +7,12 @@ becomes the new row and, when it matters to the player, a notice: the match star
 their turn, the match ended. Rows, notices and the cursor's move commit together, so a crash
 projects the page again and a notice is added once.
 
+Matches of every table size are projected alike: a match's stream is known by
+``match_streams.match_id_of``, and each kind of state is read for the same few facts
+(``Progress``). Players hold seats by their tokens, which the registry keeps for every seat of
+every match. At three or four seats two seats may be on turn at once: a player's row names
+their own seat as the turn when it is theirs.
+
 The row is the match as it is now, not as it was at the page's end, so the pages that follow
 find nothing new to say. The notices walk every state the match went through since the row
 the list had: each turn change the rules made is a notice, in order, even one the turn has
@@ -20,10 +26,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 import msgspec
 
-from domain import MatchState, Phase, fold, new_match
+from domain import MatchState, Phase
+from domain.formats import FormatPhase, FormatState
 from service.matches.use_cases import MatchService
 from service.players.relay import RELAYED, relay_deliveries
 from service.ports.event_store import EventStore
@@ -36,7 +44,14 @@ from service.ports.players import (
     PlayerProjection,
     PlayerSeat,
 )
-from service.store.match_streams import Loaded, match_id_of
+from service.store.match_streams import (
+    THREE_OR_FOUR_SEATS,
+    Loaded,
+    MatchStreams,
+    StreamKind,
+    kind_of,
+    match_id_of,
+)
 
 STATES_KEPT = 10_000  # matches whose last projected state a process keeps at hand
 
@@ -47,7 +62,7 @@ class NoticeBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     kind: NoticeKind
     match_id: str | None = None
     seat: int | None = None  # the player's own seat
-    winner: int | None = None  # the seat that won, when a match ended
+    winner: int | None = None  # who won, when a match ended: a seat (a team at four seats)
     invite_code: str | None = None  # to join, when invited
     from_player: str | None = None  # the display name of who invited or offered
     expires_at: str | None = None
@@ -76,8 +91,12 @@ class Projector:
         self._projection = projection
         self._matches = matches
         self.page_size = page_size
+        self._streams: dict[StreamKind[Any, Any], MatchStreams[Any, Any]] = {
+            matches.streams.kind: matches.streams,
+            THREE_OR_FOUR_SEATS: MatchStreams(store, THREE_OR_FOUR_SEATS),
+        }
         # Each match as last projected: the next pass walks on from it without a read.
-        self._states: OrderedDict[str, Loaded] = OrderedDict()
+        self._states: OrderedDict[str, Loaded[Any]] = OrderedDict()
 
     async def project_once(self) -> int | None:
         """Project the next page of the log: how many events it passed (0: nothing to do),
@@ -89,14 +108,17 @@ class Projector:
             if not page:
                 return 0
             latest: dict[str, int] = {}
+            kinds: dict[str, StreamKind[Any, Any]] = {}
             for record in page:
                 match_id = match_id_of(record.stream_id)
-                if match_id is not None:
+                kind = kind_of(record.stream_id)
+                if match_id is not None and kind is not None and kind in self._streams:
                     latest[match_id] = record.position
+                    kinds[match_id] = kind
             seats = await turn.seats(latest) if latest else []
             if seats:
                 known = {(r.player_id, r.match_id): r for r in await turn.known(latest)}
-                rows, notices, relayed = await self._changes(seats, known, latest)
+                rows, notices, relayed = await self._changes(seats, known, latest, kinds)
                 await turn.save(rows, notices)
                 # The relays' deliveries commit with the notices: added once, never lost.
                 if relayed and (hooks := await turn.relay_hooks()):
@@ -109,6 +131,7 @@ class Projector:
         seats: Sequence[PlayerSeat],
         known: dict[tuple[str, str], PlayerMatch],
         latest: dict[str, int],
+        kinds: dict[str, StreamKind[Any, Any]],
     ) -> tuple[list[PlayerMatch], list[NewNotice], list[tuple[PlayerMatch, str]]]:
         rows: list[PlayerMatch] = []
         notices: list[NewNotice] = []
@@ -120,7 +143,7 @@ class Projector:
             befores = [known.get((seat.player_id, match_id)) for seat in held]
             since = min(before.version if before is not None else 0 for before in befores)
             record = await self._matches.match(match_id)
-            steps = await self._steps(match_id, since)
+            steps = await self._steps(self._streams[kinds[match_id]], match_id, since)
             for seat, before in zip(held, befores, strict=True):
                 row = _row(seat, record, steps[-1], latest[match_id])
                 if before is not None and (before.version, before.status) == (
@@ -135,32 +158,67 @@ class Projector:
                     if step.version <= seen:
                         continue
                     now = row if step is steps[-1] else _row(seat, record, step, row.position)
-                    bodies = _notices(passed, now, step.state.winner)
+                    bodies = _notices(passed, now, step.winner)
                     notices += [notice(seat.player_id, body) for body in bodies]
                     passed = now
-                latest_news = _notices(before, row, steps[-1].state.winner)
+                latest_news = _notices(before, row, steps[-1].winner)
                 relayed += [(row, body.kind) for body in latest_news if body.kind in RELAYED]
         return rows, notices, relayed
 
-    async def _steps(self, match_id: str, since: int) -> list[Loaded]:
+    async def _steps(
+        self, streams: MatchStreams[Any, Any], match_id: str, since: int
+    ) -> list[Progress]:
         """The match at ``since`` and after each event since, the last one now."""
-        streams = self._matches.streams
         start = self._states.get(match_id)
         if start is None or start.version != since:
             # Another process projected last (or this one started since): read it as it was.
-            start = await streams.load_at(match_id, since) if since else Loaded(new_match(), 0)
+            start = await streams.load_at(match_id, since) if since else streams.empty()
         steps = [start]
         for version, event in await streams.read_events(match_id, after_version=start.version):
-            steps.append(Loaded(fold([event], steps[-1].state), version))
+            steps.append(Loaded(streams.kind.fold([event], steps[-1].state), version))
         self._states[match_id] = steps[-1]
         self._states.move_to_end(match_id)
         while len(self._states) > STATES_KEPT:
             self._states.popitem(last=False)
-        return steps
+        return [progress(step) for step in steps]
 
 
-def _row(seat: PlayerSeat, record: RegisteredMatch, step: Loaded, position: int) -> PlayerMatch:
-    status, turn, deadline = _status(record, step.state)
+class Progress(msgspec.Struct, frozen=True, kw_only=True):
+    """What a player's list tells of a match at one version, at any table size: ``turns``
+    are the seats on turn, ``winner`` the side that won (a seat; a team at four seats)."""
+
+    version: int
+    over: bool
+    turns: tuple[int, ...]
+    deadline: datetime | None
+    winner: int | None
+
+
+def progress(loaded: Loaded[Any]) -> Progress:
+    state = loaded.state
+    if isinstance(state, MatchState):
+        clock = state.clock
+        return Progress(
+            version=loaded.version,
+            over=state.phase is Phase.MATCH_OVER,
+            turns=() if state.turn is None else (state.turn,),
+            # A deadline only while someone must decide: a clock with nobody on it has none.
+            deadline=clock.due_at if clock is not None and clock.seat is not None else None,
+            winner=state.winner,
+        )
+    assert isinstance(state, FormatState)
+    deadline = state.deadline
+    return Progress(
+        version=loaded.version,
+        over=state.phase is FormatPhase.MATCH_OVER,
+        turns=tuple(state.turns),
+        deadline=deadline.due_at if deadline is not None and deadline.seat is not None else None,
+        winner=state.winner,
+    )
+
+
+def _row(seat: PlayerSeat, record: RegisteredMatch, step: Progress, position: int) -> PlayerMatch:
+    status, turn, deadline = _status(record, step, seat.seat)
     return PlayerMatch(
         player_id=seat.player_id,
         match_id=seat.match_id,
@@ -174,19 +232,18 @@ def _row(seat: PlayerSeat, record: RegisteredMatch, step: Loaded, position: int)
 
 
 def _status(
-    record: RegisteredMatch, state: MatchState
+    record: RegisteredMatch, step: Progress, seat: int
 ) -> tuple[MatchStatus, int | None, datetime | None]:
     status: MatchStatus = "in_progress"
     if not record.full:
         status = "waiting"
-    elif state.phase is Phase.MATCH_OVER:
+    elif step.over:
         status = "finished"
-    turn = state.turn if status == "in_progress" else None
-    clock = state.clock
-    # A deadline only while someone must decide: a clock with nobody on it has none.
-    on_clock = status == "in_progress" and clock is not None and clock.seat is not None
-    deadline = clock.due_at if on_clock and clock is not None else None
-    return status, turn, deadline
+    if status != "in_progress":
+        return status, None, None
+    # The player's own seat when it is on turn (two seats may be, at four seats).
+    turn = seat if seat in step.turns else next(iter(step.turns), None)
+    return status, turn, step.deadline
 
 
 def _notices(before: PlayerMatch | None, row: PlayerMatch, winner: int | None) -> list[NoticeBody]:

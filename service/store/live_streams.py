@@ -1,17 +1,15 @@
-"""Which streams wake live readers when appended to: a two-player match's and a three- or
-four-player match's. Fairness streams, inboxes and the rest wake nobody through this path.
+"""Which streams wake live readers when appended to: a match's, at any table size. Fairness
+streams, inboxes and the rest wake nobody through this path.
 
-Readers that handle only two-player matches (the bot sweep, the deadline timer, the players'
-projector, the feed and webhooks) tell the two apart with ``match_streams.match_id_of``, which
-names no match for a format stream.
+A reader that handles only one kind of match (the bot sweep, the abandonment of two-player
+matches) asks that kind: ``TWO_SEATS.match_id_of``.
 """
 
 from __future__ import annotations
 
-from service.store.format_streams import FORMAT_STREAM_PREFIX
-from service.store.match_streams import MATCH_STREAM_PREFIX
+from service.store.match_streams import KINDS
 
-LIVE_STREAM_PREFIXES = (MATCH_STREAM_PREFIX, FORMAT_STREAM_PREFIX)
+LIVE_STREAM_PREFIXES = tuple(kind.prefix for kind in KINDS)
 
 
 def wakes_readers(stream_id: str) -> bool:

@@ -1,6 +1,11 @@
 """A match's event stream in domain terms: load its state, read its events, append to it.
 
-Loading is a fold of the stream (``domain.fold``, the service's only fold). The events a
+One class serves matches of every table size, the way an event-sourcing repository serves
+every aggregate: a ``StreamKind`` says what differs (the stream prefix, the events' codec, the
+initial state, the fold and the snapshots' state type), and ``KINDS`` lists every kind of match
+stream, so a reader of the global log knows a match's stream by asking ``match_id_of``.
+
+Loading is a fold of the stream (the domain's fold, the service's only fold). The events a
 command adds are folded once, where they are decided, and appended with the state they lead
 to, which becomes the cached state. Two things keep it cheap without ever trusting memory: a
 snapshot every ``snapshot_every`` events (so a process that has never seen the match folds
@@ -13,98 +18,208 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, overload
 
 import msgspec
+from typing_extensions import TypeVar
 
 import domain
-from domain import Event, MatchState, new_match
-from service.ports.event_store import AppendResult, EventStore
-from service.store.codec import from_record, to_record
+from domain import Event, MatchState
+from domain.formats import FormatEvent, FormatState, fold_format
+from service.ports.event_store import AppendResult, EventStore, NewEvent, StoredEvent
+from service.store.codec import TABLE_EVENTS, TWO_SEAT_EVENTS, Codec
 from service.store.match_stream_names import MatchStream
 
-# Snapshots of an older state shape are ignored (and the stream folded from the start).
-STATE_TYPE = (
-    "match_state:"
-    + hashlib.sha256(msgspec.json.encode(msgspec.json.schema(MatchState))).hexdigest()[:16]
-)
-
-_state_encoder = msgspec.msgpack.Encoder()
-_state_decoder = msgspec.msgpack.Decoder(MatchState)
+S = TypeVar("S", default=MatchState)
+E = TypeVar("E", default=Event)
 
 
-class Loaded(msgspec.Struct, frozen=True):
-    state: MatchState
+class Loaded(msgspec.Struct, Generic[S], frozen=True):
+    state: S
     version: int
     # The append that reached ``version``, when this process has just made it: its position
     # and head hash let a receipt be signed without reading the event back.
     appended: AppendResult | None = None
 
 
-MATCH_STREAM_PREFIX = MatchStream.TWO_PLAYER.value
+@dataclass(frozen=True)
+class StreamKind(Generic[S, E]):
+    """What one kind of match stream is made of. ``state_name`` and a hash of the state's
+    shape name its snapshots: a snapshot of an older shape is ignored (and the stream folded
+    from the start)."""
+
+    prefix: str
+    state: type[S]
+    state_name: str
+    initial: Callable[[], S]
+    fold: Callable[[Iterable[E], S], S]
+    codec: Codec[E]
+    snapshot_type: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        shape = hashlib.sha256(msgspec.json.encode(msgspec.json.schema(self.state)))
+        object.__setattr__(self, "snapshot_type", f"{self.state_name}:{shape.hexdigest()[:16]}")
+
+    def stream_id(self, match_id: str) -> str:
+        return f"{self.prefix}{match_id}"
+
+    def match_id_of(self, stream: str) -> str | None:
+        """The match a stream id belongs to, or None if it is not a stream of this kind."""
+        if not stream.startswith(self.prefix):
+            return None
+        try:
+            return str(uuid.UUID(stream.removeprefix(self.prefix)))
+        except ValueError:
+            return None
+
+
+TWO_SEATS: StreamKind[MatchState, Event] = StreamKind(
+    prefix=MatchStream.TWO_PLAYER.value,
+    state=MatchState,
+    state_name="match_state",
+    initial=domain.new_match,
+    fold=domain.fold,
+    codec=TWO_SEAT_EVENTS,
+)
+THREE_OR_FOUR_SEATS: StreamKind[FormatState, FormatEvent] = StreamKind(
+    prefix=MatchStream.FORMAT.value,
+    state=FormatState,
+    state_name="format_state",
+    initial=FormatState,
+    fold=fold_format,
+    codec=TABLE_EVENTS,
+)
+# Every kind of a match's own event stream (the prefixes are named with the match's other
+# streams in ``match_stream_names``). No prefix is another's, so a stream is of one kind.
+KINDS: tuple[StreamKind[Any, Any], ...] = (TWO_SEATS, THREE_OR_FOUR_SEATS)
+
+MATCH_STREAM_PREFIX = TWO_SEATS.prefix
 
 
 def stream_id(match_id: str) -> str:
-    return MatchStream.TWO_PLAYER.of(match_id)
+    """A two-player match's stream."""
+    return TWO_SEATS.stream_id(match_id)
+
+
+def kind_of(stream: str) -> StreamKind[Any, Any] | None:
+    """The kind of match stream ``stream`` is, or None if it is no match's stream."""
+    for kind in KINDS:
+        if kind.match_id_of(stream) is not None:
+            return kind
+    return None
 
 
 def match_id_of(stream: str) -> str | None:
-    """The match a stream id belongs to, or None if it is not a match's stream."""
-    if not stream.startswith(MATCH_STREAM_PREFIX):
-        return None
-    try:
-        return str(uuid.UUID(stream.removeprefix(MATCH_STREAM_PREFIX)))
-    except ValueError:
-        return None
+    """The match a stream id belongs to, at any table size, or None if it is no match's."""
+    for kind in KINDS:
+        if (match_id := kind.match_id_of(stream)) is not None:
+            return match_id
+    return None
 
 
-class MatchStreams:
-    def __init__(self, store: EventStore, *, snapshot_every: int = 50, cache_size: int = 2048):
+_STATE_ENCODER = msgspec.msgpack.Encoder()
+_STATE_DECODERS: dict[type[Any], msgspec.msgpack.Decoder[Any]] = {}
+
+
+def _state_decoder(state: type[Any]) -> msgspec.msgpack.Decoder[Any]:
+    """One decoder per state type, made once: making one costs more than a load."""
+    if state not in _STATE_DECODERS:
+        _STATE_DECODERS[state] = msgspec.msgpack.Decoder(state)
+    return _STATE_DECODERS[state]
+
+
+class MatchStreams(Generic[S, E]):
+    @overload
+    def __init__(
+        self: MatchStreams[MatchState, Event],
+        store: EventStore,
+        *,
+        snapshot_every: int = 50,
+        cache_size: int = 2048,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        store: EventStore,
+        kind: StreamKind[S, E],
+        *,
+        snapshot_every: int = 50,
+        cache_size: int = 2048,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        store: EventStore,
+        kind: StreamKind[Any, Any] = TWO_SEATS,
+        *,
+        snapshot_every: int = 50,
+        cache_size: int = 2048,
+    ) -> None:
         self.store = store
+        self.kind: StreamKind[S, E] = kind
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
-        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._cache: OrderedDict[str, Loaded[S]] = OrderedDict()
+        # Looked up once: a command passes here a few times, and each lookup costs.
+        self._prefix = kind.prefix
+        self._decode: Callable[[StoredEvent], E] = kind.codec.from_record
+        self._encode: Callable[[E], NewEvent] = kind.codec.to_record
+        self._fold: Callable[[Iterable[E], S], S] = kind.fold
+        self._state_decoder = _state_decoder(kind.state)
 
-    async def load(self, match_id: str) -> Loaded:
-        start = (
-            self._cache.get(match_id) or await self._snapshot(match_id) or Loaded(new_match(), 0)
-        )
-        tail = await self.store.read_stream(stream_id(match_id), after_version=start.version)
-        loaded = fold(start, [from_record(r) for r in tail])
+    def stream_id(self, match_id: str) -> str:
+        return f"{self._prefix}{match_id}"
+
+    def empty(self) -> Loaded[S]:
+        """A match before its first event."""
+        return Loaded(self.kind.initial(), 0)
+
+    async def load(self, match_id: str) -> Loaded[S]:
+        start = self._cache.get(match_id) or await self._snapshot(match_id) or self.empty()
+        tail = await self.store.read_stream(self.stream_id(match_id), after_version=start.version)
+        decode = self._decode
+        loaded = self.fold(start, [decode(record) for record in tail])
         self._remember(match_id, loaded)
         return loaded
 
-    async def load_at(self, match_id: str, version: int) -> Loaded:
+    async def load_at(self, match_id: str, version: int) -> Loaded[S]:
         """The state right after ``version`` (an idempotent retry is answered with it)."""
         start = await self._snapshot(match_id)
         if start is None or start.version > version:
-            start = Loaded(new_match(), 0)
-        tail = await self.store.read_stream(stream_id(match_id), after_version=start.version)
-        return fold(start, [from_record(r) for r in tail if r.version <= version])
+            start = self.empty()
+        tail = await self.read_events(match_id, after_version=start.version)
+        return self.fold(start, [event for at, event in tail if at <= version])
 
-    async def read_events(self, match_id: str, *, after_version: int) -> list[tuple[int, Event]]:
-        records = await self.store.read_stream(stream_id(match_id), after_version=after_version)
-        return [(record.version, from_record(record)) for record in records]
+    async def read_events(self, match_id: str, *, after_version: int) -> list[tuple[int, E]]:
+        records = await self.store.read_stream(
+            self.stream_id(match_id), after_version=after_version
+        )
+        decode = self._decode
+        return [(record.version, decode(record)) for record in records]
 
     async def append(
         self,
         match_id: str,
-        start: Loaded,
-        events: Sequence[Event],
+        start: Loaded[S],
+        events: Sequence[E],
         *,
-        state: MatchState | None = None,
+        state: S | None = None,
         idempotency_key: str | None = None,
         fingerprint: bytes | None = None,
-    ) -> tuple[Loaded, AppendResult]:
+    ) -> tuple[Loaded[S], AppendResult]:
         """Append ``events`` decided on ``start``; raises the store's ``ConcurrencyConflict``.
 
         ``state`` is the state the events lead to, when the caller has folded them already.
         Under an idempotency key the store may answer with the first append made under it:
         then the state returned is the one right after that append.
         """
+        encode = self._encode
         result = await self.store.append(
-            stream_id(match_id),
-            [to_record(event) for event in events],
+            self.stream_id(match_id),
+            [encode(event) for event in events],
             expected_version=start.version,
             idempotency_key=idempotency_key,
             fingerprint=fingerprint,
@@ -116,30 +231,32 @@ class MatchStreams:
             # The first append under this key was decided on another version than ``start``.
             first = await self.load_at(match_id, result.last_version)
             return Loaded(first.state, first.version, result), result
-        folded = state if state is not None else fold(start, events).state
+        folded = state if state is not None else self.fold(start, events).state
         loaded = Loaded(folded, start.version + len(events), result)
         self._remember(match_id, loaded)
         if loaded.version // self._snapshot_every > start.version // self._snapshot_every:
             await self.store.save_snapshot(
-                stream_id(match_id), loaded.version, STATE_TYPE, _state_encoder.encode(loaded.state)
+                self.stream_id(match_id),
+                loaded.version,
+                self.kind.snapshot_type,
+                _STATE_ENCODER.encode(loaded.state),
             )
         return loaded, result
 
-    async def _snapshot(self, match_id: str) -> Loaded | None:
-        snapshot = await self.store.load_snapshot(stream_id(match_id))
-        if snapshot is None or snapshot.state_type != STATE_TYPE:
-            return None
-        return Loaded(_state_decoder.decode(snapshot.data), snapshot.version)
+    def fold(self, start: Loaded[S], events: Sequence[E]) -> Loaded[S]:
+        """``start`` moved on by ``events``, the events right after it."""
+        return Loaded(self._fold(events, start.state), start.version + len(events))
 
-    def _remember(self, match_id: str, loaded: Loaded) -> None:
+    async def _snapshot(self, match_id: str) -> Loaded[S] | None:
+        snapshot = await self.store.load_snapshot(self.stream_id(match_id))
+        if snapshot is None or snapshot.state_type != self.kind.snapshot_type:
+            return None
+        return Loaded(self._state_decoder.decode(snapshot.data), snapshot.version)
+
+    def _remember(self, match_id: str, loaded: Loaded[S]) -> None:
         cached = self._cache.get(match_id)
         if cached is None or cached.version <= loaded.version:
             self._cache[match_id] = loaded
         self._cache.move_to_end(match_id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
-
-
-def fold(start: Loaded, events: Sequence[Event]) -> Loaded:
-    """``start`` moved on by ``events``, the events right after it."""
-    return Loaded(domain.fold(events, start.state), start.version + len(events))

@@ -42,6 +42,10 @@ class Upcasters:
         versions = [version for (name, version) in self._steps if name == type]
         return max(versions, default=0) + 1
 
+    def has_steps_from(self, schema_version: int) -> bool:
+        """Whether a payload of any type stored at ``schema_version`` may need a step."""
+        return any(version >= schema_version for (_, version) in self._steps)
+
     def upcast(self, type: str, schema_version: int, payload: Payload) -> Payload:
         version = schema_version
         while (step := self._steps.get((type, version))) is not None:

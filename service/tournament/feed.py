@@ -1,13 +1,17 @@
 """The global feed: the public events of every match, in the order of the store's global log.
 
 A page is ``read_all(after_position=cursor)``, so the feed inherits the log's promise: no gaps,
-and an event committed later never appears before one already returned. Each event is shown as
-a spectator may see it now, exactly as ``/matches/{id}/events`` without a token shows it: the
-cards of a hand stay hidden until that hand is over, and the stock is never shown.
+and an event committed later never appears before one already returned. Each event of a match,
+at any table size, is shown as a spectator may see it now, exactly as ``/matches/{id}/events``
+without a token shows it: the cards of a hand stay hidden until that hand is over, and the
+stock is never shown.
 
-Whether a hand is over is read per match from the latest deal and the latest hand end
-(``EventStore.latest_versions``, a few index pages in PostgreSQL): an event is in a finished
-hand if a hand end comes at or after it, or a later deal does.
+Whether a two-player hand is over is read per match from the latest deal and the latest hand
+end (``EventStore.latest_versions``, a few index pages in PostgreSQL): an event is in a
+finished hand if a hand end comes at or after it, or a later deal does. A three- or
+four-player match stores every hand's event as a ``table_event``, so no index tells its deals
+from its draws: a page holding one of its secret-bearing events reads the match's events from
+there on and redacts them as its events are redacted for a spectator.
 
 A scope narrows a page to one operator's matches (unless its key may read every match), one
 match, and some event types. The scan is the same page of the log either way, and ``next`` is
@@ -23,12 +27,12 @@ from datetime import datetime
 
 import msgspec
 
-from domain import Event, redact_event
+from domain import Event, event_type, redact_event
+from domain.formats import FormatEvent, TableEvent, redact_format_events
 from service.errors import UnknownFeedPosition
 from service.ports.event_store import EventStore, StoredEvent, UnknownPosition
 from service.ports.match_registry import MatchRegistry
-from service.store.codec import from_record
-from service.store.match_streams import MATCH_STREAM_PREFIX, stream_id
+from service.store.match_streams import TWO_SEATS, kind_of, match_id_of
 
 # The only event types whose public form depends on whether their hand is over.
 SECRET_BEARING = frozenset({"dealt", "drew", "knocked"})
@@ -42,7 +46,7 @@ class FeedEntry(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     type: str
     recorded_at: datetime
-    data: Event
+    data: Event | FormatEvent
 
 
 class FeedPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -89,21 +93,30 @@ class GlobalFeed:
                 f"no event has position {after}: pass 0 or a 'next' from this feed"
             ) from None
         matches = await self._in_scope(records, scope)
+        two_seats = [r for r in matches if kind_of(r.stream_id) is TWO_SEATS]
         boundaries = await self._boundaries(
-            {r.stream_id for r in matches if r.type in SECRET_BEARING}
+            {r.stream_id for r in two_seats if r.type in SECRET_BEARING}
+        )
+        public: dict[tuple[str, int], Event | FormatEvent] = {
+            (r.stream_id, r.version): redact_event(
+                TWO_SEATS.codec.from_record(r), None, _hand_over(boundaries.get(r.stream_id), r)
+            )
+            for r in two_seats
+        }
+        public |= await self._public_table_events(
+            [r for r in matches if kind_of(r.stream_id) is not TWO_SEATS]
         )
         return FeedPage(
-            entries=[_entry(record, boundaries.get(record.stream_id)) for record in matches],
+            entries=[_entry(r, public[r.stream_id, r.version]) for r in matches],
             next=records[-1].position if records else after,
         )
 
     async def _in_scope(self, records: list[StoredEvent], scope: FeedScope) -> list[StoredEvent]:
-        wanted = None if scope.match_id is None else stream_id(scope.match_id)
         picked = [
             r
             for r in records
-            if r.stream_id.startswith(MATCH_STREAM_PREFIX)
-            and wanted in (None, r.stream_id)
+            if (match_id := match_id_of(r.stream_id)) is not None
+            and scope.match_id in (None, match_id)
             and (not scope.types or r.type in scope.types)
         ]
         if scope.operator_id is None or not picked:
@@ -112,11 +125,11 @@ class GlobalFeed:
         return [r for r in picked if owners.get(r.stream_id) == scope.operator_id]
 
     async def _owners_of(self, stream_ids: set[str]) -> dict[str, str | None]:
-        unknown = [s.removeprefix(MATCH_STREAM_PREFIX) for s in stream_ids - self._owners.keys()]
+        unknown = {match_id_of(s): s for s in stream_ids - self._owners.keys()}
         if unknown:
-            found = await self._registry.owners(unknown)
+            found = await self._registry.owners([m for m in unknown if m is not None])
             for match_id, owner in found.items():
-                self._owners[stream_id(match_id)] = owner.operator_id
+                self._owners[unknown[match_id]] = owner.operator_id
             while len(self._owners) > OWNERS_KEPT:
                 self._owners.popitem(last=False)
         return {s: self._owners.get(s) for s in stream_ids}
@@ -127,19 +140,47 @@ class GlobalFeed:
         latest = await self._store.latest_versions(stream_ids, (DEAL, *HAND_ENDS))
         return {stream_id: _boundaries(latest.get(stream_id, {})) for stream_id in stream_ids}
 
+    async def _public_table_events(
+        self, records: list[StoredEvent]
+    ) -> dict[tuple[str, int], Event | FormatEvent]:
+        """The events of three- and four-player matches as a spectator sees them now."""
+        decoded: dict[tuple[str, int], Event | FormatEvent] = {}
+        secret: dict[str, int] = {}  # by stream, the first version that hides a card
+        for record in records:
+            kind = kind_of(record.stream_id)
+            assert kind is not None
+            event = decoded[record.stream_id, record.version] = kind.codec.from_record(record)
+            if isinstance(event, TableEvent) and event_type(event.event) in SECRET_BEARING:
+                secret.setdefault(record.stream_id, record.version)
+        for stream, first in secret.items():
+            kind = kind_of(stream)
+            assert kind is not None
+            tail = await self._store.read_stream(stream, after_version=first - 1)
+            events = [(r.version, kind.codec.from_record(r)) for r in tail]
+            # Later events tell which hands are over: the tail runs up to the present.
+            for version, event in redact_format_events(events, None):
+                if (stream, version) in decoded:
+                    decoded[stream, version] = event
+        return decoded
+
 
 def _boundaries(latest: dict[str, int]) -> HandBoundaries:
     ends = [latest[end] for end in HAND_ENDS if end in latest]
     return HandBoundaries(latest.get(DEAL), max(ends, default=None))
 
 
-def _entry(record: StoredEvent, boundaries: HandBoundaries | None) -> FeedEntry:
-    hand_over = boundaries is not None and boundaries.hand_over(record.version)
+def _hand_over(boundaries: HandBoundaries | None, record: StoredEvent) -> bool:
+    return boundaries is not None and boundaries.hand_over(record.version)
+
+
+def _entry(record: StoredEvent, data: Event | FormatEvent) -> FeedEntry:
+    match_id = match_id_of(record.stream_id)
+    assert match_id is not None
     return FeedEntry(
         position=record.position,
-        match_id=record.stream_id.removeprefix(MATCH_STREAM_PREFIX),
+        match_id=match_id,
         version=record.version,
         type=record.type,
         recorded_at=record.recorded_at,
-        data=redact_event(from_record(record), None, hand_over),
+        data=data,
     )

@@ -8,12 +8,15 @@ from collections.abc import Collection
 from typing import get_args
 
 from domain import Event
+from domain.formats import FormatEvent
 from service.errors import InvalidParameter, MatchNotFound, NotYourMatch
 from service.ports.match_registry import MatchRegistry
 from service.ports.operator_keys import Operator
 from service.tournament.feed import FeedScope
 
-EVENT_TYPES = frozenset(str(kind.__struct_config__.tag) for kind in get_args(Event))
+EVENT_TYPES = frozenset(
+    str(kind.__struct_config__.tag) for kind in {*get_args(Event), *get_args(FormatEvent)}
+)
 
 
 async def feed_scope(

@@ -21,6 +21,9 @@ class FormatKnowledge:
         by_table: dict[int, list[tuple[int, Json]]] = {}
         self._seats: dict[int, list[tuple[int, list[int]]]] = {}  # by table: (dealt at, seats)
         self.last_version = events[-1][0] if events else 0
+        # ``last_hands`` are the hands of the last round scored, not each table's last hand:
+        # a table may finish this round's hand while another still plays.
+        self._scored = [version for version, event in events if event["type"] == "round_scored"]
         for version, event in events:
             if event["type"] != "table_event":
                 continue
@@ -52,8 +55,9 @@ class FormatKnowledge:
             found |= leaked(mine, hand.unknown(self.viewer(own, version, seat), version))
         else:
             found |= set(cards_in(mine))
+        scored = [at for at in self._scored if at <= version]
         for index, last in enumerate(body.get("last_hands") or []):
-            finished = self.tables[index].last_finished(version)
+            finished = self.tables[index].last_finished(scored[-1] if scored else version)
             assert last is None or finished is not None
             if last is not None and finished is not None:
                 found |= leaked(last, finished.unknown(None, version))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from service.store.format_streams import format_stream_id
+from service.store.match_streams import THREE_OR_FOUR_SEATS
 from tests.api.conftest import Asgi
 from tests.api.players import Json, bearer
 from tests.lifecycle.table import MovableClock
@@ -58,7 +58,7 @@ async def past_deadline(asgi: Asgi, clock: MovableClock, match_id: str, token: s
     seen = await view(asgi, match_id, token)
     seat, due = on_the_clock(seen)
     clock.now = max(clock.now, due)
-    asgi.app.state.wakeups.wake(format_stream_id(match_id))
+    asgi.app.state.wakeups.wake(THREE_OR_FOUR_SEATS.stream_id(match_id))
     for _ in range(200):  # the timer runs in this event loop: give it its turn
         await asyncio.sleep(0.05)
         after = await view(asgi, match_id, token)

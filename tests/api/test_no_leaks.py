@@ -1,7 +1,8 @@
 """No leaks, anywhere: 200 complete matches over HTTP with random legal moves, and no response
 to a seat (views, events, the live stream, errors) ever names a card that seat may not know at
-that moment. What a seat may know is worked out from the full event log (``knowledge.py``),
-not from the service's own views."""
+that moment; at three and four seats the global feed and the webhook payloads are checked too.
+What a seat may know is worked out from the full event log (``knowledge.py``), not from the
+service's own views."""
 
 from __future__ import annotations
 
@@ -14,8 +15,14 @@ import httpx
 import msgspec
 import pytest
 
-from adapters.postgres.event_store import PostgresEventStore
+from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.match_registry import PostgresMatchRegistry
+from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from service.fairness.seeds import deal_link
+from service.ports.event_store import StoredEvent
+from service.store.codec import TABLE_EVENTS
+from service.tournament.operators import OperatorKeys
+from service.tournament.webhooks.payloads import Ending, kind_of, payload_body
 from tests.api.accounts import inbox, my_matches, sign_up, until
 from tests.api.conftest import Asgi
 from tests.api.format_knowledge import FormatKnowledge
@@ -319,11 +326,14 @@ FORMAT_AT_ONCE = 2
 
 
 class FormatMatch:
-    def __init__(self, match_id: str, tokens: dict[int, str], streamed: int) -> None:
+    def __init__(self, match_id: str, tokens: dict[int, str], streamed: int, feed_key: str) -> None:
         """``streamed``: the seat whose live stream is read, beside the spectator's (one seat
-        a match keeps the streams of the matches played at once within the pool)."""
+        a match keeps the streams of the matches played at once within the pool). The global
+        feed is read with ``feed_key`` (``feed:all``), narrowed to the match."""
         self.match_id = match_id
         self.tokens = tokens
+        self.feed_key = feed_key
+        self.feed_after = 0
         self.records: list[Record] = []
         self.versions: list[int] = [0]  # after creation, then reserved for each command
         viewers: list[int | None] = [streamed, None]
@@ -363,6 +373,8 @@ async def play_format_and_record(client: Client, match: FormatMatch, rng: random
             response = await client.get(match.path)
             assert response.status_code == 200, response.text
             match.records.append(Record(None, version, "summary", response.json()))
+            entries = await read_feed(client, match)
+            match.records.append(Record(None, version, "feed", {"entries": entries}))
         movers = [seat for seat in seats if views[seat]["legal_actions"]]
         if rng.random() < 0.1:
             bad_seat = rng.choice(seats)
@@ -389,6 +401,25 @@ async def play_format_and_record(client: Client, match: FormatMatch, rng: random
         response = await client.get(f"{match.path}/events", headers=headers)
         assert response.status_code == 200, response.text
         match.records.append(Record(viewer, version, "events", response.json()))
+    entries = await read_feed(client, match)
+    match.records.append(Record(None, version, "feed", {"entries": entries}))
+
+
+async def read_feed(client: Client, match: FormatMatch) -> list[Json]:
+    """The match's feed entries since the last read, each as the feed shows it now."""
+    entries: list[Json] = []
+    while True:
+        response = await client.get(
+            "/feed",
+            params={"after": match.feed_after, "limit": 1000, "match_id": match.match_id},
+            headers=bearer(match.feed_key),
+        )
+        assert response.status_code == 200, response.text
+        page = response.json()
+        entries += page["entries"]
+        if page["next"] == match.feed_after:
+            return entries
+        match.feed_after = page["next"]
 
 
 def check_format(match: FormatMatch, knowledge: FormatKnowledge) -> None:
@@ -469,10 +500,11 @@ def _format_leaks(knowledge: FormatKnowledge, record: Record) -> set[str]:
         return found | knowledge.ended_leaks(version, body["hands"])
     if record.kind == "record":
         return _record_leaks(knowledge, version, body)
-    if record.kind == "events":
+    if record.kind in ("events", "feed"):
         found = set()
-        for envelope in body["events"]:
-            event = envelope["event"]
+        envelopes = body["events"] if record.kind == "events" else body["entries"]
+        for envelope in envelopes:
+            event = envelope["event"] if record.kind == "events" else envelope["data"]
             found |= knowledge.event_leaks(viewer, version, envelope["version"], event)
             if event["type"] == "table_event" and event["event"]["type"] == "dealt":
                 assert event["event"]["stock"] == []
@@ -484,7 +516,7 @@ def _format_leaks(knowledge: FormatKnowledge, record: Record) -> set[str]:
 
 
 async def play_format_and_check(
-    asgi: Asgi, store: PostgresEventStore, players: int, rng: random.Random
+    asgi: Asgi, store: PostgresEventStore, players: int, feed_key: str, rng: random.Random
 ) -> None:
     options = options_for(rng)  # a clock nobody runs out of, as for two players
     bots: list[str | None] = [None] * players
@@ -497,14 +529,48 @@ async def play_format_and_check(
     assert response.status_code == 201, response.text
     body = response.json()
     tokens = {s["seat"]: s["token"] for s in body["seats"]}
-    match = FormatMatch(body["match_id"], tokens, rng.choice(sorted(tokens)))
+    match = FormatMatch(body["match_id"], tokens, rng.choice(sorted(tokens)), feed_key)
     streams = start_format_streams(asgi, match)
     await play_format_and_record(asgi.client, match, rng)
     statuses = await asyncio.wait_for(asyncio.gather(*streams), 30)
     assert statuses == [200] * len(streams)
     records = await store.read_stream(f"format-match-{match.match_id}")
     raw = [(record.version, msgspec.json.decode(record.data)) for record in records]
-    check_format(match, FormatKnowledge(raw))
+    knowledge = FormatKnowledge(raw)
+    check_format(match, knowledge)
+    feed = [
+        entry["version"] for r in match.records if r.kind == "feed" for entry in r.body["entries"]
+    ]
+    assert feed == list(range(1, knowledge.last_version + 1)), "the feed lists every event once"
+    check_webhook_payloads(match.match_id, records, knowledge)
+
+
+def check_webhook_payloads(
+    match_id: str, records: list[StoredEvent], knowledge: FormatKnowledge
+) -> None:
+    """Each webhook payload, were it sent the moment its event is committed, names no card a
+    spectator may not know then; hand ends are among them."""
+    sent, hand_ends = 0, 0
+    for record in records:
+        event = TABLE_EVENTS.from_record(record)
+        if kind_of(event) is None:
+            continue
+        assert isinstance(event, Ending)
+        body = payload_body(
+            match_id=match_id,
+            external_ref=None,
+            external_player_ids=[],
+            version=record.version,
+            position=record.position,
+            event=event,
+        )
+        public = msgspec.json.decode(body)["event"]
+        found = knowledge.event_leaks(None, record.version, record.version, public)
+        assert not found, f"a webhook at version {record.version} names {sorted(found)}: {body!r}"
+        sent += 1
+        hand_ends += record.type == "table_event"
+    assert hand_ends > 0, "every table's hand end is sent"
+    assert sent > hand_ends, "so are the creation, the cut and the match's end"
 
 
 @pytest.mark.slow
@@ -513,8 +579,13 @@ async def test_no_response_to_a_seat_of_three_or_four_names_a_card_it_may_not_kn
     asgi: Asgi, database_url: str, players: int
 ) -> None:
     seeds = random.Random(20261130 + players)
+    async with open_pool(database_url, min_size=1, max_size=1) as pool:
+        keys = OperatorKeys(PostgresOperatorKeyStore(pool), PostgresMatchRegistry(pool))
+        created = await keys.create_key("leaks", ("feed:read", "feed:all"))
     async with PostgresEventStore.connect(database_url) as store:
         for first in range(0, FORMAT_MATCHES, FORMAT_AT_ONCE):
             count = min(FORMAT_AT_ONCE, FORMAT_MATCHES - first)
             rngs = [random.Random(seeds.random()) for _ in range(count)]
-            await asyncio.gather(*(play_format_and_check(asgi, store, players, r) for r in rngs))
+            await asyncio.gather(
+                *(play_format_and_check(asgi, store, players, created.key, r) for r in rngs)
+            )

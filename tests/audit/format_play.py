@@ -27,7 +27,7 @@ from service.fairness.seeds import CHAIN_LINKS, locate
 from service.formats.record import served_format_record
 from service.matches.formats import FormatMatchService
 from service.ports.match_registry import RegisteredMatch
-from service.store.format_streams import FormatStreams
+from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
 
 SHORT = RuleOptions(game_target=40, match_target=0)
 
@@ -47,7 +47,7 @@ async def played_format_match(
     rng = random.Random(seed)
     store = InMemoryEventStore()
     formats = FormatMatchService(
-        FormatStreams(store),
+        MatchStreams(store, THREE_OR_FOUR_SEATS),
         InMemoryMatchRegistry(),
         FairnessLog(store, links=links),
         new_match_id=lambda: str(uuid.UUID(int=rng.getrandbits(128))),

@@ -15,8 +15,7 @@ from adapters.postgres.event_store import PostgresEventStore
 from adapters.postgres.wakeups import PostgresWakeups
 from service.ports.event_store import EventStore, NewEvent
 from service.ports.wakeups import Wakeups
-from service.store.format_streams import format_stream_id
-from service.store.match_streams import match_id_of, stream_id
+from service.store.match_streams import THREE_OR_FOUR_SEATS, TWO_SEATS, match_id_of, stream_id
 
 # Generous for a busy two-core machine; a wake-up that does arrive ends the wait at once.
 ARRIVES = 10.0
@@ -130,7 +129,8 @@ async def test_stopping_wakes_every_waiter_and_tells_subscribers_to_look_again(
 
 async def test_a_three_or_four_player_match_stream_wakes_its_waiters_too(pair: Pair) -> None:
     store, wakeups = pair
-    stream = format_stream_id(str(uuid.uuid4()))
+    match_id = str(uuid.uuid4())
+    stream = THREE_OR_FOUR_SEATS.stream_id(match_id)
     waiter, two_player = wakeups.waiter(stream), wakeups.waiter(new_stream())
     heard: list[str | None] = []
     wakeups.subscribe(heard.append)
@@ -140,5 +140,6 @@ async def test_a_three_or_four_player_match_stream_wakes_its_waiters_too(pair: P
     assert await waiter.wait(ARRIVES) is True
     assert await two_player.wait(STAYS_AWAY) is False
     assert stream in heard
-    # Subscribers that follow two-player matches only tell the two apart by the stream id.
-    assert match_id_of(stream) is None
+    # It is a match's stream; a subscriber that follows two-player matches only asks that kind.
+    assert match_id_of(stream) == match_id
+    assert TWO_SEATS.match_id_of(stream) is None

@@ -27,8 +27,7 @@ from service.matches.deadline_timer import DeadlineTimer
 from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
 from service.ports.match_registry import RegisteredMatch
-from service.store.format_streams import FormatStreams
-from service.store.match_streams import MatchStreams
+from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
 from tests.lifecycle.table import MovableClock
 
 CLOCKED = RuleOptions(turn_seconds=10, bank_seconds=20, timeouts_to_forfeit=2)
@@ -42,7 +41,7 @@ class FormatLife:
         self.store = InMemoryEventStore(clock=self.clock)
         registry = InMemoryMatchRegistry()
         self.formats = FormatMatchService(
-            FormatStreams(self.store),
+            MatchStreams(self.store, THREE_OR_FOUR_SEATS),
             registry,
             FairnessLog(self.store),
             new_match_id=lambda: str(uuid.UUID(int=rng.getrandbits(128))),

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from service.ports.event_store import EventStore, StoredEvent
 from service.ports.webhook_dispatch import DispatchTurn, NewDelivery, WebhookDispatch
-from service.store.codec import from_record
+from service.store.match_streams import kind_of as stream_kind_of
 from service.store.match_streams import match_id_of
-from service.tournament.webhooks.payloads import KIND_OF_TYPE, Ending, payload_body
+from service.tournament.webhooks.payloads import KIND_OF_TYPE, Ending, kind_of, payload_body
 
 
 class Dispatcher:
@@ -41,23 +41,26 @@ class Dispatcher:
 
 
 async def _deliveries(turn: DispatchTurn, page: Sequence[StoredEvent]) -> list[NewDelivery]:
-    ends = [
-        (match_id, record)
-        for record in page
-        if record.type in KIND_OF_TYPE and (match_id := match_id_of(record.stream_id))
-    ]
+    ends = []
+    for record in page:
+        stream = stream_kind_of(record.stream_id)
+        match_id = match_id_of(record.stream_id)
+        if record.type in KIND_OF_TYPE and stream is not None and match_id is not None:
+            # Decoded before asking who listens: a table's event is news only as a hand end.
+            event = stream.codec.from_record(record)
+            if (kind := kind_of(event)) is not None:
+                ends.append((match_id, record, event, kind))
     if not ends:
         return []
-    matches = await turn.operator_matches({match_id for match_id, _ in ends})
+    matches = await turn.operator_matches({match_id for match_id, *_ in ends})
     if not matches:
         return []
     subscriptions = await turn.live_subscriptions({m.operator_id for m in matches.values()})
     deliveries = []
-    for match_id, record in ends:
+    for match_id, record, event, kind in ends:
         match = matches.get(match_id)
         if match is None:
             continue
-        kind = KIND_OF_TYPE[record.type]
         wanted = [
             s.webhook_id
             for s in subscriptions
@@ -65,7 +68,6 @@ async def _deliveries(turn: DispatchTurn, page: Sequence[StoredEvent]) -> list[N
         ]
         if not wanted:
             continue
-        event = from_record(record)
         assert isinstance(event, Ending)
         body = payload_body(
             match_id=match_id,

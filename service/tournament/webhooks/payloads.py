@@ -2,8 +2,10 @@
 
 Sent: a match created (``match_created``), an invited seat taken (``player_joined``, naming
 the seat and its external player id), started (``match_started``: the cut for the first
-deal, made once both seats are taken), and each hand, game and match end; each is public in
-full once it has happened (a hand's end shows both hands; the stock is never in it). A match's
+deal, made once every seat is taken), and each hand, game and match end; each is public in
+full once it has happened (a hand's end shows both hands; the stock is never in it). A three-
+or four-player match sends the same news: its creation, its cut, each table's hand end (a
+``table_event`` holding the hand's ``scored`` or ``hand_drawn``), each game and its end. A match's
 end carries its ``reason``; a match played to its target ends ``played_out``. The body is
 encoded once, stored, and sent byte for byte on every attempt, so a signature always covers
 the same bytes.
@@ -14,18 +16,28 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 import msgspec
+from msgspec.structs import replace
 
 from domain import (
     CardsCut,
+    Event,
     GameWon,
     HandDrawn,
     MatchCreated,
     MatchWon,
     Scored,
-    event_type,
     redact_event,
 )
 from domain.events import MatchEnded, SeatJoined
+from domain.formats import (
+    FormatEvent,
+    FormatGameWon,
+    FormatMatchCreated,
+    FormatMatchWon,
+    SeatsCut,
+    TableEvent,
+)
+from service.store.codec import tag_of
 
 Kind = Literal[
     "match_created",
@@ -53,9 +65,36 @@ KIND_OF_TYPE: dict[str, Kind] = {
     "match_won": "match_end",
     "match_ended": "match_end",
     "seat_joined": "player_joined",
+    "format_match_created": "match_created",
+    "seats_cut": "match_started",
+    "format_game_won": "game_end",
+    "format_match_won": "match_end",
+    "table_event": "hand_end",  # only a table's hand end: see ``kind_of``
 }
+HAND_ENDS = (Scored, HandDrawn)
 
-Ending = MatchCreated | CardsCut | Scored | HandDrawn | GameWon | MatchWon | MatchEnded | SeatJoined
+Ending = (
+    MatchCreated
+    | CardsCut
+    | Scored
+    | HandDrawn
+    | GameWon
+    | MatchWon
+    | MatchEnded
+    | SeatJoined
+    | FormatMatchCreated
+    | SeatsCut
+    | TableEvent
+    | FormatGameWon
+    | FormatMatchWon
+)
+
+
+def kind_of(event: Event | FormatEvent) -> Kind | None:
+    """The news ``event`` is, or None: a table's event is news only as the end of its hand."""
+    if isinstance(event, TableEvent) and not isinstance(event.event, HAND_ENDS):
+        return None
+    return KIND_OF_TYPE.get(tag_of(event))
 
 
 class PlayerRef(msgspec.Struct, frozen=True):
@@ -89,12 +128,12 @@ def payload_body(
     position: int,
     event: Ending,
 ) -> bytes:
-    public = redact_event(event, None, hand_over=True)
-    assert isinstance(public, Ending)
-    kind = event_type(event)
+    public = _public(event)
+    kind = kind_of(event)
+    assert kind is not None
     payload = Payload(
         event_id=f"{match_id}:{version}",
-        kind=KIND_OF_TYPE[kind],
+        kind=kind,
         match_id=match_id,
         external_ref=external_ref,
         players=[PlayerRef(seat, ref) for seat, ref in enumerate(external_player_ids)],
@@ -108,9 +147,20 @@ def payload_body(
     return msgspec.json.encode(payload)
 
 
+def _public(event: Ending) -> Ending:
+    """The event in full but for the stock; each kind is news once its cards may be shown."""
+    if isinstance(event, TableEvent):
+        return replace(event, event=redact_event(event.event, None, hand_over=True))
+    if isinstance(event, FormatMatchCreated | SeatsCut | FormatGameWon | FormatMatchWon):
+        return event
+    public = redact_event(event, None, hand_over=True)
+    assert isinstance(public, Ending)
+    return public
+
+
 def _reason(event: Ending) -> str | None:
     """Why the match ended: by play to its target, or the reason its ending event gives."""
-    if isinstance(event, MatchWon):
+    if isinstance(event, MatchWon | FormatMatchWon):
         return "played_out"
     if isinstance(event, MatchEnded):
         return event.reason

@@ -1,0 +1,162 @@
+"""A player's list of matches and inbox follow a match at every table size: seated by an invite,
+each player hears the match start, every turn that comes to their seat, and its end, and finds
+it in "my matches" as it stands."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import msgspec
+import pytest
+
+from adapters.memory.event_store import InMemoryEventStore
+from adapters.memory.match_registry import InMemoryMatchRegistry
+from adapters.memory.players import InMemoryPlayers
+from domain import MatchState, Phase, RuleOptions, fold, view
+from domain.commands import SeatCommand
+from domain.formats import FormatPhase, FormatState, Players, fold_format, format_legal_actions
+from service.bots import bot_for
+from service.fairness.log import FairnessLog
+from service.matches.formats import FormatMatchService
+from service.matches.use_cases import CommandRequest, MatchService
+from service.players.accounts import Accounts
+from service.players.projector import Projector
+from service.ports.players import Player, PlayerMatch
+from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
+
+OPTIONS = RuleOptions(game_target=60, match_target=0)
+PERSON = bot_for("simple")
+
+
+class World:
+    """Players, and matches of every size on one store (snapshots every ``snapshot_every``)."""
+
+    def __init__(self, snapshot_every: int = 50) -> None:
+        registry = InMemoryMatchRegistry()
+        self.store = InMemoryEventStore()
+        self.players = InMemoryPlayers(registry)
+        every = snapshot_every
+        self.matches = MatchService(MatchStreams(self.store, snapshot_every=every), registry)
+        self.formats = FormatMatchService(
+            MatchStreams(self.store, THREE_OR_FOUR_SEATS, snapshot_every=every),
+            registry,
+            FairnessLog(self.store),
+        )
+        self.accounts = Accounts(self.players, self.matches)
+        self.projector = Projector(self.store, self.players, self.matches)
+        self.credentials: dict[str, str] = {}
+
+    async def project(self) -> None:
+        while await self.projector.project_once():
+            pass
+
+    async def kinds(self, player: Player) -> list[str]:
+        notices = await self.players.notices(player.player_id, after=0, limit=100_000)
+        return [n.kind for n in notices]
+
+    async def my_matches(self, player: Player) -> list[PlayerMatch]:
+        return await self.accounts.my_matches(
+            self.credentials[player.player_id], before=None, limit=50
+        )
+
+    async def seated(self, seats: int) -> tuple[str, list[Player]]:
+        """A match of ``seats`` seats, every seat a player's."""
+        signed = [await self.accounts.sign_up(f"P{seat}") for seat in range(seats)]
+        players = [s.player for s in signed]
+        self.credentials = {s.player.player_id: s.credential for s in signed}
+        if seats == 2:
+            created = await self.accounts.create_match(players[0], options=OPTIONS)
+            assert created.invite_code is not None
+            await self.accounts.join(players[1], created.invite_code)
+            return created.match_id, players
+        assert seats in (3, 4)
+        size: Players = 3 if seats == 3 else 4
+        made = await self.formats.create_match(
+            players=size, options=OPTIONS, invite_seats=range(seats)
+        )
+        match_id = made.created.match_id
+        for seat, code in sorted(made.invite_codes.items()):
+            joined = await self.accounts.join(players[seat], code)
+            assert joined.seat == seat
+        await self.formats.after_join(await self.matches.match(match_id))
+        return match_id, players
+
+    async def move(self, match_id: str, rng: random.Random) -> bool:
+        """A seat on turn plays; whether the match goes on."""
+        match = await self.matches.match(match_id)
+        if len(match.seats) == 2:
+            state = (await self.matches.load(match)).state
+            if state.phase is Phase.MATCH_OVER:
+                return False
+            assert state.turn is not None
+            command = PERSON.choose(view(state, state.turn))
+            assert isinstance(command, SeatCommand)
+            await self.matches.handle(match, state.turn, CommandRequest(command=command))
+            return True
+        loaded = (await self.formats.load(match)).state
+        if loaded.phase is FormatPhase.MATCH_OVER:
+            return False
+        seat = rng.choice([s for s in loaded.turns if format_legal_actions(loaded, s)])
+        index = loaded.table_of(seat)
+        assert index is not None
+        table = loaded.tables[index]
+        table_seat = table.table_seat(seat)
+        assert table_seat is not None
+        chosen = PERSON.choose(view(table.state, table_seat))
+        assert isinstance(chosen, SeatCommand)
+        await self.formats.handle(match, seat, msgspec.structs.replace(chosen, seat=seat))
+        return True
+
+    async def turns_expected(self, match_id: str, seats: int) -> list[int]:
+        """How often each seat came on turn, event by event, from the match's own log."""
+        comes = [0] * seats
+        on: set[int] = set()
+        state: MatchState | FormatState
+        if seats == 2:
+            state = MatchState()
+            for _, event in await self.matches.streams.read_events(match_id, after_version=0):
+                state = fold([event], state)
+                now = (
+                    set() if state.turn is None or state.phase is Phase.MATCH_OVER else {state.turn}
+                )
+                comes = [c + (s in now - on) for s, c in enumerate(comes)]
+                on = now
+            return comes
+        state = FormatState()
+        for _, format_event in await self.formats.streams.read_events(match_id, after_version=0):
+            state = fold_format([format_event], state)
+            now = set() if state.phase is FormatPhase.MATCH_OVER else set(state.turns)
+            comes = [c + (s in now - on) for s, c in enumerate(comes)]
+            on = now
+        return comes
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+async def test_my_matches_and_the_inbox_follow_a_match_of_every_size(seats: int) -> None:
+    rng = random.Random(seats)
+    world = World()
+    match_id, players = await world.seated(seats)
+    await world.project()
+    for seat, player in enumerate(players):
+        rows = await world.my_matches(player)
+        assert [(r.match_id, r.seat, r.status) for r in rows] == [(match_id, seat, "in_progress")]
+        assert (await world.kinds(player))[0] == "match_started"
+    while await world.move(match_id, rng):
+        if rng.random() < 0.1:
+            await world.project()
+    await world.project()
+
+    told = [sum(k == "your_turn" for k in await world.kinds(p)) for p in players]
+    assert told == await world.turns_expected(match_id, seats)
+    assert all(told), "every seat was told its turn"
+    for player in players:
+        assert (await world.kinds(player)).count("match_ended") == 1
+        (row,) = await world.my_matches(player)
+        assert (row.status, row.turn, row.deadline) == ("finished", None, None)
+    ended = [
+        json.loads(n.payload)
+        for n in await world.players.notices(players[0].player_id, after=0, limit=100_000)
+        if n.kind == "match_ended"
+    ]
+    assert ended[0]["winner"] is not None
