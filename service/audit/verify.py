@@ -85,8 +85,9 @@ def verify_record(record: GameRecord) -> Verdict:
         _check(record, lines.append)
     except Discrepancy as problem:
         return Verdict(False, lines, str(problem))
-    except Exception as error:  # noqa: BLE001  (a verifier answers every record with a verdict)
-        # Every check names what it finds; reaching here is a gap in them, said as such.
+    except Exception as error:
+        # A verifier answers every record with a verdict. Every check names what it finds;
+        # reaching here is a gap in them, said as such.
         return Verdict(False, lines, f"the record cannot be checked: {name(error)}: {error}")
     return Verdict(True, lines)
 

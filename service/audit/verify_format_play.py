@@ -8,7 +8,6 @@ recorded events, round scores, settlements and match scores included.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeGuard
 
 import msgspec
 
@@ -65,7 +64,7 @@ def _decided_group(
     where: str,
 ) -> list[FormatEvent]:
     version, event = events[index]
-    if isinstance(event, TableEvent) and not _at_a_table(state, event):
+    if isinstance(event, TableEvent) and not _in_play(state, event):
         raise Discrepancy(
             f"{where}version {version}: {_name(event)} is at table {event.table}, where "
             f"{_tables(state)}"
@@ -79,7 +78,7 @@ def _commands(state: FormatState, event: FormatEvent, seeds: SeedBook) -> list[F
         return [StartFormatMatch(players=event.players, options=event.options)]
     if isinstance(event, SeatsCut):
         return [CutSeats(seed=seeds.seed_for(CUT_LINK))]
-    if not _at_a_table(state, event):
+    if not isinstance(event, TableEvent) or not _in_play(state, event):
         return []
     if isinstance(event.event, Dealt):
         return [DealTable(seed=seeds.seed_for(deal_link(state.deals + 1)))]
@@ -101,7 +100,7 @@ def _clock_or_ending(
         return [Resign(seat=event.seat)]
     if isinstance(event, DeadlineSet):  # the match's next deadline, no table's clock moving
         return [StampClocks(at=event.at, tables=[])]
-    if not _at_a_table(state, event):
+    if not isinstance(event, TableEvent) or not _in_play(state, event):
         return []
     inner = event.event
     if isinstance(inner, TimedOut):
@@ -121,10 +120,10 @@ def _clock_or_ending(
     return [StampClocks(at=inner.at, tables=tables)]
 
 
-def _at_a_table(state: FormatState, event: FormatEvent) -> TypeGuard[TableEvent]:
-    """Whether ``event`` is a table's event of a table in play: a recorded table number is
-    only a number (negative, or past the tables, no command can give it)."""
-    return isinstance(event, TableEvent) and 0 <= event.table < len(state.tables)
+def _in_play(state: FormatState, event: TableEvent) -> bool:
+    """Whether the event's table is in play: a recorded table number is only a number
+    (negative, or past the tables, no command can give it)."""
+    return 0 <= event.table < len(state.tables)
 
 
 def _tables(state: FormatState) -> str:

@@ -13,8 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.events import Discarded, Scored
+from domain.formats import TableEvent, decode_format_event
+from service.audit.event_diff import first_difference
 from service.audit.verify import Verdict, verify_document
-from tests.audit.mangling import Document, chains, content, mangled, true_records
+from tests.audit.mangling import chains, content, mangled, true_records
+from tests.audit.tampering import Document
 
 # The verifier's last resort for what no check of its own names: never reached by a record.
 UNCHECKED = "the record cannot be checked"
@@ -46,3 +50,22 @@ def test_every_mangled_record_gets_a_verdict_and_a_changed_one_fails(
         assert not verdict.ok, "a record whose content changed verified"
     elif chains(text) == chains(true):
         assert verdict.ok, verdict.render()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_table_event_wrapping_another_event_is_named_not_compared(players: int) -> None:
+    """The rules give one event at a table and the record has another there: that is the
+    difference, said as such (no field of one is read from the other)."""
+    events = [
+        decode_format_event(entry["data"]) for entry in records()[players]["match_stream"]["events"]
+    ]
+    table_events = [event for event in events if isinstance(event, TableEvent)]
+    scored = next(event for event in table_events if isinstance(event.event, Scored))
+    discarded = next(
+        event
+        for event in table_events
+        if isinstance(event.event, Discarded) and event.seats == scored.seats
+    )
+    assert first_difference([(9, scored)], [discarded], 8) == (
+        f"version 9: at table {scored.table}, the record has Scored where the rules give Discarded"
+    )

@@ -75,9 +75,7 @@ async def test_every_mangled_record_gets_a_verdict_in_the_browser(pages: Pages) 
     rng = random.Random(SEED)
     records = await asyncio.to_thread(true_records)  # they play on event loops of their own
     texts = [
-        (players, mangled(records[players], rng))
-        for players in (2, 3, 4)
-        for _ in range(PER_SIZE)
+        (players, mangled(records[players], rng)) for players in (2, 3, 4) for _ in range(PER_SIZE)
     ]
     page = await pages.open("/#/replay")
     await page.locator("#record-file").wait_for(state="attached")
