@@ -69,7 +69,10 @@ VALUES: list[Any] = [
     {"type": "scored", "seat": 9},
 ]
 OUT_OF_RANGE = [-1, -2, 2, 3, 4, 5, 9, 2**31, 10**30, -(10**30)]
-NUMBERED = {"seat", "table", "dealer", "winner", "round", "game", "hand", "chain", "link"}
+NUMBERED = {
+    *("seat", "table", "dealer", "winner", "sitting_out", "players"),
+    *("round", "game", "hand", "net", "points", "chain", "link", "links"),
+}
 NUMBERED_LISTS = {"seats", "hand_points", "match_scores", "points", "totals", "tables"}
 
 

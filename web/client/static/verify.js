@@ -8,7 +8,7 @@
 // and the summary against the streams.
 
 import { RANKS, SUITS } from "./cards.js";
-import { Discrepancy, fail } from "./discrepancy.js";
+import { Discrepancy, fail, show } from "./discrepancy.js";
 import { checkPlay } from "./play_check.js";
 
 /** @typedef {import("./api.js").GameRecord} GameRecord */
@@ -17,6 +17,9 @@ import { checkPlay } from "./play_check.js";
 /** @typedef {Uint8Array<ArrayBuffer>} Bytes */
 
 const SCHEME = "gin-fair-1";
+// The service's chains have 1,024 links; a record claiming far longer ones would have the
+// secret's check hash for as long as it claims, so they are refused (as `gin verify` does).
+const MAX_LINKS = 2 ** 16;
 const encoder = new TextEncoder();
 
 /** @param {Bytes[]} parts */
@@ -238,6 +241,10 @@ async function checkFairness(record, deals, over) {
     const where = `fairness stream version ${entry.version}`;
     if (entry.type === "seeds_committed") {
       if (data.scheme !== SCHEME) fail(`${where}: the scheme is ${data.scheme}, not ${SCHEME}`);
+      if (chainLinks === 0 && !(Number.isSafeInteger(data.links) && data.links >= 1 && data.links <= MAX_LINKS)) {
+        fail(`${where}: chains of ${show(data.links)} links; this verifier checks chains of 1 to ${MAX_LINKS} links`);
+      }
+      if (chainLinks !== 0 && data.links !== chainLinks) fail(`${where}: chain ${show(data.chain)} has ${show(data.links)} links, chain 1 ${chainLinks}`);
       chainLinks = data.links;
       commitments.set(data.chain, data.commitment);
     } else if (entry.type === "entropy_fixed") {
