@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from domain.errors import DomainError
-from domain.formats import decode_format_event
+from domain.formats import TableEvent, decode_format_event
 from service.audit.game_record import decode_record
 from service.fairness.events import decode_fairness
 from service.store.codec import decode_stored
@@ -101,17 +101,20 @@ def mangled(doc: Document, rng: random.Random) -> str:
 
 def content(text: str) -> object:
     """What a verifier holds a record to, or None if ``text`` is no record at all: the record's
-    own checked fields and every event decoded, without its hashes (``chains``)."""
+    own checked fields and every event decoded, without its hashes (``chains``). Two tables
+    play at once, so between two events of the match as a whole (a round's start, its score)
+    only each table's own order counts: the record of one order of the tables' moves is as
+    true as the record of another."""
     try:
         record = decode_record(text)
         formats = record.match_stream.stream_id.startswith("format-")
         streams = [
             (
                 stream.stream_id,
-                [
-                    (event.version, event.type, event.schema_version, decode(event))
-                    for event in stream.events
-                ],
+                [event.version for event in stream.events],
+                _by_table(
+                    [(event.type, event.schema_version, decode(event)) for event in stream.events]
+                ),
             )
             for stream, decode in (
                 (record.match_stream, _format_event if formats else _two_player_event),
@@ -122,6 +125,21 @@ def content(text: str) -> object:
         return None
     checked = (record.format, record.format_version, record.match_id, record.status)
     return (checked, record.options, record.fairness, streams)
+
+
+def _by_table(events: list[tuple[str, int, object]]) -> list[object]:
+    """The events, each run of tables' events as each table's events in order."""
+    grouped: list[object] = []
+    tables: dict[int, list[object]] = {}
+    for event in events:
+        decoded = event[2]
+        if isinstance(decoded, TableEvent):
+            tables.setdefault(decoded.table, []).append(event)
+            continue
+        grouped.extend([sorted(tables.items(), key=lambda item: item[0]), event])
+        tables = {}
+    grouped.append(sorted(tables.items(), key=lambda item: item[0]))
+    return grouped
 
 
 def chains(text: str) -> object:

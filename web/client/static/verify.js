@@ -66,7 +66,7 @@ export function hex(bytes) {
 
 /** @param {string} text */
 function fromHex(text) {
-  if (!/^([0-9a-f]{2})*$/.test(text)) fail(`${JSON.stringify(text)} is not hexadecimal`);
+  if (typeof text !== "string" || !/^([0-9a-f]{2})*$/.test(text)) fail(`${JSON.stringify(text)} is not hexadecimal`);
   return new Uint8Array((text.match(/../g) ?? []).map((pair) => parseInt(pair, 16)));
 }
 
@@ -248,6 +248,9 @@ async function checkFairness(record, deals, over) {
       chainLinks = data.links;
       commitments.set(data.chain, data.commitment);
     } else if (entry.type === "entropy_fixed") {
+      if (!Array.isArray(data.entropy) || !data.entropy.every((/** @type {unknown} */ e) => typeof e === "string")) {
+        fail(`${where}: the entropy is not a list of texts`);
+      }
       entropy = data.entropy;
     } else if (entry.type === "seed_revealed") {
       const step = steps[revealed];
