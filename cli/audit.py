@@ -15,10 +15,13 @@ import asyncio
 import uuid
 from pathlib import Path
 
+import msgspec
+
 from adapters.ed25519_signer import verify_ed25519
 from adapters.postgres.database import open_database
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
+from domain.errors import DomainError
 from service.audit.game_record import FairnessBehind, build_record, decode_record
 from service.audit.log_checkpoints import LogTree, check_log_checkpoints
 from service.audit.notes import NoteError, VerifierKey, expand, parse_verifier_key
@@ -30,6 +33,7 @@ from service.audit.verify_notes import (
     record_notes,
     stored_facts,
 )
+from service.audit.verify_seeds import MAX_LINKS
 from service.fairness.events import SeedsCommitted, decode_fairness
 from service.fairness.log import fairness_stream
 from service.fairness.seeds import commitment
@@ -72,9 +76,14 @@ async def audit_match(
         lines.append(f"stored {what} stream: {report.events_checked} events, hash chain intact")
     match_events = await store.read_stream(own)
     fairness_events = await store.read_stream(fairness_stream(match_id))
-    first = decode_fairness(fairness_events[0].data) if fairness_events else None
+    try:
+        first = decode_fairness(fairness_events[0].data) if fairness_events else None
+    except msgspec.DecodeError as error:
+        return Verdict(False, lines, f"the fairness stream's first event is unreadable: {error}")
     if not isinstance(first, SeedsCommitted):
         return Verdict(False, lines, "the fairness stream does not begin with a commitment")
+    if not 1 <= first.links <= MAX_LINKS:
+        return Verdict(False, lines, f"the fairness stream's chains have {first.links} links")
     if commitment(match.server_secret, 1, first.links).hex() != first.commitment:
         return Verdict(False, lines, "the match's stored secret does not give its commitment")
     try:
@@ -82,6 +91,9 @@ async def audit_match(
         record = build(match, match_events, fairness_events)
     except FairnessBehind as error:
         return Verdict(False, lines, str(error))
+    except (msgspec.DecodeError, DomainError) as error:
+        # A stored event the record is built from does not decode: the rows were changed.
+        return Verdict(False, lines, f"a stored event of the match is unreadable: {error}")
     verdict = verify_record(record)
     verdict = Verdict(verdict.ok, lines + verdict.lines, verdict.problem)
     if not verdict.ok or notes is None or not notes.notes:

@@ -17,6 +17,7 @@ from typing import Literal
 import msgspec
 
 from domain import Event, HandDrawn, MatchCreated, RuleOptions, Scored, fold
+from domain.errors import DomainError
 from domain.events import MATCH_ENDING_TYPES, MATCH_ENDINGS
 from service.fairness.events import (
     FairnessView,
@@ -192,7 +193,12 @@ def encode_record(record: GameRecord) -> bytes:
 
 
 def decode_record(data: bytes | str) -> GameRecord:
-    return msgspec.json.decode(data, type=GameRecord)
+    """The record in ``data``; ``msgspec.DecodeError`` if it is not one (rule options out of
+    their range included: the domain refuses them with its own error)."""
+    try:
+        return msgspec.json.decode(data, type=GameRecord)
+    except DomainError as error:
+        raise msgspec.ValidationError(f"the record's options: {error}") from None
 
 
 def match_events(record: GameRecord) -> list[tuple[int, Event]]:

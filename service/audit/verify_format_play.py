@@ -30,7 +30,7 @@ from domain.formats import (
     fold_format,
 )
 from domain.formats.commands import StampClocks
-from service.audit.event_diff import name
+from service.audit.event_diff import Discrepancy, name
 from service.audit.hand_text import hand_ending
 from service.audit.verify_play import decided_as_recorded, implied_commands
 from service.audit.verify_seeds import SeedBook
@@ -63,7 +63,12 @@ def _decided_group(
     seeds: SeedBook,
     where: str,
 ) -> list[FormatEvent]:
-    event = events[index][1]
+    version, event = events[index]
+    if isinstance(event, TableEvent) and not _in_play(state, event):
+        raise Discrepancy(
+            f"{where}version {version}: {_name(event)} is at table {event.table}, where "
+            f"{_tables(state)}"
+        )
     commands = _clock_or_ending(state, events, index) or _commands(state, event, seeds)
     return decided_as_recorded(decide_format, state, commands, events, index, where, _name(event))
 
@@ -78,7 +83,7 @@ def _commands(state: FormatState, event: FormatEvent, seeds: SeedBook) -> list[F
         ]
     if isinstance(event, SeatsCut):
         return [CutSeats(seed=seeds.seed_for(CUT_LINK))]
-    if not isinstance(event, TableEvent) or event.table >= len(state.tables):
+    if not isinstance(event, TableEvent) or not _in_play(state, event):
         return []
     if isinstance(event.event, Dealt):
         return [DealTable(seed=seeds.seed_for(deal_link(state.deals + 1)))]
@@ -100,11 +105,14 @@ def _clock_or_ending(
         return [Resign(seat=event.seat)]
     if isinstance(event, DeadlineSet):  # the match's next deadline, no table's clock moving
         return [StampClocks(at=event.at, tables=[])]
-    if not isinstance(event, TableEvent) or event.table >= len(state.tables):
+    if not isinstance(event, TableEvent) or not _in_play(state, event):
         return []
     inner = event.event
     if isinstance(inner, TimedOut):
-        return [TimeOut(seat=event.seats[inner.seat], at=inner.at)]
+        seats = state.tables[event.table].seats
+        if inner.seat not in (0, 1):
+            return []  # no table seat's clock: nothing the server decides gives it
+        return [TimeOut(seat=seats[inner.seat], at=inner.at)]
     if not isinstance(inner, DeadlineSet):
         return []
     tables = []
@@ -115,6 +123,19 @@ def _clock_or_ending(
             break  # the next stamp, made at the same instant
         tables.append(later.table)
     return [StampClocks(at=inner.at, tables=tables)]
+
+
+def _in_play(state: FormatState, event: TableEvent) -> bool:
+    """Whether the event's table is in play: a recorded table number is only a number
+    (negative, or past the tables, no command can give it)."""
+    return 0 <= event.table < len(state.tables)
+
+
+def _tables(state: FormatState) -> str:
+    count = len(state.tables)
+    if count == 0:
+        return "no table is in play"
+    return "table 0 is in play" if count == 1 else f"tables 0 to {count - 1} are in play"
 
 
 def _name(event: FormatEvent) -> str:

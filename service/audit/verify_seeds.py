@@ -33,6 +33,9 @@ from service.fairness.seeds import (
 )
 
 SEATS = 2
+# The service's chains have CHAIN_LINKS (1,024) links. A record claiming far longer ones would
+# have the secret's check hash for as long as it claims: a verifier answers, so it refuses them.
+MAX_LINKS = 2**16
 
 
 class SeedBook(msgspec.Struct, frozen=True):
@@ -67,6 +70,11 @@ def chain_length(fairness: Sequence[tuple[int, FairnessEvent]]) -> int:
     first = fairness[0][1] if fairness else None
     if not isinstance(first, SeedsCommitted):
         raise Discrepancy("fairness stream: it must begin with the commitment of chain 1")
+    if not 1 <= first.links <= MAX_LINKS:
+        raise Discrepancy(
+            f"fairness stream version 1: chains of {first.links} links; this verifier checks "
+            f"chains of 1 to {MAX_LINKS} links"
+        )
     return first.links
 
 

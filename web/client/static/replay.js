@@ -31,11 +31,18 @@ export async function replayScreen(root, matchId) {
   fileInput.addEventListener("change", async () => {
     const file = fileInput.files?.[0];
     if (!file) return;
+    /** @type {unknown} */
+    let loaded;
     try {
-      await show(viewer, JSON.parse(await file.text()));
+      loaded = JSON.parse(await file.text());
     } catch (error) {
-      viewer.replaceChildren(el("p", { class: "problem", role: "alert" }, [`This file cannot be read: ${String(error)}`]));
+      // Not even JSON: no record, which is a verdict too.
+      const line = verdictLine();
+      viewer.replaceChildren(line);
+      say(line, false, `Discrepancy: the file is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      return;
     }
+    await show(viewer, /** @type {GameRecord} */ (loaded));
   });
   root.replaceChildren(
     el("section", { class: "replay", "aria-label": "Replay" }, [
@@ -53,16 +60,24 @@ export async function replayScreen(root, matchId) {
   }
 }
 
+/** The line that will say a record's verdict. */
+const verdictLine = () => el("p", { class: "verdict", role: "status", "aria-live": "polite" }, ["Checking the record…"]);
+
+/** @param {HTMLElement} line @param {boolean} ok @param {string} said */
+function say(line, ok, said) {
+  line.dataset.verdict = ok ? "verified" : "discrepancy";
+  line.className = `verdict ${ok ? "verified" : "tampered"}`;
+  line.textContent = said;
+}
+
 /** @param {HTMLElement} viewer @param {GameRecord} record */
 async function show(viewer, record) {
-  const verdictLine = el("p", { class: "verdict", role: "status", "aria-live": "polite" }, ["Checking the record…"]);
-  viewer.replaceChildren(verdictLine);
+  const line = verdictLine();
+  viewer.replaceChildren(line);
   const verdict = await verifyRecord(record);
-  verdictLine.dataset.verdict = verdict.ok ? "verified" : "discrepancy";
-  verdictLine.className = `verdict ${verdict.ok ? "verified" : "tampered"}`;
-  verdictLine.textContent = verdict.ok
+  say(line, verdict.ok, verdict.ok
     ? `Verified in this browser: ${verdict.lines.join("; ")}.`
-    : `Discrepancy: ${verdict.problem}`;
+    : `Discrepancy: ${verdict.problem}`);
   /** @type {Step[]} */
   let frames;
   try {
@@ -74,6 +89,7 @@ async function show(viewer, record) {
   } catch {
     return;
   }
+  if (frames.length === 0) return;
   let at = frames.length - 1;
   const stage = el("div", { class: "stage" });
   const position = el("span", { class: "position", "aria-live": "polite" });
@@ -107,7 +123,12 @@ async function show(viewer, record) {
     const frame = frames[at];
     position.textContent = `Event ${frame.version} of ${frames[frames.length - 1].version}: ${frame.said}`;
     viewer.dataset.version = String(frame.version);
-    stage.replaceChildren(...frame.draw());
+    try {
+      stage.replaceChildren(...frame.draw());
+    } catch (error) {
+      // A mangled record's step may hold what no table can show; its verdict says so.
+      stage.replaceChildren(el("p", { class: "problem", role: "alert" }, [`This step cannot be drawn: ${error instanceof Error ? error.message : String(error)}`]));
+    }
   }
   viewer.append(controls, stage);
   draw();

@@ -8,7 +8,7 @@
 // and the summary against the streams.
 
 import { RANKS, SUITS } from "./cards.js";
-import { Discrepancy, fail } from "./discrepancy.js";
+import { Discrepancy, fail, show } from "./discrepancy.js";
 import { checkPlay } from "./play_check.js";
 
 /** @typedef {import("./api.js").GameRecord} GameRecord */
@@ -17,6 +17,9 @@ import { checkPlay } from "./play_check.js";
 /** @typedef {Uint8Array<ArrayBuffer>} Bytes */
 
 const SCHEME = "gin-fair-1";
+// The service's chains have 1,024 links; a record claiming far longer ones would have the
+// secret's check hash for as long as it claims, so they are refused (as `gin verify` does).
+const MAX_LINKS = 2 ** 16;
 const encoder = new TextEncoder();
 
 /** @param {Bytes[]} parts */
@@ -63,7 +66,7 @@ export function hex(bytes) {
 
 /** @param {string} text */
 function fromHex(text) {
-  if (!/^([0-9a-f]{2})*$/.test(text)) fail(`${JSON.stringify(text)} is not hexadecimal`);
+  if (typeof text !== "string" || !/^([0-9a-f]{2})*$/.test(text)) fail(`${JSON.stringify(text)} is not hexadecimal`);
   return new Uint8Array((text.match(/../g) ?? []).map((pair) => parseInt(pair, 16)));
 }
 
@@ -166,6 +169,41 @@ async function checkChain(record, which, prefix) {
   }
 }
 
+// The chain hashes a schema version as 4 signed bytes, a version as 8.
+const SCHEMA_VERSIONS = [-(2 ** 31), 2 ** 31 - 1];
+
+/**
+ * The fields every later check reads, of the types docs/audit.md gives them: a mangled record
+ * is named here, before anything reads a field of the wrong type.
+ * @param {GameRecord} record
+ */
+function checkShape(record) {
+  if (typeof record.match_id !== "string") fail("the record's match_id is not text");
+  if (typeof record.options !== "object" || record.options === null || Array.isArray(record.options)) {
+    fail("the record's options are not an object");
+  }
+  for (const which of /** @type {const} */ (["match_stream", "fairness_stream"])) {
+    const name = which === "match_stream" ? "match stream" : "fairness stream";
+    const stream = /** @type {unknown} */ (record[which]);
+    if (typeof stream !== "object" || stream === null) fail(`the record has no ${name}`);
+    const { stream_id: id, events } = /** @type {{ stream_id?: unknown, events?: unknown }} */ (stream);
+    if (typeof id !== "string" || !Array.isArray(events)) fail(`the ${name} is not a stream id and a list of events`);
+    events.forEach((/** @type {unknown} */ entry, /** @type {number} */ index) => {
+      const where = `${name} event ${index + 1}`;
+      if (typeof entry !== "object" || entry === null || Array.isArray(entry)) fail(`${where} is not an event`);
+      const fields = /** @type {Record<string, unknown>} */ (entry);
+      for (const field of ["version", "schema_version"]) {
+        if (!Number.isSafeInteger(fields[field])) fail(`${where}: its ${field} is not a whole number`);
+      }
+      for (const field of ["type", "data", "hash", "previous_hash"]) {
+        if (typeof fields[field] !== "string") fail(`${where}: its ${field} is not text`);
+      }
+      const schema = /** @type {number} */ (fields.schema_version);
+      if (schema < SCHEMA_VERSIONS[0] || schema > SCHEMA_VERSIONS[1]) fail(`${where}: schema version ${schema} cannot be hashed`);
+    });
+  }
+}
+
 /** @param {Entry} entry @returns {any} */
 function parsed(entry) {
   try {
@@ -203,9 +241,16 @@ async function checkFairness(record, deals, over) {
     const where = `fairness stream version ${entry.version}`;
     if (entry.type === "seeds_committed") {
       if (data.scheme !== SCHEME) fail(`${where}: the scheme is ${data.scheme}, not ${SCHEME}`);
+      if (chainLinks === 0 && !(Number.isSafeInteger(data.links) && data.links >= 1 && data.links <= MAX_LINKS)) {
+        fail(`${where}: chains of ${show(data.links)} links; this verifier checks chains of 1 to ${MAX_LINKS} links`);
+      }
+      if (chainLinks !== 0 && data.links !== chainLinks) fail(`${where}: chain ${show(data.chain)} has ${show(data.links)} links, chain 1 ${chainLinks}`);
       chainLinks = data.links;
       commitments.set(data.chain, data.commitment);
     } else if (entry.type === "entropy_fixed") {
+      if (!Array.isArray(data.entropy) || !data.entropy.every((/** @type {unknown} */ e) => typeof e === "string")) {
+        fail(`${where}: the entropy is not a list of texts`);
+      }
       entropy = data.entropy;
     } else if (entry.type === "seed_revealed") {
       const step = steps[revealed];
@@ -325,7 +370,7 @@ export async function verifyRecord(document) {
     if (typeof record !== "object" || record === null || record.format !== "gin-rummy-record" || record.format_version !== 1) {
       fail("this is not a gin-rummy-record, version 1");
     }
-    if (!record.match_stream?.events || !record.fairness_stream?.events) fail("the record has no streams");
+    checkShape(record);
     // A three- or four-player match's record: its stream begins with format_match_created.
     const first = record.match_stream.events[0];
     const formatMatch = first?.type === "format_match_created";
