@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 from litestar import Controller, get
 
+from domain.formats import Settlement
 from domain.views import EndingView
 from service.matches.outcome import GameOutcome, Outcome
 from service.matches.play import MatchPlays
@@ -30,7 +31,7 @@ class PlayerResult(msgspec.Struct, frozen=True, kw_only=True):
     match_score: int
     games_won: int
     hands_won: int
-    side: int = 0  # the side the seat plays for (its own seat but at four seats: its team)
+    side: int  # the side the seat plays for (its own seat but at four seats: its team)
 
 
 class SideResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,18 +43,6 @@ class SideResult(msgspec.Struct, frozen=True, kw_only=True):
     match_score: int
     games_won: int
     hands_won: int
-
-
-class SettlementResult(msgspec.Struct, frozen=True, kw_only=True):
-    """Two sides settle a game: each total is hand points plus bonuses (the winner's game
-    bonus, and its shutout bonus against a side that won no hand); the higher total
-    (``scored_by``; None on equal totals) scores the difference, ``points``, into the match."""
-
-    sides: list[int]
-    totals: list[int]
-    shutout_bonus: int
-    scored_by: int | None
-    points: int
 
 
 class GameResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,8 +59,8 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
     totals: list[int]
     hand_points: list[int]
     hands_won: list[int]
-    winner_seats: list[int] = msgspec.field(default_factory=list)
-    settlements: list[SettlementResult] = msgspec.field(default_factory=list)
+    winner_seats: list[int]
+    settlements: list[Settlement]  # every two sides that settled the game
 
 
 class MatchResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,9 +77,9 @@ class MatchResult(msgspec.Struct, frozen=True, kw_only=True):
     games: list[GameResult]
     hands_played: int
     record: str  # the match's audit record
+    winner_seats: list[int]
+    sides: list[SideResult]
     ending: EndingView | None = None  # how the match ended, once it has
-    winner_seats: list[int] = msgspec.field(default_factory=list)
-    sides: list[SideResult] = msgspec.field(default_factory=list)
 
 
 class ResultController(Controller):
@@ -156,16 +145,7 @@ def match_result(record: RegisteredMatch, outcome: Outcome) -> MatchResult:
 
 
 def _game(game: GameOutcome, sides: list[list[int]], winner_id: str | None) -> GameResult:
-    settlements = [
-        SettlementResult(
-            sides=s.sides,
-            totals=s.totals,
-            shutout_bonus=s.shutout_bonus,
-            scored_by=s.scored_by,
-            points=s.points,
-        )
-        for s in game.settlements
-    ]
+    settlements = game.settlements
     only = settlements[0] if len(settlements) == 1 else None
     return GameResult(
         game=game.game,
