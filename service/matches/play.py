@@ -19,8 +19,15 @@ from domain import event_type
 from domain.events import MATCH_ENDINGS, Event
 from domain.formats import FORMAT_MATCH_ENDINGS, FormatEvent, FormatPhase, FormatState
 from domain.state import MatchState, Phase
+from service.audit.game_record import GameRecord, match_events
+from service.audit.hand_history import hand_history
 from service.audit.notary import Reached
+from service.audit.replay import ReplayState, replay_state
+from service.audit.served_record import served_record
 from service.bots.runner import BotRunner
+from service.formats.history import format_hand_history, record_format_events
+from service.formats.record import served_format_record
+from service.formats.replay import FormatReplayState, format_replay_state
 from service.matches.formats import FormatMatchService
 from service.matches.outcome import Outcome, table_outcome, two_player_outcome
 from service.matches.use_cases import CommandRequest, MatchService
@@ -64,6 +71,14 @@ class MatchPlay(Protocol):
 
     async def outcome(self, match: RegisteredMatch) -> Outcome: ...
 
+    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
+        """The game record as served, and the match's version now."""
+
+    async def hand_history(self, match: RegisteredMatch, hand: int) -> str: ...
+
+    async def replay(self, match: RegisteredMatch, at: int) -> ReplayState | FormatReplayState:
+        """The complete state right after event ``at`` of the setup or a finished hand."""
+
 
 class TwoSeats:
     endings: tuple[type, ...] = MATCH_ENDINGS
@@ -105,6 +120,17 @@ class TwoSeats:
         loaded = await self.matches.load(match)
         events = await self.events(match, None, after_version=0)
         return two_player_outcome(loaded.state, [event for _, event in events])
+
+    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
+        return await served_record(self.matches, match.match_id)
+
+    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
+        record, _ = await self.record(match)
+        return hand_history(record.match_id, match_events(record), record.fairness, hand)
+
+    async def replay(self, match: RegisteredMatch, at: int) -> ReplayState:
+        record, version = await self.record(match)
+        return replay_state(record.match_id, match_events(record), at, version)
 
 
 class Tables:
@@ -151,6 +177,17 @@ class Tables:
         loaded = await self.formats.load(match)
         events = await self.events(match, None, after_version=0)
         return table_outcome(loaded.state, [event for _, event in events])
+
+    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
+        return await served_format_record(self.formats, match)
+
+    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
+        record, _ = await self.record(match)
+        return format_hand_history(record, hand)
+
+    async def replay(self, match: RegisteredMatch, at: int) -> FormatReplayState:
+        record, version = await self.record(match)
+        return format_replay_state(record.match_id, record_format_events(record), at, version)
 
 
 class MatchPlays:

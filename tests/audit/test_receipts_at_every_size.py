@@ -75,17 +75,25 @@ async def test_every_command_gets_a_receipt_that_verifies(
     assert all(line.endswith("the blinded head matches") for line in checked), checked
 
     # Offline, from the finished match's record: every seed is revealed by now.
+    record = (await client.get(f"{table.path}/record")).json()
+    checkpoint = await client.get(f"{table.path}/checkpoint")
+    assert checkpoint.status_code == 200, checkpoint.text
+    assert checkpoint.text == record["checkpoints"][0]
+    assert checkpoint.text.startswith(f"gin-rummy/{stream}{table.match_id}\n")
     record_file, key_file = tmp_path / "record.json", tmp_path / "key"
-    record_file.write_text(json.dumps((await client.get(f"{table.path}/record")).json()))
+    record_file.write_text(json.dumps(record))
     key_file.write_text(public_key)
+    (tmp_path / "checkpoint").write_text(checkpoint.text)
     given = [("--receipt", str(tmp_path / f"receipt-{n}")) for n in range(len(receipts))]
     for n, receipt in enumerate(receipts):
         (tmp_path / f"receipt-{n}").write_text(receipt.header)
     args = ["verify", str(record_file), "--public-key", str(key_file)]
+    args += ["--checkpoint", str(tmp_path / "checkpoint")]
     verified = main([*args, *(part for pair in given for part in pair)])
     out = capsys.readouterr().out
     assert verified == 0, out
     assert out.count("the blinded head matches") == len(receipts)
+    assert f"checkpoint {tmp_path / 'checkpoint'} (signed by gin-rummy): " in out
 
 
 @EVERY_SIZE
