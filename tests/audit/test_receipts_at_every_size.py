@@ -19,8 +19,9 @@ from litestar.testing import AsyncTestClient
 from cli.main import main
 from service.audit.checkpoints import parse_attestation
 from service.audit.notes import expand, parse_note
-from tests.api.any_size import EVERY_SIZE, create_at, play_out
+from tests.api.any_size import EVERY_SIZE, create_at, play_one, play_out, views
 from tests.api.conftest import settings_for
+from tests.api.players import without_going_out
 from tests.audit.test_receipts import Receipt, audit, notes_of
 from web.app import create_app
 
@@ -118,3 +119,24 @@ async def test_a_receipt_mid_hand_hides_the_head_behind_the_last_deals_seed(
         assert head.hex() not in text
         blind = seeds[f"deal {found.deal}"]
         assert found.value == hashlib.sha256(b"gin-receipt-1" + head + blind).digest()
+
+
+@EVERY_SIZE
+async def test_a_retried_command_gets_the_receipt_of_its_first_append(
+    client: Client, seats: int
+) -> None:
+    table = await create_at(client, seats, options={"game_target": 500, "match_target": 0})
+    seen = await views(client, table)
+    seat = next(seat for seat, view in seen.items() if view["legal_actions"])
+    headers = {**table.headers(seat), "Idempotency-Key": "once"}
+    command = without_going_out(seen[seat])
+
+    first = await client.post(f"{table.path}/commands", json=command, headers=headers)
+    await play_one(client, table, random.Random(seats))  # the match moves on meanwhile
+    again = await client.post(f"{table.path}/commands", json=command, headers=headers)
+
+    assert first.status_code == again.status_code == 200, again.text
+    found = parse_attestation(parse_note(expand(first.headers["Gin-Receipt"])).text)
+    assert found.version == first.json()["version"] == again.json()["version"]
+    # Ed25519 signatures are deterministic: the same append gives the very same receipt.
+    assert again.headers["Gin-Receipt"] == first.headers["Gin-Receipt"]
