@@ -2,7 +2,8 @@
 
 ``MatchPlay`` is what a request needs of a match: load it, play a seat's command (with the
 bot moves it makes due), read its events as a seat may see them, tell where a command left
-its stream (what a receipt signs) and how the match stands (``Outcome``). ``MatchPlays``
+its stream (what a receipt signs), how the match stands (``Outcome``), and its game record,
+hand histories and replays. ``MatchPlays``
 chooses the implementation by the match's seat count, in this one place: two seats play
 through ``MatchService``, three and four through ``FormatMatchService``; the callers never
 ask how many seats a match has.
