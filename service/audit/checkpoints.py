@@ -208,7 +208,10 @@ def with_table_deals(facts: StreamFacts, events: Sequence[tuple[str, bytes | str
         if type == "dealt":
             count += 1
         elif type == "table_event":
-            nested = _nested.decode(data).event
+            try:
+                nested = _nested.decode(data).event
+            except msgspec.DecodeError:  # a mangled event deals nothing; the checks say so
+                nested = None
             count += nested is not None and nested.type == "dealt"
         deals.append(count)
     return msgspec.structs.replace(facts, deals=deals)
