@@ -22,6 +22,7 @@ from adapters.postgres.database import open_database
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from domain.errors import DomainError
+from service.audit.checkpoints import with_table_deals
 from service.audit.game_record import FairnessBehind, build_record, decode_record
 from service.audit.log_checkpoints import LogTree, check_log_checkpoints
 from service.audit.notes import NoteError, VerifierKey, expand, parse_verifier_key
@@ -101,6 +102,8 @@ async def audit_match(
     streams, blind_of = stored_facts(
         [match_events, fairness_events], match.server_secret, first.links
     )
+    if match_events:
+        streams[own] = with_table_deals(streams[own], [(e.type, e.data) for e in match_events])
     return joined(verdict, check_notes(notes.notes, notes.keys, verify_ed25519, streams, blind_of))
 
 
@@ -178,6 +181,10 @@ def run_verify(args: argparse.Namespace) -> int:
         return _print(verdict)
     record = decode_record(args.record.read_bytes())
     streams, blind_of = record_facts(record)
+    own = record.match_stream
+    if own.events:
+        events = [(e.type, e.data) for e in own.events]
+        streams[own.stream_id] = with_table_deals(streams[own.stream_id], events)
     given = record_notes(record) + notes.notes
     return _print(
         joined(verdict, check_notes(given, notes.keys, verify_ed25519, streams, blind_of))

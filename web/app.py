@@ -49,9 +49,9 @@ from service.errors import DatabaseUnavailable
 from service.fairness.commitments import SeedCommitments
 from service.matches.abandonment import Abandonment
 from service.matches.deadline_timer import DeadlineTimer, running_deadlines
-from service.matches.formats import FormatMatchService
 from service.matches.idempotent import IdempotentCreations
-from service.matches.metered import MeteredMatchService
+from service.matches.metered import MeteredFormatMatchService, MeteredMatchService
+from service.matches.play import MatchPlays
 from service.matches.stream_tickets import StreamTickets
 from service.players.accounts import Accounts
 from service.players.invites import Invitations
@@ -75,7 +75,7 @@ from web.client import client_files
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
 from web.cors import cors_config, refused_preflight_as_problem
-from web.dependencies import provide_bots, provide_matches, provide_wakeups
+from web.dependencies import provide_bots, provide_matches, provide_plays, provide_wakeups
 from web.docs import BEARER
 from web.events import EventsController
 from web.feed import FeedController, provide_feed
@@ -148,12 +148,14 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.creations = IdempotentCreations(PostgresMatchCreations(pool))
             app.state.rounds = Rounds(app.state.matches, app.state.creations)
             app.state.operator_matches = OperatorMatches(registry, store)
-            app.state.formats = FormatMatchService(
+            app.state.formats = MeteredFormatMatchService(
                 MatchStreams(store, THREE_OR_FOUR_SEATS, snapshot_every=settings.snapshot_every),
                 registry,
                 app.state.matches.fairness,
                 clock=app.state.matches.clock,
+                metrics=metrics,
             )
+            app.state.plays = MatchPlays(app.state.matches, app.state.bots, app.state.formats)
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(
                 signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
@@ -252,6 +254,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             "wakeups": Provide(provide_wakeups, sync_to_thread=False),
             "bots": Provide(provide_bots, sync_to_thread=False),
             "formats": Provide(provide_formats, sync_to_thread=False),
+            "plays": Provide(provide_plays, sync_to_thread=False),
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),
             "webhooks": Provide(provide_webhooks, sync_to_thread=False),

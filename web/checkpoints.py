@@ -16,9 +16,8 @@ from litestar.datastructures import State
 
 from service.audit.log_checkpoints import LogNotary
 from service.audit.notary import Notary
-from service.audit.served_record import served_record
 from web.docs import problems
-from web.params import Matches, MatchId
+from web.params import Matches, MatchId, Plays
 
 
 def provide_notary(state: State) -> Notary:
@@ -34,11 +33,15 @@ class CheckpointsController(Controller):
         media_type=MediaType.TEXT,
         responses=problems(400, 404),
     )
-    async def checkpoint(self, match_id: MatchId, matches: Matches, state: State) -> str:
+    async def checkpoint(
+        self, match_id: MatchId, matches: Matches, plays: Plays, state: State
+    ) -> str:
         """A signed note (C2SP tlog-checkpoint layout): ``gin-rummy/match-<id>``, the version
         the match's game record ends at, and the base64 hash of that event. Keep it: a later
-        rewrite of anything up to that version no longer matches it."""
-        record, _ = await served_record(matches, str(match_id))
+        rewrite of anything up to that version no longer matches it (at every table size: a
+        three- or four-player match's stream is ``format-match-<id>``)."""
+        registered = await matches.match(str(match_id))
+        record, _ = await plays.service_for(registered).record(registered)
         return provide_notary(state).record_checkpoints(record)[0]
 
     @get(

@@ -18,17 +18,16 @@ from litestar.status_codes import HTTP_200_OK
 
 from domain.commands import SeatCommand
 from service.errors import InvalidParameter
-from service.matches.formats import is_format_match
 from service.matches.use_cases import CommandRequest
 from web.checkpoints import provide_notary
 from web.command_parsing import parse_seat_command
-from web.dependencies import provide_bots, provide_matches, seated
+from web.dependencies import provide_matches, provide_plays, seated
 from web.docs import BEARER, problems
 from web.etags import version_of
-from web.format_matches import AnyMatchView, play_format, provide_formats
+from web.format_matches import AnyMatchView
 from web.params import Authorization, IdempotencyKey, IfMatch, MatchId
 from web.players import provide_accounts
-from web.views import match_view
+from web.views import seat_view
 
 MAX_IDEMPOTENCY_KEY = 200
 RECEIPT_HEADER = "Gin-Receipt"
@@ -92,21 +91,18 @@ class CommandsController(Controller):
         """Answered only once the command's events are committed, with the seat's new view."""
         # Read from the app state, not injected: Litestar resolves two or more dependencies in
         # a task group, a task each, which cost about a tenth of a command's server CPU.
-        matches, bots = provide_matches(state), provide_bots(state)
-        by = await seated(matches, str(match_id), authorization)
+        by = await seated(provide_matches(state), str(match_id), authorization)
         key = _checked_key(idempotency_key)
-        if is_format_match(by.match):
-            return await play_format(provide_formats(state), by, body, if_match, key)
         request = CommandRequest(
             command=parse_seat_command(body, by.seat),
             idempotency_key=key,
             if_match=version_of(if_match),
         )
-        played = await matches.handle(by.match, by.seat, request)
-        receipt = await provide_notary(state).receipt(by.match, played)
-        answered = await bots.answer(by.match, played)
+        plays = provide_plays(state)
+        played = await plays.service_for(by.match).command(by.match, by.seat, request)
+        receipt = await provide_notary(state).receipt(by.match, played.reached)
         names = await provide_accounts(state).seat_names(by.match)
-        response = match_view(by.match, by.seat, answered, names)
+        response = seat_view(plays, by.match, by.seat, played.answered, names)
         if receipt is not None:
             response.headers[RECEIPT_HEADER] = receipt
         return response

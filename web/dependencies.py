@@ -7,6 +7,7 @@ from typing import cast
 from litestar.datastructures import State
 
 from service.bots.runner import BotRunner
+from service.matches.play import MatchPlays
 from service.matches.tokens import bearer_token
 from service.matches.use_cases import MatchService, Seated
 from service.ports.wakeups import Wakeups
@@ -43,3 +44,7 @@ def provide_wakeups(state: State) -> Wakeups:
 
 def provide_bots(state: State) -> BotRunner:
     return cast(BotRunner, state.bots)
+
+
+def provide_plays(state: State) -> MatchPlays:
+    return cast(MatchPlays, state.plays)

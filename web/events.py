@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from litestar import Controller, get
 
-from service.matches.formats import is_format_match
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
-from web.format_matches import format_feed
-from web.params import After, Authorization, Formats, Matches, MatchId
+from web.params import After, Authorization, Matches, MatchId, Plays
 from web.schemas import EventEnvelope, EventFeed
 
 
@@ -26,7 +24,7 @@ class EventsController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        formats: Formats,
+        plays: Plays,
         after: After = 0,
         authorization: Authorization = None,
     ) -> EventFeed:
@@ -35,10 +33,7 @@ class EventsController(Controller):
         spectator may see them."""
         seat = await optional_seat_of(matches, str(match_id), authorization)
         record = await matches.match(str(match_id))
-        if is_format_match(record):
-            found = await formats.events(record, seat, after_version=after)
-            return format_feed(str(match_id), found)
-        events = await matches.events(str(match_id), seat, after_version=after)
+        events = await plays.service_for(record).events(record, seat, after_version=after)
         return EventFeed(
             match_id=str(match_id),
             events=[EventEnvelope(version, event) for version, event in events],

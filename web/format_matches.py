@@ -13,7 +13,6 @@ from msgspec.structs import asdict
 
 from domain.events import HandDrawn, Scored
 from domain.formats import (
-    FormatEvent,
     FormatGameWon,
     FormatPhase,
     FormatSeatView,
@@ -27,12 +26,10 @@ from domain.formats import (
 from service.errors import InvalidParameter
 from service.fairness.events import FairnessView
 from service.matches.formats import CreatedFormatMatch, FormatMatchService
-from service.matches.use_cases import Seated
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
-from web.command_parsing import parse_seat_command
-from web.etags import version_of, view_etag
-from web.schemas import CreateMatch, EventEnvelope, EventFeed, MatchView, Player, Status
+from web.etags import view_etag
+from web.schemas import CreateMatch, MatchView, Player, Status
 
 
 class FormatMatchView(FormatSeatView, frozen=True, kw_only=True):
@@ -114,12 +111,6 @@ def format_view_response(
     return response
 
 
-def format_feed(match_id: str, events: list[tuple[int, FormatEvent]]) -> EventFeed:
-    return EventFeed(
-        match_id=match_id, events=[EventEnvelope(version, event) for version, event in events]
-    )
-
-
 async def format_summary(
     formats: FormatMatchService, record: RegisteredMatch
 ) -> FormatMatchSummary:
@@ -150,17 +141,3 @@ async def format_summary(
         rounds=[e for e in events if isinstance(e, RoundScored)],
         games=[e for e in events if isinstance(e, FormatGameWon)],
     )
-
-
-async def play_format(
-    formats: FormatMatchService,
-    by: Seated,
-    body: bytes,
-    if_match: str | None,
-    idempotency_key: str | None,
-) -> Response[AnyMatchView]:
-    """A seat's command in a three- or four-player match: the answer holds the moves of the
-    bots it makes due."""
-    command = parse_seat_command(body, by.seat)
-    played = await formats.handle(by.match, by.seat, command, version_of(if_match), idempotency_key)
-    return format_view_response(formats, by.match, by.seat, played)

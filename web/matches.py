@@ -12,7 +12,8 @@ from litestar.params import JSONBody
 from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
-from service.matches.formats import FormatMatchService, is_format_match
+from domain.formats import FormatState
+from service.matches.formats import FormatMatchService
 from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch
 from service.ports.match_registry import RegisteredMatch
@@ -26,7 +27,7 @@ from web.format_matches import (
 )
 from web.invites import InvitationsDependency
 from web.operators import OperatorAuthorization, Operators, creating_operator
-from web.params import Bots, Formats, IdempotencyKey, Matches, MatchId
+from web.params import Bots, Formats, IdempotencyKey, Matches, MatchId, Plays
 from web.players import AccountsDependency
 from web.schemas import (
     CreateMatch,
@@ -139,18 +140,14 @@ class MatchesController(Controller):
         self,
         data: JSONBody[JoinMatch],
         matches: Matches,
-        bots: Bots,
-        formats: Formats,
+        plays: Plays,
         invitations: InvitationsDependency,
     ) -> Joined:
         # A player's invite may have expired, or be for one player only.
         await invitations.check(None, data.invite_code)
         seated = await matches.join(data.invite_code, data.entropy)
         record = await matches.match(seated.match_id)
-        if is_format_match(record):
-            await formats.after_join(record)
-            return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
-        await bots.resume(seated.match_id)
+        await plays.service_for(record).joined(record)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
 
     @get(
@@ -162,15 +159,16 @@ class MatchesController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        formats: Formats,
+        plays: Plays,
         accounts: AccountsDependency,
     ) -> MatchSummary | FormatMatchSummary:
         """Players, status, scores and every finished hand and game: no token needed, and
         nothing a spectator may not see."""
         record = await matches.match(str(match_id))
-        if is_format_match(record):
-            return await format_summary(formats, record)
-        loaded = await matches.load(str(match_id))
+        play = plays.service_for(record)
+        loaded = await play.load(record)
+        if isinstance(loaded.state, FormatState):  # the summary's shape follows the state's
+            return await format_summary(plays.tables.formats, record)
         events = await matches.events(str(match_id), None, after_version=0)
         names = await accounts.players.names(str(match_id))
         status: Status = "in_progress"

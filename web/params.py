@@ -10,6 +10,7 @@ from litestar.params import HeaderParameter, PathParameter, QueryParameter
 
 from service.bots.runner import BotRunner
 from service.matches.formats import FormatMatchService
+from service.matches.play import MatchPlays
 from service.matches.use_cases import MatchService
 from service.ports.wakeups import Wakeups
 from web.schemas import MAX_VERSION
@@ -19,6 +20,7 @@ Matches = NamedDependency[MatchService]
 WakeupsDependency = NamedDependency[Wakeups]
 Bots = NamedDependency[BotRunner]
 Formats = NamedDependency[FormatMatchService]
+Plays = NamedDependency[MatchPlays]
 Authorization = Annotated[
     str | None,
     HeaderParameter(name="Authorization", description="Bearer <a seat's token>"),

@@ -10,17 +10,12 @@ from litestar import Controller, MediaType, get
 from litestar.datastructures import State
 from litestar.params import PathParameter, QueryParameter
 
-from service.audit.game_record import GameRecord, match_events
-from service.audit.hand_history import hand_history
-from service.audit.replay import ReplayState, replay_state
-from service.audit.served_record import served_record
-from service.formats.history import format_hand_history, record_format_events
-from service.formats.record import served_format_record
-from service.formats.replay import FormatReplayState, format_replay_state
-from service.matches.formats import is_format_match
+from service.audit.game_record import GameRecord
+from service.audit.replay import ReplayState
+from service.formats.replay import FormatReplayState
 from web.checkpoints import provide_notary
 from web.docs import problems
-from web.params import Formats, Matches, MatchId
+from web.params import Matches, MatchId, Plays
 from web.players import AccountsDependency
 from web.schemas import MAX_VERSION
 
@@ -41,7 +36,7 @@ class RecordsController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        formats: Formats,
+        plays: Plays,
         accounts: AccountsDependency,
         state: State,
     ) -> GameRecord:
@@ -51,10 +46,7 @@ class RecordsController(Controller):
         played, at every table). ``checkpoints``: both streams' ends, signed. A seat a player
         account holds shows the player's ``display_name``."""
         registered = await matches.match(str(match_id))
-        if is_format_match(registered):
-            record, _ = await served_format_record(formats, registered)
-        else:
-            record, _ = await served_record(matches, str(match_id))
+        record, _ = await plays.service_for(registered).record(registered)
         signed = provide_notary(state).record_checkpoints(record)
         names = await accounts.players.names(record.match_id)
         seats = [
@@ -70,31 +62,22 @@ class RecordsController(Controller):
         responses=problems(400, 404),
     )
     async def history(
-        self, match_id: MatchId, hand: HandNumber, matches: Matches, formats: Formats
+        self, match_id: MatchId, hand: HandNumber, matches: Matches, plays: Plays
     ) -> str:
         """One line per action, the final arrangement and the score; hands are numbered
         through the match (in a three- or four-player match, at every table in the order
         dealt; the history names the round, the table and its seats, and speaks in table
         seats)."""
         registered = await matches.match(str(match_id))
-        if is_format_match(registered):
-            played, _ = await served_format_record(formats, registered)
-            return format_hand_history(played, hand)
-        record, _ = await served_record(matches, str(match_id))
-        return hand_history(record.match_id, match_events(record), record.fairness, hand)
+        return await plays.service_for(registered).hand_history(registered, hand)
 
     @get("/replay", summary="The complete state after an event", responses=problems(400, 404, 409))
     async def replay(
-        self, match_id: MatchId, at: At, matches: Matches, formats: Formats
+        self, match_id: MatchId, at: At, matches: Matches, plays: Plays
     ) -> ReplayState | FormatReplayState:
         """Both hands, the stock and everything else right after event ``at``, which must be
         in the setup or a finished hand (409 for the hand being played). A three- or
         four-player match answers with every table's hand, and refuses the round being
         played."""
         registered = await matches.match(str(match_id))
-        if is_format_match(registered):
-            played, now = await served_format_record(formats, registered)
-            events = record_format_events(played)
-            return format_replay_state(played.match_id, events, at, now)
-        record, version = await served_record(matches, str(match_id))
-        return replay_state(record.match_id, match_events(record), at, version)
+        return await plays.service_for(registered).replay(registered, at)

@@ -21,7 +21,7 @@ from service.matches.use_cases import RoundMatch
 from service.tournament.rounds import MAX_MATCHES, Rounds
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
-from web.params import IdempotencyKey, Matches
+from web.params import IdempotencyKey, Matches, Plays
 from web.results import MatchResult, result_of
 from web.schemas import BotLevel, ExternalId, NewMatch, SeatToken
 
@@ -131,6 +131,7 @@ class RoundsController(Controller):
         operator_keys: Operators,
         rounds: RoundsDependency,
         matches: Matches,
+        plays: Plays,
         authorization: OperatorAuthorization = None,
     ) -> RoundResults:
         """Each match's result as ``GET /matches/{id}/result`` gives it. Needs
@@ -141,5 +142,5 @@ class RoundsController(Controller):
             round_id=found.round_id,
             created_at=found.created_at,
             clocks_start_at=found.start_at,
-            matches=[await result_of(matches, match_id) for match_id in found.match_ids],
+            matches=[await result_of(matches, plays, match_id) for match_id in found.match_ids],
         )

@@ -14,26 +14,21 @@ import msgspec
 from litestar import Controller, Request, get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from domain import Phase, event_type
-from domain.events import MATCH_ENDINGS, MatchEnded
-from domain.formats import FormatMatchWon, FormatPhase
 from service.errors import DatabaseUnavailable, InvalidParameter
-from service.matches.formats import FormatMatchService, is_format_match
+from service.matches.play import MatchPlay
 from service.matches.stream_tickets import StreamTickets
 from service.matches.use_cases import MatchService
 from service.ports.match_registry import RegisteredMatch
 from service.ports.wakeups import Wakeups
-from service.store.codec import tag_of
-from service.store.match_streams import stream_id
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
 from web.params import (
     After,
     Authorization,
-    Formats,
     LastEventId,
     Matches,
     MatchId,
+    Plays,
     StreamTicketParameter,
     WakeupsDependency,
 )
@@ -59,7 +54,7 @@ class StreamController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        formats: Formats,
+        plays: Plays,
         wakeups: WakeupsDependency,
         stream_tickets: Tickets,
         after: After = 0,
@@ -85,10 +80,7 @@ class StreamController(Controller):
         seat = await _seat(matches, stream_tickets, str(match_id), authorization, ticket)
         start = resume_after(last_event_id, after)
         record = await matches.match(str(match_id))
-        if is_format_match(record):
-            live = await _format_live(formats, record, seat)
-        else:
-            live = await _two_player_live(matches, record, seat)
+        live = await _live(plays.service_for(record), record, seat)
         return ServerSentEvent(_messages(live, wakeups, start))
 
 
@@ -119,28 +111,14 @@ async def _seat(
     return await tickets.redeem(match_id, ticket)
 
 
-async def _two_player_live(
-    matches: MatchService, match: RegisteredMatch, seat: int | None
-) -> _Live:
-    match_id = match.match_id
-    finished = (await matches.load(match)).state.phase is Phase.MATCH_OVER
+async def _live(play: MatchPlay, match: RegisteredMatch, seat: int | None) -> _Live:
+    finished = await play.finished(match)
 
     async def read(version: int) -> Sequence[tuple[int, Any]]:
-        return await matches.events(match_id, seat, after_version=version)
+        return await play.events(match, seat, after_version=version)
 
-    return _Live(stream_id(match_id), read, event_type, MATCH_ENDINGS, finished)
-
-
-async def _format_live(
-    formats: FormatMatchService, match: RegisteredMatch, seat: int | None
-) -> _Live:
-    finished = (await formats.load(match)).state.phase is FormatPhase.MATCH_OVER
-
-    async def read(version: int) -> Sequence[tuple[int, Any]]:
-        return await formats.events(match, seat, after_version=version)
-
-    stream = formats.streams.stream_id(match.match_id)
-    return _Live(stream, read, tag_of, (FormatMatchWon, MatchEnded), finished)
+    stream = play.stream_id(match.match_id)
+    return _Live(stream, read, play.event_type, play.endings, finished)
 
 
 async def _messages(

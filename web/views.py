@@ -9,15 +9,16 @@ from litestar.status_codes import HTTP_304_NOT_MODIFIED
 from msgspec.structs import asdict
 
 from domain import view
+from domain.formats import FormatState
 from service.fairness.log import fairness_view
-from service.matches.formats import is_format_match
+from service.matches.play import AnyLoaded, MatchPlays
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 from web.dependencies import seated
 from web.docs import BEARER, problems
 from web.etags import version_of, view_etag
 from web.format_matches import AnyMatchView, format_view_response
-from web.params import Authorization, Formats, IfNoneMatch, Matches, MatchId
+from web.params import Authorization, IfNoneMatch, Matches, MatchId, Plays
 from web.players import AccountsDependency
 from web.schemas import MatchView
 
@@ -39,6 +40,20 @@ def match_view(
     return response
 
 
+def seat_view(
+    plays: MatchPlays,
+    match: RegisteredMatch,
+    seat: int,
+    loaded: AnyLoaded,
+    names: Mapping[int, str],
+) -> Response[AnyMatchView]:
+    """The view's response for a match of any table size: the one place a view's shape is
+    chosen, by the state it is made from."""
+    if isinstance(loaded.state, FormatState):
+        return format_view_response(plays.tables.formats, match, seat, loaded)
+    return match_view(match, seat, loaded, names)
+
+
 class ViewController(Controller):
     path = "/matches/{match_id:uuid}/view"
     tags = ("play",)
@@ -53,7 +68,7 @@ class ViewController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        formats: Formats,
+        plays: Plays,
         accounts: AccountsDependency,
         authorization: Authorization = None,
         if_none_match: IfNoneMatch = None,
@@ -61,9 +76,7 @@ class ViewController(Controller):
         """Your hand, what you know of the table, the scores, whose turn it is and the
         commands you may send now (``legal_actions``). ``ETag`` names the version."""
         by = await seated(matches, str(match_id), authorization)
-        if is_format_match(by.match):
-            return format_view_response(formats, by.match, by.seat, await formats.load(by.match))
-        loaded = await matches.load(by.match)
+        loaded = await plays.service_for(by.match).load(by.match)
         known = version_of(if_none_match) if if_none_match else None
         if known == loaded.version:
             return Response(
@@ -71,4 +84,5 @@ class ViewController(Controller):
                 status_code=HTTP_304_NOT_MODIFIED,
                 headers={"ETag": view_etag(loaded.version, by.seat)},
             )
-        return match_view(by.match, by.seat, loaded, await accounts.seat_names(by.match))
+        names = await accounts.seat_names(by.match)
+        return seat_view(plays, by.match, by.seat, loaded, names)

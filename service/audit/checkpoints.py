@@ -187,6 +187,36 @@ def stream_facts(hashes: Sequence[bytes], types: Sequence[str], *, complete: boo
     return StreamFacts(hashes=list(hashes), deals=deals, complete=complete)
 
 
+class _Tagged(msgspec.Struct):
+    type: str = ""
+
+
+class _Nested(msgspec.Struct):
+    event: _Tagged | None = None
+
+
+_nested = msgspec.json.Decoder(_Nested)
+
+
+def with_table_deals(facts: StreamFacts, events: Sequence[tuple[str, bytes | str]]) -> StreamFacts:
+    """``facts`` with deals counted wherever a stream keeps them: a three- or four-player
+    match stores each table's deal inside a ``table_event``. ``events``: each event's type and
+    data, in order."""
+    deals: list[int] = []
+    count = 0
+    for type, data in events:
+        if type == "dealt":
+            count += 1
+        elif type == "table_event":
+            try:
+                nested = _nested.decode(data).event
+            except msgspec.DecodeError:  # a mangled event deals nothing; the checks say so
+                nested = None
+            count += nested is not None and nested.type == "dealt"
+        deals.append(count)
+    return msgspec.structs.replace(facts, deals=deals)
+
+
 def read_note(value: str) -> tuple[Attestation, str]:
     """Parse a note's text (its signatures are checked separately, see ``notes.signed_by``)."""
     note = parse_note(value)

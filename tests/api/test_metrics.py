@@ -3,6 +3,7 @@ sets (route templates, command types, problem kinds), so never a token, a match 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -10,6 +11,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests.api.any_size import EVERY_SIZE, create_at, play_one
 from tests.api.players import create_table, play_match
 
 Client = AsyncTestClient[Litestar]
@@ -99,3 +101,34 @@ async def test_metrics_count_requests_commands_appends_and_problems_without_secr
         assert secret not in text
     for card in cards:
         assert f'"{card}"' not in text
+
+
+def applied(counted: dict[tuple[str, tuple[tuple[str, str], ...]], float], type: str) -> float:
+    return counted.get(("gin_commands_total", (("outcome", "applied"), ("type", type))), 0)
+
+
+# Commands with no card: at any moment some of them are not among a seat's legal actions.
+CARDLESS = ("take_upcard", "pass_upcard", "draw_from_stock", "draw_from_discard", "finish_layoff")
+
+
+@EVERY_SIZE
+async def test_a_command_is_counted_at_every_table_size(client: Client, seats: int) -> None:
+    table = await create_at(client, seats, options={"game_target": 10_000, "match_target": 0})
+    before = samples((await client.get("/metrics")).text)
+    rng = random.Random(seats)
+    sent = [(await play_one(client, table, rng)).request for _ in range(3)]
+    types = [json.loads(request.content)["type"] for request in sent]
+    view = (await client.get(f"{table.path}/view", headers=table.headers(0))).json()
+    legal = {action["type"] for action in view["legal_actions"]}
+    illegal = next(type for type in CARDLESS if type not in legal)
+    refused = await client.post(
+        f"{table.path}/commands", json={"type": illegal}, headers=table.headers(0)
+    )
+    assert refused.status_code in (409, 422), refused.text
+
+    after = samples((await client.get("/metrics")).text)
+
+    for type in set(types):
+        assert applied(after, type) - applied(before, type) == types.count(type)
+    counted = ("gin_commands_total", (("outcome", "refused"), ("type", illegal)))
+    assert after.get(counted, 0) - before.get(counted, 0) == 1

@@ -912,7 +912,7 @@ export interface components {
             type: string;
             /** Format: date-time */
             recorded_at: string;
-            data: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"];
+            data: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
         };
         /** FeedPage */
         FeedPage: {
@@ -1097,6 +1097,8 @@ export interface components {
             totals: number[];
             hand_points: number[];
             hands_won: number[];
+            winner_seats: number[];
+            settlements: components["schemas"]["Settlement"][];
         };
         /** GameWon */
         GameWon: {
@@ -1274,6 +1276,8 @@ export interface components {
             games: components["schemas"]["GameResult"][];
             hands_played: number;
             record: string;
+            winner_seats: number[];
+            sides: components["schemas"]["SideResult"][];
             ending?: components["schemas"]["EndingView"] | null;
         };
         /** MatchSummary */
@@ -1438,6 +1442,7 @@ export interface components {
             match_score: number;
             games_won: number;
             hands_won: number;
+            side: number;
         };
         /** Problem */
         Problem: {
@@ -1743,6 +1748,14 @@ export interface components {
             shutout_bonus: number;
             scored_by: number | null;
             points: number;
+        };
+        /** SideResult */
+        SideResult: {
+            side: number;
+            seats: number[];
+            match_score: number;
+            games_won: number;
+            hands_won: number;
         };
         /** SidesScoresView */
         SidesScoresView: {

@@ -1,0 +1,201 @@
+"""One way to play and read a match of any table size.
+
+``MatchPlay`` is what a request needs of a match: load it, play a seat's command (with the
+bot moves it makes due), read its events as a seat may see them, tell where a command left
+its stream (what a receipt signs), how the match stands (``Outcome``), and its game record,
+hand histories and replays. ``MatchPlays``
+chooses the implementation by the match's seat count, in this one place: two seats play
+through ``MatchService``, three and four through ``FormatMatchService``; the callers never
+ask how many seats a match has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import msgspec
+
+from domain import event_type
+from domain.events import MATCH_ENDINGS, Event
+from domain.formats import FORMAT_MATCH_ENDINGS, FormatEvent, FormatPhase, FormatState
+from domain.state import MatchState, Phase
+from service.audit.game_record import GameRecord, match_events
+from service.audit.hand_history import hand_history
+from service.audit.notary import Reached
+from service.audit.replay import ReplayState, replay_state
+from service.audit.served_record import served_record
+from service.bots.runner import BotRunner
+from service.formats.history import format_hand_history, record_format_events
+from service.formats.record import served_format_record
+from service.formats.replay import FormatReplayState, format_replay_state
+from service.matches.formats import FormatMatchService
+from service.matches.outcome import Outcome, table_outcome, two_player_outcome
+from service.matches.use_cases import CommandRequest, MatchService
+from service.ports.match_registry import RegisteredMatch
+from service.store.codec import tag_of
+from service.store.match_streams import Loaded, stream_id
+
+AnyLoaded = Loaded[MatchState] | Loaded[FormatState]
+AnyEvent = Event | FormatEvent
+
+
+class Commanded(msgspec.Struct, frozen=True):
+    """A seat's command played: where its append reached, and the match once the bots it
+    made due have answered."""
+
+    reached: Reached
+    answered: AnyLoaded
+
+
+class MatchPlay(Protocol):
+    endings: tuple[type, ...]  # the events that end the match
+
+    def stream_id(self, match_id: str) -> str: ...
+
+    def event_type(self, event: Any) -> str: ...
+
+    async def load(self, match: RegisteredMatch) -> AnyLoaded: ...
+
+    async def finished(self, match: RegisteredMatch) -> bool: ...
+
+    async def command(
+        self, match: RegisteredMatch, seat: int, request: CommandRequest
+    ) -> Commanded: ...
+
+    async def events(
+        self, match: RegisteredMatch, seat: int | None, *, after_version: int
+    ) -> Sequence[tuple[int, AnyEvent]]: ...
+
+    async def joined(self, match: RegisteredMatch) -> None:
+        """What follows a seat's join: the cut it was waiting for, the bots' moves."""
+
+    async def outcome(self, match: RegisteredMatch) -> Outcome: ...
+
+    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
+        """The game record as served, and the match's version now."""
+
+    async def hand_history(self, match: RegisteredMatch, hand: int) -> str: ...
+
+    async def replay(self, match: RegisteredMatch, at: int) -> ReplayState | FormatReplayState:
+        """The complete state right after event ``at`` of the setup or a finished hand."""
+
+
+class TwoSeats:
+    endings: tuple[type, ...] = MATCH_ENDINGS
+
+    def __init__(self, matches: MatchService, bots: BotRunner) -> None:
+        self.matches = matches
+        self.bots = bots
+
+    def stream_id(self, match_id: str) -> str:
+        return stream_id(match_id)
+
+    def event_type(self, event: Any) -> str:
+        return event_type(event)
+
+    async def load(self, match: RegisteredMatch) -> Loaded[MatchState]:
+        return await self.matches.load(match)
+
+    async def finished(self, match: RegisteredMatch) -> bool:
+        return (await self.matches.load(match)).state.phase is Phase.MATCH_OVER
+
+    async def command(
+        self, match: RegisteredMatch, seat: int, request: CommandRequest
+    ) -> Commanded:
+        played = await self.matches.handle(match, seat, request)
+        reached = Reached(
+            stream_id(match.match_id), played.version, played.state.deals, played.appended
+        )
+        return Commanded(reached, await self.bots.answer(match, played))
+
+    async def events(
+        self, match: RegisteredMatch, seat: int | None, *, after_version: int
+    ) -> list[tuple[int, Event]]:
+        return await self.matches.events(match.match_id, seat, after_version=after_version)
+
+    async def joined(self, match: RegisteredMatch) -> None:
+        await self.bots.resume(match.match_id)
+
+    async def outcome(self, match: RegisteredMatch) -> Outcome:
+        loaded = await self.matches.load(match)
+        events = await self.events(match, None, after_version=0)
+        return two_player_outcome(loaded.state, [event for _, event in events])
+
+    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
+        return await served_record(self.matches, match.match_id)
+
+    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
+        record, _ = await self.record(match)
+        return hand_history(record.match_id, match_events(record), record.fairness, hand)
+
+    async def replay(self, match: RegisteredMatch, at: int) -> ReplayState:
+        record, version = await self.record(match)
+        return replay_state(record.match_id, match_events(record), at, version)
+
+
+class Tables:
+    """Three and four seats: every table's hand in one stream; bots answer within the
+    command."""
+
+    endings: tuple[type, ...] = FORMAT_MATCH_ENDINGS
+
+    def __init__(self, formats: FormatMatchService) -> None:
+        self.formats = formats
+
+    def stream_id(self, match_id: str) -> str:
+        return self.formats.streams.stream_id(match_id)
+
+    def event_type(self, event: Any) -> str:
+        return tag_of(event)
+
+    async def load(self, match: RegisteredMatch) -> Loaded[FormatState]:
+        return await self.formats.load(match)
+
+    async def finished(self, match: RegisteredMatch) -> bool:
+        return (await self.formats.load(match)).state.phase is FormatPhase.MATCH_OVER
+
+    async def command(
+        self, match: RegisteredMatch, seat: int, request: CommandRequest
+    ) -> Commanded:
+        played = await self.formats.handle(
+            match, seat, request.command, request.if_match, request.idempotency_key
+        )
+        # The receipt is of the whole append, the bots' moves within it included.
+        stream = self.formats.streams.stream_id(match.match_id)
+        reached = Reached(stream, played.version, played.state.deals, played.appended)
+        return Commanded(reached, played)
+
+    async def events(
+        self, match: RegisteredMatch, seat: int | None, *, after_version: int
+    ) -> list[tuple[int, FormatEvent]]:
+        return await self.formats.events(match, seat, after_version=after_version)
+
+    async def joined(self, match: RegisteredMatch) -> None:
+        await self.formats.after_join(match)
+
+    async def outcome(self, match: RegisteredMatch) -> Outcome:
+        loaded = await self.formats.load(match)
+        events = await self.events(match, None, after_version=0)
+        return table_outcome(loaded.state, [event for _, event in events])
+
+    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
+        return await served_format_record(self.formats, match)
+
+    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
+        record, _ = await self.record(match)
+        return format_hand_history(record, hand)
+
+    async def replay(self, match: RegisteredMatch, at: int) -> FormatReplayState:
+        record, version = await self.record(match)
+        return format_replay_state(record.match_id, record_format_events(record), at, version)
+
+
+class MatchPlays:
+    def __init__(self, matches: MatchService, bots: BotRunner, formats: FormatMatchService):
+        self.two_seats = TwoSeats(matches, bots)
+        self.tables = Tables(formats)
+
+    def service_for(self, match: RegisteredMatch) -> MatchPlay:
+        """The one place that looks at a match's seat count."""
+        return self.two_seats if len(match.seats) == 2 else self.tables
