@@ -7,9 +7,9 @@ import json
 import re
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
-import pytest
 from openapi_spec_validator import validate
 
 from tests.api.players import bearer, create_table
