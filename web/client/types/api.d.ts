@@ -975,6 +975,11 @@ export interface components {
             hands: components["schemas"]["TableEvent"][];
             rounds: components["schemas"]["RoundScored"][];
             games: components["schemas"]["FormatGameWon"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "three_or_four_players";
         };
         /** FormatMatchView */
         FormatMatchView: {
@@ -992,7 +997,7 @@ export interface components {
             scores: components["schemas"]["SidesScoresView"];
             cut: components["schemas"]["SeatsCut"] | null;
             last_round: components["schemas"]["RoundScored"] | null;
-            last_hands: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null)[];
+            last_hands: ((components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null)[];
             last_game: components["schemas"]["FormatGameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
@@ -1004,6 +1009,11 @@ export interface components {
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "three_or_four_players";
         };
         /** FormatMatchWon */
         FormatMatchWon: {
@@ -1043,6 +1053,11 @@ export interface components {
             last_game: components["schemas"]["FormatGameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "three_or_four_players";
         };
         /** FormatTableView */
         FormatTableView: {
@@ -1060,7 +1075,7 @@ export interface components {
             scores: components["schemas"]["SidesScoresView"];
             cut: components["schemas"]["SeatsCut"] | null;
             last_round: components["schemas"]["RoundScored"] | null;
-            last_hands: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null)[];
+            last_hands: ((components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null)[];
             last_game: components["schemas"]["FormatGameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
@@ -1294,6 +1309,11 @@ export interface components {
             table: components["schemas"]["TableView"];
             hands: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"])[];
             games: components["schemas"]["GameWon"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "two_players";
         };
         /** MatchView */
         MatchView: {
@@ -1312,7 +1332,7 @@ export interface components {
             scores: components["schemas"]["ScoresView"];
             knock: components["schemas"]["KnockView"] | null;
             cut: components["schemas"]["CardsCut"] | null;
-            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
@@ -1327,6 +1347,11 @@ export interface components {
             version: number;
             fairness: components["schemas"]["FairnessView"];
             display_names?: (string | null)[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "two_players";
         };
         /** MatchWon */
         MatchWon: {
@@ -1498,10 +1523,15 @@ export interface components {
             multiplier: number;
             knock: components["schemas"]["KnockView"] | null;
             scores: components["schemas"]["ScoresView"];
-            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "two_players";
         };
         /** Resign */
         Resign: {
@@ -1811,7 +1841,7 @@ export interface components {
             knock_limit: number;
             multiplier: number;
             knock: components["schemas"]["KnockView"] | null;
-            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
         };
         /** TableView */
         TableView: {
@@ -1830,7 +1860,7 @@ export interface components {
             scores: components["schemas"]["ScoresView"];
             knock: components["schemas"]["KnockView"] | null;
             cut: components["schemas"]["CardsCut"] | null;
-            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
