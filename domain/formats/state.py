@@ -125,6 +125,7 @@ class FormatState(msgspec.Struct, frozen=True, gc=False):
         """Each table's hand with its match seats."""
         return tuple(map(SeatedHand, self.table_seats, self.hands))
 
+
 def turns_of(hands: tuple[MatchState, ...], table_seats: tuple[tuple[int, int], ...]) -> list[int]:
     """The match seats whose turn it is at ``hands``, table by table."""
     turns = []
