@@ -21,7 +21,7 @@ from domain.formats.events import (
     SeatsCut,
     TableEvent,
 )
-from domain.formats.state import FormatPhase, FormatState, created, turns_of
+from domain.formats.state import FormatPhase, FormatState, created
 from domain.options import RuleOptions
 from domain.state import MatchState, Phase
 
@@ -41,13 +41,22 @@ def evolve_format(state: FormatState, event: FormatEvent) -> FormatState:
     hands = state.hands
     index = event.table
     hand = EVOLVERS[type(inner)](hands[index], inner)
+    # Whose turn it is at each table (a hand waiting for its deal has no turn), written out
+    # for one table or two.
+    seats = state.table_seats
     if len(hands) == 1:
         hands = (hand,)
         turn = hand.turn
-        turns = [] if turn is None or hand.phase is _DEAL else [state.table_seats[0][turn]]
+        turns = [] if turn is None or hand.phase is _DEAL else [seats[0][turn]]
     else:
-        hands = (hand, hands[1]) if index == 0 else (hands[0], hand)
-        turns = turns_of(hands, state.table_seats)
+        first, second = hands = (hand, hands[1]) if index == 0 else (hands[0], hand)
+        turns = []
+        turn = first.turn
+        if turn is not None and first.phase is not _DEAL:
+            turns.append(seats[0][turn])
+        turn = second.turn
+        if turn is not None and second.phase is not _DEAL:
+            turns.append(seats[1][turn])
     if type(inner) is Dealt:
         return _dealt(state, hands, turns)
     return replace(state, hands=hands, turns=turns)

@@ -20,11 +20,7 @@ from domain.formats.events import (
 )
 from domain.options import RuleOptions
 from domain.rules_versions import UNVERSIONED, RulesVersion
-from domain.state import MatchState, Phase
-
-# Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``
-# (Python 3.11), slower than the rest of ``turns_of``.
-_DEAL = Phase.DEAL
+from domain.state import MatchState
 
 __all__ = [
     "FormatPhase",
@@ -33,7 +29,6 @@ __all__ = [
     "SeatedHand",
     "sides_of",
     "team_of",
-    "turns_of",
 ]
 
 
@@ -124,15 +119,6 @@ class FormatState(msgspec.Struct, frozen=True, gc=False):
     def tables(self) -> tuple[SeatedHand, ...]:
         """Each table's hand with its match seats."""
         return tuple(map(SeatedHand, self.table_seats, self.hands))
-
-
-def turns_of(hands: tuple[MatchState, ...], table_seats: tuple[tuple[int, int], ...]) -> list[int]:
-    """The match seats whose turn it is at ``hands``, table by table."""
-    turns = []
-    for hand, seats in zip(hands, table_seats, strict=True):
-        if hand.turn is not None and hand.phase is not _DEAL:
-            turns.append(seats[hand.turn])
-    return turns
 
 
 def sides_of(players: int) -> int:
