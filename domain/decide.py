@@ -82,3 +82,21 @@ _HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
     NoShow: no_show,
     Abandon: abandon,
 }
+
+# The moves of a hand being played, by command type: a caller that has checked the seat is
+# to play and is not coming back from a timeout (no ``SeatReturned`` due) decides them with
+# one call instead of two (the tables of a larger match: ``domain.formats.decide``).
+PLAY_HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
+    kind: _HANDLERS[kind]
+    for kind in (
+        TakeUpcard,
+        PassUpcard,
+        DrawFromStock,
+        DrawFromDiscard,
+        Discard,
+        Knock,
+        BigGin,
+        LayOff,
+        FinishLayoff,
+    )
+}

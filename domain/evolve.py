@@ -262,3 +262,7 @@ _EVOLVERS: dict[type[Any], Callable[[MatchState, Any], MatchState]] = {
     MatchEnded: _match_ended,
     SeatJoined: _seat_joined,
 }
+
+# By event type, for a caller folding the events of a hand it holds, one call fewer than
+# ``evolve`` (the tables of a larger match: ``domain.formats.evolve``).
+EVOLVERS = _EVOLVERS

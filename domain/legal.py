@@ -148,3 +148,7 @@ _BY_PHASE: dict[Phase, Callable[[MatchState, int, int], list[Command]]] = {
     Phase.LAYOFF: _layoff,
     Phase.MATCH_OVER: _nothing,
 }
+
+# By phase, ``(state, seat, sender)``: for a caller that has checked that ``seat`` is to play,
+# one call fewer than ``legal_actions_as`` (``domain.formats.legal``).
+BY_PHASE = _BY_PHASE

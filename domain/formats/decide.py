@@ -10,7 +10,7 @@ from typing import Any
 
 from domain.cards import names
 from domain.commands import ChooseDealer, Deal, Resign, SeatCommand, TimeOut
-from domain.decide import decide
+from domain.decide import PLAY_HANDLERS, decide
 from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
 from domain.events import HandDrawn, Scored
 from domain.formats.clocks import stamp_clocks, time_out
@@ -36,7 +36,7 @@ from domain.formats.evolve import evolve_format
 from domain.formats.scoring import match_winner, round_result, settle_game
 from domain.formats.seating import cut_for_dealer, next_dealer_side, round_tables, sitting_out
 from domain.formats.state import FormatPhase, FormatState
-from domain.formats.table_seats import as_table_seat
+from domain.formats.table_seats import BY_IDENTITY, as_table_seat
 from domain.options import RuleOptions
 from domain.rules_versions import KNOWN as KNOWN_RULES_VERSIONS
 from domain.setup import deal
@@ -68,15 +68,22 @@ def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEven
     if place is None:
         raise NotYourTurn(f"seat {seat} sits this hand out and deals it")
     index, table_seat = place
-    table = state.tables[index]
-    seats = table.seats
-    hand = table.state
+    hand = state.hands[index]
+    seats = state.table_seats[index]
     if hand.last_hand is not None:
         raise NotYourTurn("your hand is over: the round ends when the other table's hand does")
-    if hand.turn is not None and hand.turn != table_seat:
+    turn = hand.turn
+    if turn is not None and turn != table_seat:
         # Said here, with match seats: the two-player hand would name its table seat.
-        raise NotYourTurn(f"it is not your turn: seat {seats[hand.turn]} is to play")
-    inner = decide(hand, move if table_seat == seat else as_table_seat(move, table_seat))
+        raise NotYourTurn(f"it is not your turn: seat {seats[turn]} is to play")
+    if table_seat != seat:
+        own = BY_IDENTITY[table_seat].get(id(move))  # a listed command: as_table_seat, inlined
+        move = own if own is not None else as_table_seat(move, table_seat)  # type: ignore[assignment]
+    handler = PLAY_HANDLERS.get(type(move))
+    if handler is None or hand.timeouts[table_seat]:  # not a plain move: the whole of ``decide``
+        inner = decide(hand, move)
+    else:
+        inner = handler(hand, move)
     listed = [seats[0], seats[1]]
     events: list[FormatEvent]
     if len(inner) == 1:  # most moves: no comprehension's extra call
@@ -126,17 +133,16 @@ def _cut(state: FormatState, command: CutSeats) -> list[FormatEvent]:
 def _deal(state: FormatState, command: DealTable) -> list[FormatEvent]:
     seed_bytes(command.seed)
     _require_phase(state, FormatPhase.DEAL, "deal")
-    index = next(i for i, table in enumerate(state.tables) if not table.dealt)
-    table = state.tables[index]
-    (dealt,) = deal(table.state, Deal(seed=command.seed))
-    return [TableEvent(table=index, seats=list(table.seats), event=dealt)]
+    index = next(i for i, hand in enumerate(state.hands) if hand.deals == 0)
+    (dealt,) = deal(state.hands[index], Deal(seed=command.seed))
+    return [TableEvent(table=index, seats=list(state.table_seats[index]), event=dealt)]
 
 
 def _hand_ended(state: FormatState, events: list[FormatEvent]) -> list[FormatEvent]:
     """A table's hand has ended with ``events``: when it was the round's last, the round ends."""
     for event in events:
         state = evolve_format(state, event)
-    if all(hand.over for hand in state.tables):
+    if all(hand.last_hand is not None for hand in state.hands):
         events += _round_end(state)
     return events
 

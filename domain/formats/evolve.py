@@ -10,7 +10,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.events import DeadlineSet, DealerChosen, Dealt, MatchCreated, MatchEnded
-from domain.evolve import evolve, fold
+from domain.evolve import EVOLVERS, fold
 from domain.formats.events import (
     FormatEvent,
     FormatGameWon,
@@ -21,13 +21,15 @@ from domain.formats.events import (
     SeatsCut,
     TableEvent,
 )
-from domain.formats.state import FormatPhase, FormatState, SeatedHand, created
+from domain.formats.state import FormatPhase, FormatState, created
 from domain.options import RuleOptions
-from domain.state import MatchState
+from domain.state import MatchState, Phase
 
 # A table's hand never ends its own game: one hand scores at most (100 + 1000) * 2 points.
 _HAND_ONLY_TARGET = 10_000
 _TABLE_DEALER = 1  # table seat 1 plays the dealer's part (``domain.formats.seating``)
+# Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``.
+_DEAL = Phase.DEAL
 
 
 def evolve_format(state: FormatState, event: FormatEvent) -> FormatState:
@@ -36,17 +38,28 @@ def evolve_format(state: FormatState, event: FormatEvent) -> FormatState:
     # A move at one table, nearly every event, so folded right here: the other table (there are
     # at most two) is shared, not copied.
     inner = event.event
-    tables = state.tables
+    hands = state.hands
     index = event.table
-    table = tables[index]
-    moved = SeatedHand(table.seats, evolve(table.state, inner))
-    if len(tables) == 1:
-        tables = (moved,)
+    hand = EVOLVERS[type(inner)](hands[index], inner)
+    # Whose turn it is at each table (a hand waiting for its deal has no turn), written out
+    # for one table or two.
+    seats = state.table_seats
+    if len(hands) == 1:
+        hands = (hand,)
+        turn = hand.turn
+        turns = [] if turn is None or hand.phase is _DEAL else [seats[0][turn]]
     else:
-        tables = (moved, tables[1]) if index == 0 else (tables[0], moved)
+        first, second = hands = (hand, hands[1]) if index == 0 else (hands[0], hand)
+        turns = []
+        turn = first.turn
+        if turn is not None and first.phase is not _DEAL:
+            turns.append(seats[0][turn])
+        turn = second.turn
+        if turn is not None and second.phase is not _DEAL:
+            turns.append(seats[1][turn])
     if type(inner) is Dealt:
-        return _dealt(state, tables)
-    return replace(state, tables=tables)
+        return _dealt(state, hands, turns)
+    return replace(state, hands=hands, turns=turns)
 
 
 def fold_format(events: Iterable[FormatEvent], state: FormatState | None = None) -> FormatState:
@@ -76,10 +89,7 @@ def _cut(state: FormatState, e: SeatsCut) -> FormatState:
 
 def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
     banks, timeouts = _clocks_handed_on(state)
-    tables = tuple(
-        SeatedHand((seats[0], seats[1]), _with_timeouts(state, e, seats, timeouts))
-        for seats in e.tables
-    )
+    hands = tuple(_with_timeouts(state, e, seats, timeouts) for seats in e.tables)
     places: list[tuple[int, int] | None] = [None] * state.players
     for index, seats in enumerate(e.tables):
         for table_seat, seat in enumerate(seats):
@@ -94,8 +104,10 @@ def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
         round=e.round,
         game=e.game,
         hand=e.hand,
-        tables=tables,
+        hands=hands,
+        table_seats=tuple((seats[0], seats[1]) for seats in e.tables),
         places=tuple(places),
+        turns=[],  # every hand waits for its deal
         hand_points=zeros if new_game else state.hand_points,
         hands_won=zeros if new_game else state.hands_won,
         banks_ms=banks,
@@ -124,11 +136,12 @@ def _with_timeouts(
     return replace(hand, timeouts=counts) if any(counts) else hand
 
 
-def _dealt(state: FormatState, tables: tuple[SeatedHand, ...]) -> FormatState:
-    dealt = all(hand.dealt for hand in tables)
+def _dealt(state: FormatState, hands: tuple[MatchState, ...], turns: list[int]) -> FormatState:
+    dealt = all(hand.deals > 0 for hand in hands)
     return replace(
         state,
-        tables=tables,
+        hands=hands,
+        turns=turns,
         phase=FormatPhase.PLAY if dealt else FormatPhase.DEAL,
         deals=state.deals + 1,
     )
@@ -161,13 +174,13 @@ def _match_won(state: FormatState, e: FormatMatchWon) -> FormatState:
 
 def _match_ended(state: FormatState, e: MatchEnded) -> FormatState:
     # The hands in progress stop where they are; nobody is on the clock any more.
-    tables = tuple(replace(t, state=replace(t.state, clock=None)) for t in state.tables)
+    hands = tuple(replace(hand, clock=None) for hand in state.hands)
     return replace(
         state,
         phase=FormatPhase.MATCH_OVER,
         winner=e.winner,
         ending=e,
-        tables=tables,
+        hands=hands,
         deadline=None,
     )
 

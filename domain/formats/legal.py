@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain.formats.commands import CutSeats, DealTable, FormatCommand
 from domain.formats.state import FormatPhase, FormatState
-from domain.legal import legal_actions_as
+from domain.legal import BY_PHASE
 
 # Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``,
 # which costs as much as the rest of this function (Python 3.11).
@@ -22,9 +22,14 @@ def format_legal_actions(state: FormatState, seat: int | None) -> list[FormatCom
         return []
     if state.phase is not _PLAY:
         return []
-    place = state.place_of(seat)
+    places = state.places
+    place = places[seat] if 0 <= seat < len(places) else None
     if place is None:
         return []
     index, table_seat = place
-    # Listed with the match seat by the two-player hand itself (it never lists a resignation).
-    return legal_actions_as(state.tables[index].state, table_seat, seat)  # type: ignore[return-value]
+    hand = state.hands[index]
+    if table_seat != hand.turn:
+        return []
+    # Listed with the match seat by the two-player hand itself (``legal_actions_as``, inlined;
+    # it never lists a resignation).
+    return BY_PHASE[hand.phase](hand, table_seat, seat)  # type: ignore[return-value]

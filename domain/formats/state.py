@@ -20,13 +20,16 @@ from domain.formats.events import (
 )
 from domain.options import RuleOptions
 from domain.rules_versions import UNVERSIONED, RulesVersion
-from domain.state import MatchState, Phase
+from domain.state import MatchState
 
-# Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``
-# (Python 3.11), slower than the rest of ``turns``.
-_DEAL = Phase.DEAL
-
-__all__ = ["FormatPhase", "FormatState", "Players", "SeatedHand", "sides_of", "team_of"]
+__all__ = [
+    "FormatPhase",
+    "FormatState",
+    "Players",
+    "SeatedHand",
+    "sides_of",
+    "team_of",
+]
 
 
 class FormatPhase(StrEnum):
@@ -67,10 +70,16 @@ class FormatState(msgspec.Struct, frozen=True, gc=False):
     deals: int = 0  # hands dealt in the match at every table: each has its own seed
     game: int = 1
     hand: int = 0  # rounds dealt in this game, the current one included
-    tables: tuple[SeatedHand, ...] = ()
+    # By table, its two-player hand and the match seats at its table seats 0 and 1 (together:
+    # ``tables``). Kept apart, so that a move makes only its table's new hand.
+    hands: tuple[MatchState, ...] = ()
+    table_seats: tuple[tuple[int, int], ...] = ()
     # By match seat, where it plays this round: (table, table seat), None sitting out. Every
     # move looks its seat up here.
     places: tuple[tuple[int, int] | None, ...] = ()
+    # The match seats expected to act now (two at once in the four-player game), by table:
+    # kept up to date by every event that changes a hand, as it is asked before every move.
+    turns: list[int] = msgspec.field(default_factory=list)
     hand_points: tuple[int, ...] = ()  # by side, this game
     hands_won: tuple[int, ...] = ()  # by side, this game
     match_scores: tuple[int, ...] = ()
@@ -107,14 +116,9 @@ class FormatState(msgspec.Struct, frozen=True, gc=False):
         return places[seat] if 0 <= seat < len(places) else None
 
     @property
-    def turns(self) -> list[int]:
-        """The match seats expected to act now (two at once in the four-player game)."""
-        turns = []
-        for table in self.tables:  # asked before every move: no comprehension's extra call
-            hand = table.state
-            if hand.turn is not None and hand.phase is not _DEAL:
-                turns.append(table.seats[hand.turn])
-        return turns
+    def tables(self) -> tuple[SeatedHand, ...]:
+        """Each table's hand with its match seats."""
+        return tuple(map(SeatedHand, self.table_seats, self.hands))
 
 
 def sides_of(players: int) -> int:

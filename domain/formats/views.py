@@ -108,7 +108,7 @@ def _match_view(state: FormatState, viewer: int | None) -> FormatTableView:
     return FormatTableView(
         players=state.players,
         phase=state.phase,
-        turns=[] if state.ending is not None else state.turns,
+        turns=[] if state.ending is not None else list(state.turns),
         dealer_side=state.dealer_side,
         sitting_out=state.sitting_out,
         teams=[[0, 2], [1, 3]] if state.players == 4 else None,
