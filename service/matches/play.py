@@ -20,21 +20,18 @@ from domain import event_type
 from domain.events import MATCH_ENDINGS, Event
 from domain.formats import FORMAT_MATCH_ENDINGS, FormatEvent, FormatPhase, FormatState
 from domain.state import MatchState, Phase
-from service.audit.game_record import GameRecord, match_events
-from service.audit.hand_history import hand_history
+from service.audit.game_record import GameRecord
 from service.audit.notary import Reached
-from service.audit.replay import ReplayState, replay_state
-from service.audit.served_record import served_record
+from service.audit.record_kinds import record_kind
+from service.audit.replay import FormatReplayState, ReplayState
+from service.audit.served_record import RecordedMatches, served_record
 from service.bots.runner import BotRunner
-from service.formats.history import format_hand_history, record_format_events
-from service.formats.record import served_format_record
-from service.formats.replay import FormatReplayState, format_replay_state
 from service.matches.formats import FormatMatchService
 from service.matches.outcome import Outcome, table_outcome, two_player_outcome
 from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
 from service.store.codec import tag_of
-from service.store.match_streams import Loaded, stream_id
+from service.store.match_streams import TWO_SEATS, Loaded, kind_for, stream_id
 
 AnyLoaded = Loaded[MatchState] | Loaded[FormatState]
 AnyEvent = Event | FormatEvent
@@ -81,7 +78,28 @@ class MatchPlay(Protocol):
         """The complete state right after event ``at`` of the setup or a finished hand."""
 
 
-class TwoSeats:
+class Audited:
+    """The record, hand histories and replays, the same at every table size
+    (``service.audit.record_kinds`` holds what differs)."""
+
+    def recorded(self) -> RecordedMatches:
+        raise NotImplementedError
+
+    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
+        return await served_record(self.recorded(), match)
+
+    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
+        record, _ = await self.record(match)
+        kind = record_kind(match)
+        return kind.hand_history(record.match_id, kind.events(record), record.fairness, hand)
+
+    async def replay(self, match: RegisteredMatch, at: int) -> ReplayState | FormatReplayState:
+        record, version = await self.record(match)
+        kind = record_kind(match)
+        return kind.replay(record.match_id, kind.events(record), at, version)
+
+
+class TwoSeats(Audited):
     endings: tuple[type, ...] = MATCH_ENDINGS
 
     def __init__(self, matches: MatchService, bots: BotRunner) -> None:
@@ -122,19 +140,11 @@ class TwoSeats:
         events = await self.events(match, None, after_version=0)
         return two_player_outcome(loaded.state, [event for _, event in events])
 
-    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
-        return await served_record(self.matches, match.match_id)
-
-    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
-        record, _ = await self.record(match)
-        return hand_history(record.match_id, match_events(record), record.fairness, hand)
-
-    async def replay(self, match: RegisteredMatch, at: int) -> ReplayState:
-        record, version = await self.record(match)
-        return replay_state(record.match_id, match_events(record), at, version)
+    def recorded(self) -> RecordedMatches:
+        return self.matches
 
 
-class Tables:
+class Tables(Audited):
     """Three and four seats: every table's hand in one stream; bots answer within the
     command."""
 
@@ -179,16 +189,8 @@ class Tables:
         events = await self.events(match, None, after_version=0)
         return table_outcome(loaded.state, [event for _, event in events])
 
-    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
-        return await served_format_record(self.formats, match)
-
-    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
-        record, _ = await self.record(match)
-        return format_hand_history(record, hand)
-
-    async def replay(self, match: RegisteredMatch, at: int) -> FormatReplayState:
-        record, version = await self.record(match)
-        return format_replay_state(record.match_id, record_format_events(record), at, version)
+    def recorded(self) -> RecordedMatches:
+        return self.formats
 
 
 class MatchPlays:
@@ -197,5 +199,5 @@ class MatchPlays:
         self.tables = Tables(formats)
 
     def service_for(self, match: RegisteredMatch) -> MatchPlay:
-        """The one place that looks at a match's seat count."""
-        return self.two_seats if len(match.seats) == 2 else self.tables
+        """The match's kind of stream chooses (``kind_for``, the one place a seat count does)."""
+        return self.two_seats if kind_for(len(match.seats)) is TWO_SEATS else self.tables
