@@ -16,13 +16,12 @@ from typing import Any, Protocol
 
 import msgspec
 
-from domain import event_type
-from domain.events import MATCH_ENDINGS, Event
-from domain.formats import FORMAT_MATCH_ENDINGS, FormatEvent, FormatPhase, FormatState
+from domain.events import Event
+from domain.formats import FormatEvent, FormatPhase, FormatState
 from domain.state import MatchState, Phase
 from service.audit.game_record import GameRecord
 from service.audit.notary import Reached
-from service.audit.record_kinds import record_kind
+from service.audit.record_kinds import ONE_HAND, TABLES, RecordKind, record_kind
 from service.audit.replay import FormatReplayState, ReplayState
 from service.audit.served_record import RecordedMatches, served_record
 from service.bots.runner import BotRunner
@@ -30,8 +29,7 @@ from service.matches.formats import FormatMatchService
 from service.matches.outcome import Outcome, table_outcome, two_player_outcome
 from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
-from service.store.codec import tag_of
-from service.store.match_streams import TWO_SEATS, Loaded, kind_for, stream_id
+from service.store.match_streams import Loaded, stream_id
 
 AnyLoaded = Loaded[MatchState] | Loaded[FormatState]
 AnyEvent = Event | FormatEvent
@@ -79,38 +77,40 @@ class MatchPlay(Protocol):
 
 
 class Audited:
-    """The record, hand histories and replays, the same at every table size
-    (``service.audit.record_kinds`` holds what differs)."""
+    """What the kind of match (``service.audit.record_kinds``) answers alike at every table
+    size: its stream, its events' types, its record, hand histories and replays."""
+
+    kind: RecordKind[Any, Any]
 
     def recorded(self) -> RecordedMatches:
         raise NotImplementedError
+
+    def stream_id(self, match_id: str) -> str:
+        return self.kind.stream.stream_id(match_id)
+
+    def event_type(self, event: Any) -> str:
+        return self.kind.tag(event)
 
     async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
         return await served_record(self.recorded(), match)
 
     async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
         record, _ = await self.record(match)
-        kind = record_kind(match)
-        return kind.hand_history(record.match_id, kind.events(record), record.fairness, hand)
+        events = self.kind.events(record)
+        return self.kind.hand_history(record.match_id, events, record.fairness, hand)
 
     async def replay(self, match: RegisteredMatch, at: int) -> ReplayState | FormatReplayState:
         record, version = await self.record(match)
-        kind = record_kind(match)
-        return kind.replay(record.match_id, kind.events(record), at, version)
+        return self.kind.replay(record.match_id, self.kind.events(record), at, version)
 
 
 class TwoSeats(Audited):
-    endings: tuple[type, ...] = MATCH_ENDINGS
+    kind = ONE_HAND
+    endings: tuple[type, ...] = ONE_HAND.endings
 
     def __init__(self, matches: MatchService, bots: BotRunner) -> None:
         self.matches = matches
         self.bots = bots
-
-    def stream_id(self, match_id: str) -> str:
-        return stream_id(match_id)
-
-    def event_type(self, event: Any) -> str:
-        return event_type(event)
 
     async def load(self, match: RegisteredMatch) -> Loaded[MatchState]:
         return await self.matches.load(match)
@@ -148,16 +148,11 @@ class Tables(Audited):
     """Three and four seats: every table's hand in one stream; bots answer within the
     command."""
 
-    endings: tuple[type, ...] = FORMAT_MATCH_ENDINGS
+    kind = TABLES
+    endings: tuple[type, ...] = TABLES.endings
 
     def __init__(self, formats: FormatMatchService) -> None:
         self.formats = formats
-
-    def stream_id(self, match_id: str) -> str:
-        return self.formats.streams.stream_id(match_id)
-
-    def event_type(self, event: Any) -> str:
-        return tag_of(event)
 
     async def load(self, match: RegisteredMatch) -> Loaded[FormatState]:
         return await self.formats.load(match)
@@ -199,5 +194,5 @@ class MatchPlays:
         self.tables = Tables(formats)
 
     def service_for(self, match: RegisteredMatch) -> MatchPlay:
-        """The match's kind of stream chooses (``kind_for``, the one place a seat count does)."""
-        return self.two_seats if kind_for(len(match.seats)) is TWO_SEATS else self.tables
+        """The match's kind chooses (``record_kind``; only ``kind_for`` reads a seat count)."""
+        return self.two_seats if record_kind(match) is ONE_HAND else self.tables
