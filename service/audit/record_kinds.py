@@ -21,7 +21,13 @@ from service.audit.game_record import GameRecord, finished_hands, finished_round
 from service.audit.hand_history import hand_history, table_hand_history
 from service.audit.replay import FormatReplayState, ReplayState, replay_state, tables_replay_state
 from service.audit.verify_play import Report, check_play, check_tables_play
-from service.audit.verify_seeds import hand_labels, hand_slots_due, table_labels, table_slots_due
+from service.audit.verify_seeds import (
+    SeedBook,
+    hand_labels,
+    hand_slots_due,
+    table_labels,
+    table_slots_due,
+)
 from service.fairness.events import FairnessView, Slot, fairness_slots
 from service.formats.fairness import format_fairness_slots
 from service.ports.event_store import StoredEvent
@@ -47,7 +53,7 @@ class RecordKind(Generic[S, E]):
     # The verifier's rule, from the recorded events alone, and what each link seeded.
     slots_due: Callable[[Sequence[tuple[int, E]], int], list[Slot]]
     seed_labels: Callable[[Sequence[tuple[int, E]]], dict[int, str]]
-    check_play: Callable[[Sequence[tuple[int, E]], Any, Report], object]
+    check_play: Callable[[Sequence[tuple[int, E]], SeedBook, Report], object]
     replay: Callable[[str, Sequence[tuple[int, E]], int, int], ReplayState | FormatReplayState]
     hand_history: Callable[[str, Sequence[tuple[int, E]], FairnessView, int], str]
     fewest_seats: int
