@@ -29,7 +29,8 @@ from datetime import UTC, datetime
 
 from adapters.memory.event_store import InMemoryEventStore
 from domain import Event, Knock, StartMatch, decide, evolve, fold, legal_actions, new_match
-from service.audit.game_record import GameRecord, build_record, match_events
+from service.audit.game_record import GameRecord, build_record
+from service.audit.record_kinds import ONE_HAND
 from service.audit.verify import verify_record
 from service.fairness import seeds as fairness
 from service.fairness.log import FairnessLog, deal_seed, fairness_stream, touches_fairness
@@ -64,6 +65,7 @@ async def _played(rng: random.Random) -> GameRecord:
         knocks = [a for a in actions if isinstance(a, Knock)]
         events = decide(loaded.state, rng.choice(knocks or actions))
     return build_record(
+        ONE_HAND,
         match,
         await store.read_stream(stream_id(match.match_id)),
         await store.read_stream(fairness_stream(match.match_id)),
@@ -91,7 +93,7 @@ def main() -> None:
 
     def replay_all() -> None:
         for record in records:
-            fold(event for _, event in match_events(record))
+            fold(event for _, event in ONE_HAND.events(record))
 
     def verify_all() -> None:
         for record in records:

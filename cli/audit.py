@@ -26,6 +26,7 @@ from service.audit.checkpoints import with_table_deals
 from service.audit.game_record import FairnessBehind, build_record, decode_record
 from service.audit.log_checkpoints import LogTree, check_log_checkpoints
 from service.audit.notes import NoteError, VerifierKey, expand, parse_verifier_key
+from service.audit.record_kinds import record_kind
 from service.audit.verify import Verdict, verify_file, verify_record
 from service.audit.verify_notes import (
     check_notes,
@@ -38,11 +39,8 @@ from service.audit.verify_seeds import MAX_LINKS
 from service.fairness.events import SeedsCommitted, decode_fairness
 from service.fairness.log import fairness_stream
 from service.fairness.seeds import commitment
-from service.formats.record import build_format_record
-from service.matches.formats import is_format_match
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
-from service.store.match_streams import THREE_OR_FOUR_SEATS, TWO_SEATS
 
 
 class Notes:
@@ -66,8 +64,8 @@ async def audit_match(
     if match is None:
         return Verdict(False, [], f"there is no match {match_id} in this database")
     lines: list[str] = []
-    players = is_format_match(match)
-    own = (THREE_OR_FOUR_SEATS if players else TWO_SEATS).stream_id(match_id)
+    kind = record_kind(match)
+    own = kind.stream.stream_id(match_id)
     for what, stream in (("match", own), ("fairness", fairness_stream(match_id))):
         report = await store.verify_stream(stream)
         if report.broken is not None:
@@ -88,8 +86,7 @@ async def audit_match(
     if commitment(match.server_secret, 1, first.links).hex() != first.commitment:
         return Verdict(False, lines, "the match's stored secret does not give its commitment")
     try:
-        build = build_format_record if players else build_record
-        record = build(match, match_events, fairness_events)
+        record = build_record(kind, match, match_events, fairness_events)
     except FairnessBehind as error:
         return Verdict(False, lines, str(error))
     except (msgspec.DecodeError, DomainError) as error:

@@ -11,8 +11,7 @@ from litestar.datastructures import State
 from litestar.params import PathParameter, QueryParameter
 
 from service.audit.game_record import GameRecord
-from service.audit.replay import ReplayState
-from service.formats.replay import FormatReplayState
+from service.audit.replay import FormatReplayState, ReplayState
 from web.checkpoints import provide_notary
 from web.docs import problems
 from web.params import Matches, MatchId, Plays

@@ -3,35 +3,33 @@
 It holds the rule options, the seats (never a token), the fairness summary, and both of the
 match's streams as stored: every event with its version, type, schema version, its data as the
 exact JSON text that was hashed, its hash and the hash before it. A match in progress is
-recorded up to the end of its last finished hand: the hand being played is left out entirely
-(``events_left_out`` counts its events), so the record holds nothing a seat may not know.
+recorded up to the end of its last finished hand, or at three and four seats up to the start
+of the round being played: a hand in play is left out entirely (``events_left_out`` counts its
+events), so the record holds nothing a seat may not know, at any table. Every kind of match
+is recorded alike; ``service.audit.record_kinds`` says where the kinds differ.
 ``docs/audit.md`` describes the format for anyone writing their own verifier.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from domain import Event, HandDrawn, MatchCreated, RuleOptions, Scored, fold
+from domain import RuleOptions
 from domain.errors import DomainError
-from domain.events import MATCH_ENDING_TYPES, MATCH_ENDINGS
-from service.fairness.events import (
-    FairnessView,
-    SeedsCommitted,
-    decode_fairness,
-    fairness_slots,
-    summary_of,
-)
+from domain.events import MATCH_ENDING_TYPES
+from domain.formats import FORMAT_MATCH_ENDING_TYPES
+from service.fairness.events import FairnessView, SeedsCommitted, decode_fairness, summary_of
 from service.fairness.log import fairness_stream
 from service.ports.event_store import StoredEvent
 from service.ports.match_registry import RegisteredMatch
-from service.store.codec import decode_stored, from_record
 from service.store.hash_chain import GENESIS
-from service.store.match_streams import stream_id
+
+if TYPE_CHECKING:
+    from service.audit.record_kinds import RecordKind
 
 FORMAT = "gin-rummy-record"
 FORMAT_VERSION = 1
@@ -86,45 +84,20 @@ class FairnessBehind(Exception):  # noqa: N818
 
 
 def build_record(
+    kind: RecordKind[Any, Any],
     match: RegisteredMatch,
     match_events: Sequence[StoredEvent],
     fairness_events: Sequence[StoredEvent],
 ) -> GameRecord:
-    kept = finished_part(match_events)
-    events = [from_record(record) for record in kept]
-    created = next((e for e in events if isinstance(e, MatchCreated)), None)
-    return record_of(
-        match,
-        stream=stream_id(match.match_id),
-        kept=kept,
-        left_out=len(match_events) - len(kept),
-        fairness_events=fairness_events,
-        due=lambda links: len(fairness_slots(fold(events), links)),
-        options=created.options if created is not None else None,
-        finished=any(isinstance(e, MATCH_ENDINGS) for e in events),
-        hands_finished=sum(isinstance(e, Scored | HandDrawn) for e in events),
-    )
-
-
-def record_of(
-    match: RegisteredMatch,
-    *,
-    stream: str,
-    kept: Sequence[StoredEvent],
-    left_out: int,
-    fairness_events: Sequence[StoredEvent],
-    due: Callable[[int], int],
-    options: RuleOptions | None,
-    finished: bool,
-    hands_finished: int,
-) -> GameRecord:
-    """A record of ``kept``, the finished part of a match stream (``stream``), of any format:
-    ``due`` says how many fairness records it needs, given the chains' length."""
+    """The record of a match of ``kind`` from its stored streams."""
+    kept = kind.finished_part(match_events)
+    events = [kind.stream.codec.from_record(record) for record in kept]
+    options = kind.options(events)
     first_commit = decode_fairness(fairness_events[0].data) if fairness_events else None
     if options is None or not isinstance(first_commit, SeedsCommitted):
         raise FairnessBehind(f"match {match.match_id} has not been fully created")
     links = first_commit.links
-    needed = due(links)
+    needed = len(kind.fairness_due(kind.stream.fold(events, kind.stream.initial()), links))
     if len(fairness_events) < needed:
         raise FairnessBehind(
             f"match {match.match_id}: the fairness stream holds {len(fairness_events)} "
@@ -132,7 +105,7 @@ def record_of(
         )
     fairness = [decode_fairness(record.data) for record in fairness_events[:needed]]
     status: Status = "finished"  # a no-show ends a match nobody joined
-    if not finished:
+    if not kind.finished(events):
         status = "in_progress" if match.full else "waiting_for_opponent"
     return GameRecord(
         match_id=match.match_id,
@@ -149,17 +122,17 @@ def record_of(
             )
             for seat in match.seats
         ],
-        hands_finished=hands_finished,
-        events_left_out=left_out,
+        hands_finished=sum(kind.ends_hand(event) for event in events),
+        events_left_out=len(match_events) - len(kept),
         fairness=summary_of(fairness, links),
-        match_stream=stream_record(stream, kept),
+        match_stream=stream_record(kind.stream.stream_id(match.match_id), kept),
         fairness_stream=stream_record(fairness_stream(match.match_id), fairness_events[:needed]),
     )
 
 
-def finished_part(records: Sequence[StoredEvent]) -> Sequence[StoredEvent]:
-    """The events before the hand in progress (all of them when no hand is in progress: a
-    match that ended mid-hand has none)."""
+def finished_hands(records: Sequence[StoredEvent]) -> Sequence[StoredEvent]:
+    """A two-player match's events before the hand in progress (all of them when no hand is
+    in progress: a match that ended mid-hand has none)."""
     last_deal = None
     for index, record in enumerate(records):
         if record.type == "dealt":
@@ -167,6 +140,20 @@ def finished_part(records: Sequence[StoredEvent]) -> Sequence[StoredEvent]:
         elif record.type in ("scored", "hand_drawn", *MATCH_ENDING_TYPES):
             last_deal = None
     return records if last_deal is None else records[:last_deal]
+
+
+def finished_rounds(records: Sequence[StoredEvent]) -> Sequence[StoredEvent]:
+    """A three- or four-player match's events up to the start of the round being played
+    (every table's hand of it is left out until the round is over); all of them once the
+    match is over: no round starts after it is won, and a match that ended mid-round reveals
+    every hand, as its seeds are revealed then."""
+    if any(record.type in FORMAT_MATCH_ENDING_TYPES for record in records):
+        return records
+    last_start = max(
+        (index for index, record in enumerate(records) if record.type == "round_started"),
+        default=None,
+    )
+    return records if last_start is None else records[: last_start + 1]
 
 
 def stream_record(stream: str, records: Sequence[StoredEvent]) -> StreamRecord:
@@ -199,11 +186,3 @@ def decode_record(data: bytes | str) -> GameRecord:
         return msgspec.json.decode(data, type=GameRecord)
     except DomainError as error:
         raise msgspec.ValidationError(f"the record's options: {error}") from None
-
-
-def match_events(record: GameRecord) -> list[tuple[int, Event]]:
-    """The record's match events, decoded as they stand (``service.audit.verify`` checks them)."""
-    return [
-        (e.version, decode_stored(e.type, e.schema_version, e.data.encode()))
-        for e in record.match_stream.events
-    ]

@@ -5,6 +5,10 @@ the seeds the deal came from so anyone can recompute it. Hands are numbered thro
 (the third hand dealt is hand 3, whatever game it belongs to). A hand the match ended in (a
 resignation, a forfeit on time, an adjudication, an abandonment) is finished too: its history
 says in words how the match ended instead of a score, and each timeout is told as one.
+
+At three and four seats a hand is its table's, told in table seats, headed by the round, the
+table and which match seats sit there (``table_hand_history``); hands are numbered through the
+match in the order dealt, at every table, as their seeds are.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from domain import (
     new_match,
 )
 from domain.events import MatchEnded, TimedOut
+from domain.formats import FormatEvent, FormatState, TableEvent, evolve_format
 from service.audit.hand_text import (
     game_ending,
     hand_ending,
@@ -44,6 +49,41 @@ def hand_history(
 ) -> str:
     state, start = _before_deal(events, deal)
     return told_hand(match_id, state, events[start:], fairness, deal)
+
+
+def table_hand_history(
+    match_id: str, events: Sequence[tuple[int, FormatEvent]], fairness: FairnessView, deal: int
+) -> str:
+    state = FormatState()
+    dealt = 0
+    for index, (_, event) in enumerate(events):
+        if isinstance(event, TableEvent) and isinstance(event.event, Dealt):
+            dealt += 1
+            if dealt == deal:
+                return _told_table(match_id, state, events[index:], fairness, deal)
+        state = evolve_format(state, event)
+    raise HandNotFinished(f"hand {deal} of the match is not finished (or not dealt)")
+
+
+def _told_table(
+    match_id: str,
+    state: FormatState,
+    events: Sequence[tuple[int, FormatEvent]],
+    fairness: FairnessView,
+    deal: int,
+) -> str:
+    first = events[0][1]
+    assert isinstance(first, TableEvent)
+    table = first.table
+    hand = [(v, e.event) for v, e in events if isinstance(e, TableEvent) and e.table == table]
+    if not any(isinstance(event, Scored | HandDrawn) for _, event in hand):
+        raise HandNotFinished(f"hand {deal} of the match is not finished")
+    first_seat, second_seat = first.seats
+    where = (
+        f"round {state.round}, table {table}; table seats 0 and 1 are seats {first_seat} "
+        f"and {second_seat} of the match"
+    )
+    return told_hand(match_id, state.tables[table].state, hand, fairness, deal, where)
 
 
 def told_hand(

@@ -8,19 +8,15 @@ and ends the check; the verdict lists each hand (who dealt, how it ended, the sc
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 import msgspec
 
-from domain import MatchCreated, RuleOptions, event_type
+from domain import RuleOptions
 from domain.errors import DomainError
-from domain.events import MATCH_ENDINGS
-from domain.formats import (
-    FORMAT_MATCH_ENDINGS,
-    FormatMatchCreated,
-)
 from service.audit.event_diff import Discrepancy, name
 from service.audit.game_record import (
     FORMAT,
@@ -29,9 +25,7 @@ from service.audit.game_record import (
     StreamRecord,
     decode_record,
 )
-from service.audit.verify_format_play import check_format_play
-from service.audit.verify_format_seeds import check_format_fairness
-from service.audit.verify_play import check_play
+from service.audit.record_kinds import record_kind_of
 from service.audit.verify_seeds import check_fairness
 from service.fairness.events import (
     FairnessEvent,
@@ -40,9 +34,7 @@ from service.fairness.events import (
     fairness_type,
     summary_of,
 )
-from service.store.codec import TABLE_EVENTS, decode_stored, tag_of
 from service.store.hash_chain import GENESIS, link_hash
-from service.store.match_streams import THREE_OR_FOUR_SEATS, stream_id
 
 T = TypeVar("T")
 
@@ -93,33 +85,24 @@ def _check(record: GameRecord, report: Callable[[str], None]) -> None:
     if record.format != FORMAT or record.format_version != FORMAT_VERSION:
         raise Discrepancy(f"this is not a {FORMAT} version {FORMAT_VERSION} document")
     match_stream, fairness_stream = record.match_stream, record.fairness_stream
-    # The match stream's id says the format; it is in every hash, so it cannot be changed alone.
-    players = match_stream.stream_id == THREE_OR_FOUR_SEATS.stream_id(record.match_id)
-    expected = (
-        THREE_OR_FOUR_SEATS.stream_id(record.match_id) if players else stream_id(record.match_id)
-    )
-    _check_stream_id("match stream", match_stream, expected)
+    # The match stream's id says the kind of match; it is in every hash, so it cannot be
+    # changed alone.
+    kind = record_kind_of(record.match_id, match_stream.stream_id)
+    _check_stream_id("match stream", match_stream, kind.stream.stream_id(record.match_id))
     _check_stream_id("fairness stream", fairness_stream, f"fairness-{record.match_id}")
     _check_chain("match stream", match_stream)
     _check_chain("fairness stream", fairness_stream)
     fairness = _decoded("fairness stream", fairness_stream, _fairness, fairness_type)
-    if players:
-        formats = _decoded("match stream", match_stream, TABLE_EVENTS.decode, tag_of)
-        seeds = check_format_fairness(record.match_id, fairness, formats)
-        check_format_play(formats, seeds, report)
-        created = next((e for _, e in formats if isinstance(e, FormatMatchCreated)), None)
-        options = created.options if created is not None else None
-        finished = any(isinstance(e, FORMAT_MATCH_ENDINGS) for _, e in formats)
-        last = formats[-1][0] if formats else 0
-    else:
-        events = _decoded("match stream", match_stream, decode_stored, event_type)
-        seeds = check_fairness(record.match_id, fairness, events)
-        check_play(events, seeds, report)
-        two = next((e for _, e in events if isinstance(e, MatchCreated)), None)
-        options = two.options if two is not None else None
-        finished = any(isinstance(e, MATCH_ENDINGS) for _, e in events)
-        last = events[-1][0] if events else 0
-    _check_summary(record, options, finished, last, [event for _, event in fairness])
+    events = _decoded("match stream", match_stream, kind.decode, kind.tag)
+    plain = [event for _, event in events]
+    due = functools.partial(kind.slots_due, events)
+    seeds = check_fairness(
+        record.match_id, fairness, due, kind.seed_labels(events), kind.seats(plain)
+    )
+    kind.check_play(events, seeds, report)
+    last = events[-1][0] if events else 0
+    fairness_events = [event for _, event in fairness]
+    _check_summary(record, kind.options(plain), kind.finished(plain), last, fairness_events)
 
 
 def _check_stream_id(what: str, stream: StreamRecord, expected: str) -> None:

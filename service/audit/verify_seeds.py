@@ -1,6 +1,11 @@
 """Checking a record's fairness stream: the right records in the right order, every revealed
 seed hashing to its chain's commitment, and the server secret (once the match is over) giving
-every commitment. The result is the seed book the deals are recomputed from."""
+every commitment. The result is the seed book the deals are recomputed from.
+
+Which records are due is worked out from the recorded events alone, not from the service's
+own rule: at three and four seats a deal's seed is due once its hand and every hand dealt
+before it are over, a round's new commitments before its seeds, every seed and the server
+secret once the match is over."""
 
 from __future__ import annotations
 
@@ -10,6 +15,14 @@ import msgspec
 
 from domain import CardsCut, Dealt, Event, HandDrawn, Scored
 from domain.events import MATCH_ENDINGS
+from domain.formats import (
+    FORMAT_MATCH_ENDINGS,
+    FormatEvent,
+    FormatMatchCreated,
+    RoundStarted,
+    SeatsCut,
+    TableEvent,
+)
 from service.audit.event_diff import Discrepancy
 from service.fairness.events import (
     EntropyFixed,
@@ -20,6 +33,7 @@ from service.fairness.events import (
     Slot,
     slot_of,
     slots_for,
+    slots_revealing,
 )
 from service.fairness.seeds import (
     CUT_LINK,
@@ -32,7 +46,6 @@ from service.fairness.seeds import (
     step_of_link,
 )
 
-SEATS = 2
 # The service's chains have CHAIN_LINKS (1,024) links. A record claiming far longer ones would
 # have the secret's check hash for as long as it claims: a verifier answers, so it refuses them.
 MAX_LINKS = 2**16
@@ -54,17 +67,6 @@ class SeedBook(msgspec.Struct, frozen=True):
         return shuffle_seed(seed, self.match_id, self.entropy, step_of_link(link)).hex()
 
 
-def check_fairness(
-    match_id: str,
-    fairness: Sequence[tuple[int, FairnessEvent]],
-    events: Sequence[tuple[int, Event]],
-) -> SeedBook:
-    """The seed book of a two-player match's record."""
-    return check_seeds(
-        match_id, fairness, lambda links: _due(events, links), _labels(events), SEATS
-    )
-
-
 def chain_length(fairness: Sequence[tuple[int, FairnessEvent]]) -> int:
     """The links per chain, from the fairness stream's first record."""
     first = fairness[0][1] if fairness else None
@@ -78,15 +80,16 @@ def chain_length(fairness: Sequence[tuple[int, FairnessEvent]]) -> int:
     return first.links
 
 
-def check_seeds(
+def check_fairness(
     match_id: str,
     fairness: Sequence[tuple[int, FairnessEvent]],
     due: Callable[[int], Sequence[Slot]],
     labels: dict[int, str],
     seats: int,
 ) -> SeedBook:
-    """The seed book of a record of any format: ``due`` gives the records its match events
-    need (given the chains' length), ``labels`` what each link seeded."""
+    """The seed book of a record of any kind: ``due`` gives the records its match events
+    need (given the chains' length), ``labels`` what each link seeded, ``seats`` the seats
+    whose entropy is fixed (``service.audit.record_kinds`` has each kind's rules)."""
     links = chain_length(fairness)
     _check_slots(fairness, due(links))
     commitments: dict[int, bytes] = {}
@@ -105,7 +108,7 @@ def check_seeds(
     return SeedBook(match_id, entropy, seeds, labels)
 
 
-def _due(events: Sequence[tuple[int, Event]], links: int) -> list[Slot]:
+def hand_slots_due(events: Sequence[tuple[int, Event]], links: int) -> list[Slot]:
     deals = sum(isinstance(e, Dealt) for _, e in events)
     last_deal = max((i for i, (_, e) in enumerate(events) if isinstance(e, Dealt)), default=-1)
     over = any(isinstance(e, Scored | HandDrawn) for _, e in events[last_deal + 1 :])
@@ -116,6 +119,43 @@ def _due(events: Sequence[tuple[int, Event]], links: int) -> list[Slot]:
         match_over=any(isinstance(e, MATCH_ENDINGS) for _, e in events),
         links=links,
     )
+
+
+def table_slots_due(events: Sequence[tuple[int, FormatEvent]], links: int) -> list[Slot]:
+    deals = 0
+    playing: dict[int, int] = {}  # by table: the deal its hand came from
+    over: set[int] = set()  # deals whose hand has ended
+    for _, event in events:
+        if isinstance(event, TableEvent) and isinstance(event.event, Dealt):
+            deals += 1
+            playing[event.table] = deals
+        elif isinstance(event, TableEvent) and isinstance(event.event, Scored | HandDrawn):
+            over.add(playing.get(event.table, 0))
+    match_over = any(isinstance(e, FORMAT_MATCH_ENDINGS) for _, e in events)
+    created = next((e for _, e in events if isinstance(e, FormatMatchCreated)), None)
+    revealed = deals if match_over else 0
+    while revealed + 1 in over:
+        revealed += 1
+    return slots_revealing(
+        cut=any(isinstance(e, SeatsCut) for _, e in events),
+        deals=deals,
+        revealed=revealed,
+        match_over=match_over,
+        links=links,
+        deals_per_round=2 if created is not None and created.players == 4 else 1,
+    )
+
+
+def table_labels(events: Sequence[tuple[int, FormatEvent]]) -> dict[int, str]:
+    labels = {CUT_LINK: "the cut"}
+    round_number, deals = 0, 0
+    for _, event in events:
+        if isinstance(event, RoundStarted):
+            round_number = event.round
+        elif isinstance(event, TableEvent) and isinstance(event.event, Dealt):
+            deals += 1
+            labels[deals + 1] = f"round {round_number} table {event.table}"
+    return labels
 
 
 def _check_slots(fairness: Sequence[tuple[int, FairnessEvent]], due: Sequence[Slot]) -> None:
@@ -150,7 +190,7 @@ def _describe(slot: Slot) -> str:
     return "the server secret"
 
 
-def _labels(events: Sequence[tuple[int, Event]]) -> dict[int, str]:
+def hand_labels(events: Sequence[tuple[int, Event]]) -> dict[int, str]:
     labels = {CUT_LINK: "the cut"}
     deals = [e for _, e in events if isinstance(e, Dealt)]
     for number, dealt in enumerate(deals, 1):

@@ -61,10 +61,6 @@ from service.store.match_streams import Loaded, MatchStreams
 BOT_MOVES_PER_APPEND = 2_000
 
 
-def is_format_match(match: RegisteredMatch) -> bool:
-    return len(match.seats) > 2
-
-
 class CreatedFormatMatch(msgspec.Struct, frozen=True):
     created: CreatedMatch
     invite_codes: dict[int, str]  # by seat

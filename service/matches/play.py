@@ -16,24 +16,19 @@ from typing import Any, Protocol
 
 import msgspec
 
-from domain import event_type
-from domain.events import MATCH_ENDINGS, Event
-from domain.formats import FORMAT_MATCH_ENDINGS, FormatEvent, FormatPhase, FormatState
+from domain.events import Event
+from domain.formats import FormatEvent, FormatPhase, FormatState
 from domain.state import MatchState, Phase
-from service.audit.game_record import GameRecord, match_events
-from service.audit.hand_history import hand_history
+from service.audit.game_record import GameRecord
 from service.audit.notary import Reached
-from service.audit.replay import ReplayState, replay_state
-from service.audit.served_record import served_record
+from service.audit.record_kinds import ONE_HAND, TABLES, RecordKind, record_kind
+from service.audit.replay import FormatReplayState, ReplayState
+from service.audit.served_record import RecordedMatches, served_record
 from service.bots.runner import BotRunner
-from service.formats.history import format_hand_history, record_format_events
-from service.formats.record import served_format_record
-from service.formats.replay import FormatReplayState, format_replay_state
 from service.matches.formats import FormatMatchService
 from service.matches.outcome import Outcome, table_outcome, two_player_outcome
 from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
-from service.store.codec import tag_of
 from service.store.match_streams import Loaded, stream_id
 
 AnyLoaded = Loaded[MatchState] | Loaded[FormatState]
@@ -81,18 +76,41 @@ class MatchPlay(Protocol):
         """The complete state right after event ``at`` of the setup or a finished hand."""
 
 
-class TwoSeats:
-    endings: tuple[type, ...] = MATCH_ENDINGS
+class Audited:
+    """What the kind of match (``service.audit.record_kinds``) answers alike at every table
+    size: its stream, its events' types, its record, hand histories and replays."""
+
+    kind: RecordKind[Any, Any]
+
+    def recorded(self) -> RecordedMatches:
+        raise NotImplementedError
+
+    def stream_id(self, match_id: str) -> str:
+        return self.kind.stream.stream_id(match_id)
+
+    def event_type(self, event: Any) -> str:
+        return self.kind.tag(event)
+
+    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
+        return await served_record(self.recorded(), match)
+
+    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
+        record, _ = await self.record(match)
+        events = self.kind.events(record)
+        return self.kind.hand_history(record.match_id, events, record.fairness, hand)
+
+    async def replay(self, match: RegisteredMatch, at: int) -> ReplayState | FormatReplayState:
+        record, version = await self.record(match)
+        return self.kind.replay(record.match_id, self.kind.events(record), at, version)
+
+
+class TwoSeats(Audited):
+    kind = ONE_HAND
+    endings: tuple[type, ...] = ONE_HAND.endings
 
     def __init__(self, matches: MatchService, bots: BotRunner) -> None:
         self.matches = matches
         self.bots = bots
-
-    def stream_id(self, match_id: str) -> str:
-        return stream_id(match_id)
-
-    def event_type(self, event: Any) -> str:
-        return event_type(event)
 
     async def load(self, match: RegisteredMatch) -> Loaded[MatchState]:
         return await self.matches.load(match)
@@ -122,32 +140,19 @@ class TwoSeats:
         events = await self.events(match, None, after_version=0)
         return two_player_outcome(loaded.state, [event for _, event in events])
 
-    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
-        return await served_record(self.matches, match.match_id)
-
-    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
-        record, _ = await self.record(match)
-        return hand_history(record.match_id, match_events(record), record.fairness, hand)
-
-    async def replay(self, match: RegisteredMatch, at: int) -> ReplayState:
-        record, version = await self.record(match)
-        return replay_state(record.match_id, match_events(record), at, version)
+    def recorded(self) -> RecordedMatches:
+        return self.matches
 
 
-class Tables:
+class Tables(Audited):
     """Three and four seats: every table's hand in one stream; bots answer within the
     command."""
 
-    endings: tuple[type, ...] = FORMAT_MATCH_ENDINGS
+    kind = TABLES
+    endings: tuple[type, ...] = TABLES.endings
 
     def __init__(self, formats: FormatMatchService) -> None:
         self.formats = formats
-
-    def stream_id(self, match_id: str) -> str:
-        return self.formats.streams.stream_id(match_id)
-
-    def event_type(self, event: Any) -> str:
-        return tag_of(event)
 
     async def load(self, match: RegisteredMatch) -> Loaded[FormatState]:
         return await self.formats.load(match)
@@ -179,16 +184,8 @@ class Tables:
         events = await self.events(match, None, after_version=0)
         return table_outcome(loaded.state, [event for _, event in events])
 
-    async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
-        return await served_format_record(self.formats, match)
-
-    async def hand_history(self, match: RegisteredMatch, hand: int) -> str:
-        record, _ = await self.record(match)
-        return format_hand_history(record, hand)
-
-    async def replay(self, match: RegisteredMatch, at: int) -> FormatReplayState:
-        record, version = await self.record(match)
-        return format_replay_state(record.match_id, record_format_events(record), at, version)
+    def recorded(self) -> RecordedMatches:
+        return self.formats
 
 
 class MatchPlays:
@@ -197,5 +194,5 @@ class MatchPlays:
         self.tables = Tables(formats)
 
     def service_for(self, match: RegisteredMatch) -> MatchPlay:
-        """The one place that looks at a match's seat count."""
-        return self.two_seats if len(match.seats) == 2 else self.tables
+        """The match's kind chooses (``record_kind``; only ``kind_for`` reads a seat count)."""
+        return self.two_seats if record_kind(match) is ONE_HAND else self.tables

@@ -497,6 +497,9 @@ class MatchService:
             match = await self.match(match)
         return await self.streams.load(match.match_id)
 
+    async def sync_fairness(self, match: RegisteredMatch, state: MatchState) -> None:
+        await self.fairness.sync(match, state)
+
     async def handle(self, match: RegisteredMatch, seat: int, request: CommandRequest) -> Loaded:
         """Decide and append ``request.command`` for ``seat`` of ``match`` (the registry row
         the request was authenticated with); the state after it, as committed."""

@@ -103,6 +103,12 @@ def stream_id(match_id: str) -> str:
     return TWO_SEATS.stream_id(match_id)
 
 
+def kind_for(seats: int) -> StreamKind[Any, Any]:
+    """The kind of stream a match of ``seats`` seats keeps: the one place a seat count
+    chooses it."""
+    return TWO_SEATS if seats == 2 else THREE_OR_FOUR_SEATS
+
+
 def kind_of(stream: str) -> StreamKind[Any, Any] | None:
     """The kind of match stream ``stream`` is, or None if it is no match's stream."""
     for kind in KINDS:

@@ -2,7 +2,7 @@
 ``FormatMatchService`` over the in-memory adapters, every seat a person whose moves a bot
 chooses from that seat's table view, seats picked at random among those with a move (so the
 two tables of the four-player game finish their hands in either order). The record is the one
-``GET /matches/{id}/record`` serves, built by the same ``served_format_record``.
+``GET /matches/{id}/record`` serves, built by the same ``served_record``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from domain import RuleOptions, view
 from domain.commands import SeatCommand
 from domain.formats import FormatPhase, FormatState, Players, format_legal_actions
 from service.audit.game_record import GameRecord
+from service.audit.served_record import served_record
 from service.bots.random_bot import RandomBot
 from service.bots.simple import SimpleBot
 from service.fairness.log import FairnessLog
 from service.fairness.seeds import CHAIN_LINKS, locate
-from service.formats.record import served_format_record
 from service.matches import formats as format_service
 from service.matches.formats import FormatMatchService
 from service.ports.match_registry import RegisteredMatch
@@ -87,7 +87,7 @@ async def _play(
             await watch(formats, match, state)
     else:
         raise AssertionError("the match did not end")
-    record, _ = await served_format_record(formats, match)
+    record, _ = await served_record(formats, match)
     return record
 
 

@@ -78,6 +78,6 @@ async def _play(
         command = bot.choose(view(loaded.state, seated.seat))
         assert isinstance(command, SeatCommand)
         loaded = await matches.handle(seated.match, seated.seat, CommandRequest(command=command))
-    record, version = await served_record(matches, match_id)
+    record, version = await served_record(matches, await matches.match(match_id))
     assert version == loaded.version
     return record

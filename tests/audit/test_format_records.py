@@ -16,9 +16,9 @@ from cli.main import main
 from domain import RuleOptions
 from domain.formats import FormatState, Players
 from service.audit.game_record import GameRecord
+from service.audit.served_record import served_record
 from service.audit.verify import verify_record
 from service.fairness.seeds import deal_link
-from service.formats.record import served_format_record
 from service.matches.formats import FormatMatchService
 from service.ports.event_store import StoredEvent
 from service.ports.match_registry import RegisteredMatch
@@ -98,7 +98,7 @@ class LeakWatch:
     async def __call__(
         self, formats: FormatMatchService, match: RegisteredMatch, state: FormatState
     ) -> None:
-        record, _ = await served_format_record(formats, match)
+        record, _ = await served_record(formats, match)
         assert verify_record(record).ok
         dealt = [table for table in state.tables if table.dealt]
         first = state.deals - len(dealt) + 1

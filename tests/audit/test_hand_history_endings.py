@@ -11,9 +11,9 @@ import pytest
 from domain import decide
 from domain.commands import Adjudicate, Resign, Verdict
 from domain.events import EndReason
-from service.audit.game_record import match_events
 from service.audit.hand_history import hand_history
 from service.audit.hand_text import ENDING_WORDS
+from service.audit.record_kinds import ONE_HAND
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
 from service.matches.use_cases import CommandRequest
@@ -61,11 +61,11 @@ WORDS = {
 async def test_the_history_of_the_hand_a_match_ended_in_says_how_it_ended(how: str) -> None:
     life = Lifecycle()
     match_id = await ended_mid_hand(life, how)
-    record, _ = await served_record(life.matches, match_id)
+    record, _ = await served_record(life.matches, await life.matches.match(match_id))
     verdict = verify_record(record)
     assert verdict.ok, verdict.render()
 
-    text = hand_history(match_id, match_events(record), record.fairness, 1)
+    text = hand_history(match_id, ONE_HAND.events(record), record.fairness, 1)
 
     assert WORDS[how] in text, text
     assert text.rstrip().splitlines()[-1].startswith("Result: Match ")

@@ -22,7 +22,7 @@ async def abandoned(life: Lifecycle, match_id: str) -> None:
     assert state.phase is Phase.MATCH_OVER
     assert state.ending is not None
     assert (state.ending.reason, state.ending.seat, state.winner) == ("abandoned", None, None)
-    record, _ = await served_record(life.matches, match_id)
+    record, _ = await served_record(life.matches, await life.matches.match(match_id))
     assert record.status == "finished"
     verdict = verify_record(record)
     assert verdict.ok, verdict.render()

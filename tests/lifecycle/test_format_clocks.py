@@ -19,10 +19,10 @@ from domain.commands import Resign, SeatCommand
 from domain.events import TimedOut, UpcardPassed
 from domain.formats import FormatPhase, FormatState, Players, TableEvent
 from service.audit.game_record import GameRecord
+from service.audit.served_record import served_record
 from service.audit.verify import verify_record
 from service.errors import DeadlinePassed
 from service.fairness.log import FairnessLog
-from service.formats.record import served_format_record
 from service.matches.deadline_timer import DeadlineTimer
 from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
@@ -71,7 +71,7 @@ class FormatLife:
 
     async def verified(self, match: RegisteredMatch) -> GameRecord:
         """The match's record; it must verify."""
-        record, _ = await served_format_record(self.formats, match)
+        record, _ = await served_record(self.formats, match)
         verdict = verify_record(record)
         assert verdict.ok, verdict.render()
         return record

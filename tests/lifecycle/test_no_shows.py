@@ -45,7 +45,7 @@ async def test_an_invited_player_who_never_joins_is_a_no_show(
     assert state.ending is not None
     assert (state.ending.reason, state.ending.seat, state.winner) == ("no_show", 1, winner)
     assert await life.deadlines.pending() == 0
-    record, _ = await served_record(life.matches, match_id)
+    record, _ = await served_record(life.matches, await life.matches.match(match_id))
     assert record.status == "finished"
     verdict = verify_record(record)
     assert verdict.ok, verdict.render()

@@ -82,7 +82,7 @@ async def play_with_silences(life: Lifecycle, rng: random.Random, *, check_leaks
     final = (await life.load(match_id)).state
     ending = ending_view(final)
     assert ending is not None, f"match {match_id} did not end"
-    record, _ = await served_record(life.matches, match_id)
+    record, _ = await served_record(life.matches, await life.matches.match(match_id))
     assert record.status == "finished"
     assert record.events_left_out == 0
     verdict = verify_record(record)

@@ -37,7 +37,7 @@ async def record_with_a_timed_out_discard() -> GameRecord:
     await life.past_deadline(match_id)
     assert await life.timer.fire_due() == 1
     await act(Resign)
-    record, _ = await served_record(life.matches, match_id)
+    record, _ = await served_record(life.matches, await life.matches.match(match_id))
     return record
 
 
