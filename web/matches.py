@@ -167,10 +167,10 @@ class MatchesController(Controller):
         record = await matches.match(str(match_id))
         play = plays.service_for(record)
         loaded = await play.load(record)
-        if isinstance(loaded.state, FormatState):  # the summary's shape follows the state's
-            return await format_summary(plays.tables.formats, record)
-        events = await matches.events(str(match_id), None, after_version=0)
         names = await accounts.players.names(str(match_id))
+        if isinstance(loaded.state, FormatState):  # the summary's shape follows the state's
+            return await format_summary(plays.tables.formats, record, players(record, names))
+        events = await matches.events(str(match_id), None, after_version=0)
         status: Status = "in_progress"
         if loaded.state.phase is Phase.MATCH_OVER:
             status = "finished"  # a no-show ends a match nobody joined

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 
 import msgspec
 
@@ -38,7 +38,6 @@ from domain.formats import (
 )
 from domain.formats.commands import StampClocks
 from service.bots.policy import bot_for
-from service.bots.seating import bot_levels
 from service.errors import (
     IdempotencyKeyReused,
     InvalidParameter,
@@ -48,13 +47,13 @@ from service.errors import (
 )
 from service.fairness.events import FairnessView
 from service.fairness.log import FairnessLog, cut_seed, deal_seed, view_of_slots
-from service.fairness.seeds import new_secret
 from service.formats.fairness import format_fairness_slots, touches_format_fairness
 from service.matches import tokens
+from service.matches.tables import new_table
 from service.matches.use_cases import CommandRequest, CreatedMatch, require_in_time
 from service.ports import event_store
 from service.ports.clock import Clock, system_clock
-from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
+from service.ports.match_registry import MatchRegistry, RegisteredMatch
 from service.store.match_streams import Loaded, MatchStreams
 
 # A bot answers within its person's request; a hand of two bots is some sixty moves.
@@ -96,55 +95,52 @@ class FormatMatchService:
         bots: Sequence[str | None] = (),
         external_ref: str | None = None,
         operator_id: str | None = None,
+        external_player_ids: Sequence[str | None] = (),
     ) -> CreatedFormatMatch:
         invited = _checked_invites(invite_seats, players)
-        levels = bot_levels(bots, None, seats=players)
-        for seat in invited:
-            bot_levels(bots, seat, seats=players)  # an invited seat is kept for a person
-        match_id = self._new_match_id()
-        server_secret = new_secret()
-        seat_tokens = {
-            seat: tokens.new_token()
-            for seat in range(players)
-            if seat not in invited and levels[seat] is None
-        }
-        invite_codes = {seat: tokens.new_invite_code() for seat in invited}
-        match = RegisteredMatch(
-            match_id=match_id,
+        new = new_table(
+            match_id=self._new_match_id(),
+            players=players,
+            bots=bots,
+            invited=invited,
             external_ref=external_ref,
-            server_secret=server_secret,
-            created_at=datetime.now(UTC),
-            seats=tuple(
-                RegisteredSeat(
-                    seat,
-                    tokens.secret_hash(seat_tokens[seat]) if seat in seat_tokens else None,
-                    "",
-                    None,
-                    levels[seat],
-                )
-                for seat in range(players)
-            ),
             operator_id=operator_id,
+            external_player_ids=external_player_ids,
         )
+        match = new.match
+        invite_codes = {seat: tokens.new_invite_code() for seat in invited}
         codes = list(invite_codes.items())
         first = codes[0] if codes else None
         await self.registry.create(
-            match_id,
+            match.match_id,
             external_ref=external_ref,
-            server_secret=server_secret,
+            server_secret=match.server_secret,
             seats=list(match.seats),
             invite_code_hash=tokens.secret_hash(first[1]) if first else None,
             invite_seat=first[0] if first else None,
             operator_id=operator_id,
         )
         for seat, code in codes[1:]:
-            await self.registry.add_invite(match_id, tokens.secret_hash(code), seat)
-        await self.fairness.open(match)
-        start = self.streams.empty()
-        events = decide_format(start.state, StartFormatMatch(players=players, options=options))
-        await self._append(match, start, events, now=self.clock())
-        created = CreatedMatch(match_id, seat_tokens, None, self.fairness.commitment(match))
+            await self.registry.add_invite(match.match_id, tokens.secret_hash(code), seat)
+        created = await self.start(match, options, new.tokens)
         return CreatedFormatMatch(created, invite_codes)
+
+    async def start(
+        self,
+        match: RegisteredMatch,
+        options: RuleOptions,
+        seat_tokens: dict[int, str],
+        *,
+        opened: bool = False,
+    ) -> CreatedMatch:
+        """Open the fairness stream of a registered match (unless ``opened`` already) and
+        append its first events."""
+        if not opened:
+            await self.fairness.open(match)
+        start = self.streams.empty()
+        asked = StartFormatMatch(players=len(match.seats), options=options)  # type: ignore[arg-type]
+        await self._append(match, start, decide_format(start.state, asked), now=self.clock())
+        return CreatedMatch(match.match_id, seat_tokens, None, self.fairness.commitment(match))
 
     async def after_join(self, match: RegisteredMatch) -> None:
         """The cut waited for the last invited seat: make it, if this join filled the match."""
