@@ -16,6 +16,7 @@ import contextlib
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import cast
 
 import msgspec
 
@@ -138,7 +139,8 @@ class FormatMatchService:
         if not opened:
             await self.fairness.open(match)
         start = self.streams.empty()
-        asked = StartFormatMatch(players=len(match.seats), options=options)  # type: ignore[arg-type]
+        players = cast(Players, len(match.seats))  # a registered match of more than two
+        asked = StartFormatMatch(players=players, options=options)
         await self._append(match, start, decide_format(start.state, asked), now=self.clock())
         return CreatedMatch(match.match_id, seat_tokens, None, self.fairness.commitment(match))
 

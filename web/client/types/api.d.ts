@@ -1004,6 +1004,7 @@ export interface components {
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
+            display_names?: (string | null)[];
         };
         /** FormatMatchWon */
         FormatMatchWon: {
@@ -1530,6 +1531,11 @@ export interface components {
         /** RoundMatchRequest */
         RoundMatchRequest: {
             external_ref?: string | null;
+            /**
+             * @default 2
+             * @enum {integer}
+             */
+            players: 2 | 3 | 4;
             external_player_ids?: (string | null)[];
             bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
         };
