@@ -14,14 +14,16 @@ from msgspec import Meta
 from domain import TableView, public_view
 from domain.commands import Verdict
 from domain.endings import MAX_REASON
+from domain.formats import FormatState, FormatTableView, format_public_view
 from service.matches.adjudication import adjudicate
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
-from web.params import Matches, MatchId
+from web.params import Formats, Matches, MatchId
 
 
 class Adjudication(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """``forfeit``: ``seat`` loses; ``award``: ``seat`` wins; ``void``: nobody wins (no seat)."""
+    """``forfeit``: ``seat`` loses (at four players, its team); ``award``: ``seat`` wins (its
+    team at four players); ``void``: nobody wins (no seat)."""
 
     verdict: Verdict
     seat: int | None = None
@@ -44,9 +46,10 @@ class AdjudicationController(Controller):
         match_id: MatchId,
         data: JSONBody[Adjudication],
         matches: Matches,
+        formats: Formats,
         operator_keys: Operators,
         authorization: OperatorAuthorization = None,
-    ) -> TableView:
+    ) -> TableView | FormatTableView:
         """The match's public table once it has ended; its ``ending`` names the verdict."""
         operator = await operator_for(operator_keys, authorization, "matches:adjudicate")
         after = await adjudicate(
@@ -56,5 +59,8 @@ class AdjudicationController(Controller):
             verdict=data.verdict,
             seat=data.seat,
             reason=data.reason,
+            formats=formats,
         )
+        if isinstance(after.state, FormatState):
+            return format_public_view(after.state)
         return public_view(after.state)

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
-from domain.commands import Resign, SeatCommand, TimeOut
+from domain.commands import Adjudicate, Resign, SeatCommand, TimeOut
+from domain.endings import VERDICT_OF
 from domain.events import DeadlineSet, Dealt, HandDrawn, MatchEnded, Scored, TimedOut
 from domain.formats import (
     CutSeats,
@@ -103,6 +104,9 @@ def _clock_or_ending(
     event = events[index][1]
     if isinstance(event, MatchEnded) and event.reason == "resigned" and event.seat is not None:
         return [Resign(seat=event.seat)]
+    if isinstance(event, MatchEnded) and event.reason in VERDICT_OF:
+        verdict = VERDICT_OF[event.reason]
+        return [Adjudicate(verdict=verdict, seat=event.seat, reason=event.note or "")]
     if isinstance(event, DeadlineSet):  # the match's next deadline, no table's clock moving
         return [StampClocks(at=event.at, tables=[])]
     if not isinstance(event, TableEvent) or not _in_play(state, event):

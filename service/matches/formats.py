@@ -21,7 +21,7 @@ from typing import cast
 import msgspec
 
 from domain import RuleOptions, view
-from domain.commands import SeatCommand, TimeOut
+from domain.commands import Adjudicate, SeatCommand, TimeOut
 from domain.formats import (
     CutSeats,
     DealTable,
@@ -210,6 +210,18 @@ class FormatMatchService:
             return await self._append(match, loaded, events, now=now)
         except event_store.ConcurrencyConflict:
             return None
+
+    async def adjudicate(self, match: RegisteredMatch, verdict: Adjudicate) -> Loaded[FormatState]:
+        """An operator's ``verdict``, decided and appended at the version loaded."""
+        loaded = await self.streams.load(match.match_id)
+        events = decide_format(loaded.state, verdict)
+        try:
+            return await self._append(match, loaded, events, now=self.clock())
+        except event_store.ConcurrencyConflict as conflict:
+            raise VersionConflict(
+                f"the match moved on to version {conflict.current} while this was handled; "
+                "nothing was applied"
+            ) from None
 
     async def events(
         self, match: RegisteredMatch, seat: int | None, *, after_version: int
