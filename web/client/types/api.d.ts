@@ -2638,7 +2638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TableView"];
+                    "application/json": components["schemas"]["TableView"] | components["schemas"]["FormatTableView"];
                 };
             };
             /** @description Bad Request (RFC 9457 problem details) */
