@@ -210,6 +210,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                                 PostgresIdleMatches(pool),
                                 app.state.matches,
                                 after_seconds=settings.abandon_after_seconds,
+                                formats=app.state.formats,
                             ),
                         ),
                         wakeups,

@@ -9,7 +9,7 @@ match ends at once, the hands in progress are not scored, and the scores stand a
 
 from __future__ import annotations
 
-from domain.commands import Adjudicate, Resign
+from domain.commands import Abandon, Adjudicate, Resign
 from domain.endings import checked_verdict
 from domain.errors import IllegalMove, InvalidCommand, MatchAlreadyEnded
 from domain.events import EndReason, MatchEnded
@@ -34,6 +34,12 @@ def adjudicate(state: FormatState, command: Adjudicate) -> MatchEnded:
     if command.verdict == "award":
         return _ended(state, reason, seat, state.side_of(seat), command.reason)
     return _ended(state, reason, seat, conceded_to(state, seat), command.reason)
+
+
+def abandon(state: FormatState, command: Abandon) -> MatchEnded:
+    """Nobody moved for too long: the match ends, nobody wins, the scores stand."""
+    _require_running(state, "abandon")
+    return _ended(state, "abandoned", None, None, None)
 
 
 def ended(state: FormatState, reason: EndReason, seat: int) -> MatchEnded:

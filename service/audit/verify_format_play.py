@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
-from domain.commands import Adjudicate, Resign, SeatCommand, TimeOut
+from domain.commands import Abandon, Adjudicate, Resign, SeatCommand, TimeOut
 from domain.endings import VERDICT_OF
 from domain.events import DeadlineSet, Dealt, HandDrawn, MatchEnded, Scored, TimedOut
 from domain.formats import (
@@ -104,6 +104,8 @@ def _clock_or_ending(
     event = events[index][1]
     if isinstance(event, MatchEnded) and event.reason == "resigned" and event.seat is not None:
         return [Resign(seat=event.seat)]
+    if isinstance(event, MatchEnded) and event.reason == "abandoned":
+        return [Abandon()]
     if isinstance(event, MatchEnded) and event.reason in VERDICT_OF:
         verdict = VERDICT_OF[event.reason]
         return [Adjudicate(verdict=verdict, seat=event.seat, reason=event.note or "")]

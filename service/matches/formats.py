@@ -211,12 +211,18 @@ class FormatMatchService:
         except event_store.ConcurrencyConflict:
             return None
 
+    async def append_decided(
+        self, match: RegisteredMatch, loaded: Loaded[FormatState], events: list[FormatEvent]
+    ) -> Loaded[FormatState]:
+        """``events`` the server decided (an ending) appended at ``loaded``'s version."""
+        return await self._append(match, loaded, events, now=self.clock())
+
     async def adjudicate(self, match: RegisteredMatch, verdict: Adjudicate) -> Loaded[FormatState]:
         """An operator's ``verdict``, decided and appended at the version loaded."""
         loaded = await self.streams.load(match.match_id)
         events = decide_format(loaded.state, verdict)
         try:
-            return await self._append(match, loaded, events, now=self.clock())
+            return await self.append_decided(match, loaded, events)
         except event_store.ConcurrencyConflict as conflict:
             raise VersionConflict(
                 f"the match moved on to version {conflict.current} while this was handled; "
