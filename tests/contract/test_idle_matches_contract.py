@@ -20,7 +20,7 @@ from adapters.memory.idle_matches import InMemoryIdleMatches
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.idle_matches import PostgresIdleMatches
 from domain.events import DeadlineSet, Event, MatchEnded, MatchWon
-from domain.formats import FormatMatchCreated, FormatMatchWon
+from domain.formats import FormatEvent, FormatMatchCreated, FormatMatchWon
 from domain.options import RuleOptions
 from service.ports.event_store import EventStore
 from service.ports.idle_matches import IdleMatch, IdleMatches
@@ -156,7 +156,8 @@ def table_match(n: int) -> str:
 async def test_matches_of_three_and_four_seats_are_idle_until_they_end(streams: Streams) -> None:
     created = FormatMatchCreated(players=3, options=RuleOptions())
     won = FormatMatchWon(winner=1, match_scores=[0, 100, 0], games_won=[0, 1, 0])
-    for n, events in [(1, [created]), (2, [created, won])]:
+    runs: list[tuple[int, list[FormatEvent]]] = [(1, [created]), (2, [created, won])]
+    for n, events in runs:
         records = [TABLE_EVENTS.to_record(event) for event in events]
         await streams.store.append(table_match(n), records, expected_version=0)
     await streams.append(match(3), clock_event(), ended())

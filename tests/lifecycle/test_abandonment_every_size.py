@@ -10,6 +10,7 @@ import pytest
 from adapters.memory.event_store import InMemoryEventStore
 from adapters.memory.idle_matches import InMemoryIdleMatches
 from adapters.memory.match_registry import InMemoryMatchRegistry
+from domain.formats import Players
 from domain.options import RuleOptions
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
@@ -51,7 +52,7 @@ class Tables:
                 options=UNCLOCKED, invite_seat=1 if invited else None
             )
             return made.match_id
-        players = 3 if seats == 3 else 4
+        players: Players = 3 if seats == 3 else 4
         table = await self.formats.create_match(
             players=players, options=UNCLOCKED, invite_seats=[seats - 1] if invited else []
         )
