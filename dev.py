@@ -2,8 +2,14 @@
 """Bootstrap and run the project with nothing but Python 3.11+ installed.
 
     python3 dev.py serve [gin serve options]  run the service (embedded PostgreSQL by default)
-    python3 dev.py test  [pytest options]     lint, type-check (Python and the page's JavaScript),
-                                              check layers, run every test
+    python3 dev.py test  [pytest options]     every test, on every core, with lint, types (Python
+                                              and the page's JavaScript) and layers checked
+                                              alongside; needs Node.js (npm) and Chromium
+    python3 dev.py test --fast [pytest options]
+                                              the everyday loop: lint, types, layers and the tests
+                                              that need no PostgreSQL, browser or server process
+    python3 dev.py flaky                      run again the tests the last run failed; name those
+                                              that pass now as FLAKY (exit 1 either way)
     python3 dev.py bench NAME                 run bench/NAME.py (installs the reference engines)
     python3 dev.py loadtest [options]         concurrent matches over HTTP (docs/loadtest.md)
     python3 dev.py mutate [--max-children N] [MUTANT ...]
@@ -18,10 +24,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 import venv
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -60,6 +72,162 @@ def ensure_node_modules() -> None:
 
 def run(*argv: str, env: dict[str, str] | None = None) -> int:
     return subprocess.run(argv, cwd=ROOT, env=env).returncode
+
+
+# The browser tests drive Debian's Chromium (tests/browser/conftest.py), never a downloaded one.
+CHROMIUM = Path("/usr/bin/chromium")
+HOW_TO_GET = "apt-get install nodejs npm chromium"
+# The everyday loop leaves out what tests/conftest.py marks from the fixtures a test uses, and
+# the tests marked slow; its property tests try a tenth of their examples.
+FAST_SELECTION = "not slow and not postgres and not browser and not e2e"
+LAST_FAILED = ROOT / ".pytest_cache" / "v" / "cache" / "lastfailed"
+
+
+def missing_tools() -> list[str]:
+    """What the whole suite needs beyond Python: the page's type checker runs on Node.js (npm
+    installs it), and the browser tests drive Chromium."""
+    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
+    if not CHROMIUM.exists():
+        missing.append(str(CHROMIUM))
+    return missing
+
+
+@dataclass
+class Check:
+    """A static check running beside the tests, its output kept for the end."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    output: IO[bytes]
+    started: float
+    ended: float | None = None
+
+    @classmethod
+    def start(cls, name: str, *argv: str) -> Check:
+        # Closed in finish(), once the check's output is printed.
+        output = tempfile.TemporaryFile()  # noqa: SIM115
+        process = subprocess.Popen(argv, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+        check = cls(name, process, output, time.monotonic())
+        # Its own time, not the tests': noted the moment it exits.
+        threading.Thread(target=check._wait, daemon=True).start()
+        return check
+
+    def _wait(self) -> None:
+        self.process.wait()
+        self.ended = time.monotonic()
+
+    def finish(self) -> int:
+        """Wait for the check, print what it said, and return its exit code."""
+        code = self.process.wait()
+        took = (self.ended or time.monotonic()) - self.started
+        self.output.seek(0)
+        said = self.output.read().decode(errors="replace").rstrip()
+        self.output.close()
+        verdict = "ok" if code == 0 else f"FAILED (exit {code})"
+        print(f"dev.py: {self.name}: {verdict} in {took:.0f} s", flush=True)
+        if said and (code != 0 or len(said.splitlines()) <= 3):
+            print(said, flush=True)
+        return code
+
+
+def static_checks(fast: bool) -> list[Check]:
+    """Lint, format, types and layers, all at once; the page's JavaScript too, unless fast.
+    mypy reads and updates its cache (.mypy_cache): after a first run it checks what changed."""
+    checks = [
+        Check.start("ruff check", str(BIN / "ruff"), "check", "."),
+        Check.start("ruff format --check", str(BIN / "ruff"), "format", "--check", "."),
+        Check.start("mypy", str(BIN / "mypy")),
+        Check.start("lint-imports", str(BIN / "lint-imports")),
+    ]
+    if not fast:
+        # The page's JavaScript against the types generated from the OpenAPI document; its
+        # build info (kept under node_modules) lets a second run check only what changed.
+        tsc = [str(NODE_BIN / "tsc"), "-p", str(CLIENT / "tsconfig.json"), "--incremental"]
+        tsc += ["--tsBuildInfoFile", str(CLIENT / "node_modules" / ".cache" / "tsbuildinfo")]
+        checks.append(Check.start("tsc", *tsc))
+    return checks
+
+
+def workers() -> int:
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def given(rest: list[str], *options: str) -> bool:
+    return any(arg == option or arg.startswith(option) for arg in rest for option in options)
+
+
+def pytest_argv(rest: list[str], fast: bool) -> list[str]:
+    """pytest on every core, each test module kept on one worker (its database, app and
+    servers are set up once), unless ``rest`` says otherwise or debugs."""
+    argv = [str(BIN / "pytest")]
+    if not given(rest, "-n", "--numprocesses", "--dist", "-p", "--pdb", "--trace"):
+        argv += ["-n", str(workers()), "--dist", "loadfile"]
+    if fast and not given(rest, "-m"):
+        argv += ["-m", FAST_SELECTION]
+    if not given(rest, "--durations"):
+        argv.append("--durations=10")
+    return [*argv, *rest]
+
+
+def test(rest: list[str]) -> int:
+    started = time.monotonic()
+    fast = "--fast" in rest
+    rest = [arg for arg in rest if arg != "--fast"]
+    ensure_venv("dev")
+    env = dict(os.environ)
+    if fast:
+        env.setdefault("HYPOTHESIS_PROFILE", "fast")
+        env["GIN_TEST_NO_POSTGRES"] = "1"  # tests/conftest.py: a test reaching it fails
+    else:
+        missing = missing_tools()
+        if missing:
+            print(
+                f"dev.py: the whole suite needs {', '.join(missing)} (Node.js for the page's "
+                f"type checker, Chromium for the browser tests): `{HOW_TO_GET}` on Debian or "
+                "Ubuntu; `python3 dev.py test --fast` needs only Python",
+                flush=True,
+            )
+            return 2
+        ensure_node_modules()
+    checks = static_checks(fast)
+    try:
+        tests = run(*pytest_argv(rest, fast), env=env)
+    except BaseException:  # interrupted: the checks go too
+        for check in checks:
+            check.process.kill()
+        raise
+    failed = [check.name for check in checks if check.finish() != 0]
+    if tests != 0:
+        failed.append(f"pytest (exit {tests})")
+    took = time.monotonic() - started
+    verdict = "FAILED: " + ", ".join(failed) if failed else "every check and test passed"
+    print(f"dev.py: {'fast loop' if fast else 'test'}: {verdict} in {took:.0f} s", flush=True)
+    return 1 if failed else 0
+
+
+def last_failed() -> set[str]:
+    if not LAST_FAILED.exists():
+        return set()
+    return set(json.loads(LAST_FAILED.read_text()))
+
+
+def flaky() -> int:
+    """The tests that failed in the last run, run again; a test that passes now is FLAKY.
+    Exit 1 whenever there was a failure to run again: a rerun never makes a red run green."""
+    ensure_venv("dev")
+    before = last_failed()
+    if not before:
+        print("dev.py: flaky: the last run recorded no failed test", flush=True)
+        return 0
+    print(f"dev.py: flaky: running the {len(before)} failed test(s) again", flush=True)
+    run(*pytest_argv(["--last-failed", "--last-failed-no-failures", "none"], fast=False))
+    after = last_failed()
+    for name in sorted(before - after):
+        print(f"dev.py: FLAKY (failed, then passed when run again): {name}", flush=True)
+    for name in sorted(before & after):
+        print(f"dev.py: failed again: {name}", flush=True)
+    return 1
 
 
 # mutmut's exit codes per mutant (mutmut/stats.py), folded into the columns of the table.
@@ -163,7 +331,7 @@ def mutate(rest: list[str]) -> int:
 
 
 def main(args: list[str]) -> int:
-    if not args or args[0] not in {"serve", "test", "bench", "loadtest", "mutate"}:
+    if not args or args[0] not in {"serve", "test", "flaky", "bench", "loadtest", "mutate"}:
         print(__doc__)
         return 2
     command, rest = args[0], args[1:]
@@ -180,19 +348,9 @@ def main(args: list[str]) -> int:
         # Its clients (httpx) come with the dev extra; it needs no reference engine.
         ensure_venv("dev")
         return run(str(BIN / "python"), "-m", "bench.loadtest", *rest)
-    ensure_venv("dev")
-    ensure_node_modules()
-    for step in (
-        [str(BIN / "ruff"), "check", "."],
-        [str(BIN / "ruff"), "format", "--check", "."],
-        [str(BIN / "mypy")],
-        [str(BIN / "lint-imports")],
-        # The page's JavaScript against the types generated from the OpenAPI document.
-        [str(NODE_BIN / "tsc"), "-p", str(CLIENT / "tsconfig.json")],
-    ):
-        if run(*step) != 0:
-            return 1
-    return run(str(BIN / "pytest"), *rest)
+    if command == "flaky":
+        return flaky()
+    return test(rest)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,10 @@ it, which takes a few tens of milliseconds.
 Those URLs are the owner's (the server's superuser), for setting up and tampering. An app under
 test connects as ``as_app(url)``: the login ``gin_test_app``, granted only the application
 role ``gin_app``, as the service runs in production.
+
+Each test is marked with what it needs (``pytest_collection_modifyitems`` below): ``postgres``,
+``browser`` or ``e2e`` (``gin serve`` processes). ``python3 dev.py test --fast`` runs the tests
+that need none of them.
 """
 
 from __future__ import annotations
@@ -46,7 +50,52 @@ settings.register_profile(
     max_examples=25,
     phases=[Phase.explicit, Phase.generate],
 )
+# The everyday loop (`dev.py test --fast`) tries a tenth of each property test's examples (those
+# that count them through tests/unit/helpers.py examples()); the whole suite tries them all.
+settings.register_profile("fast", parent=settings.get_profile("project"), max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "project"))
+
+
+# What a test needs, read from the fixtures it uses: nobody has to remember to mark a test, and a
+# module may hold tests of each kind (a service test on the in-memory adapters beside its API
+# test). A fixture parametrised over adapters names its PostgreSQL one "postgres".
+POSTGRES_FIXTURES = {"postgres_server_url", "outage"}
+BROWSER_FIXTURES = {"browser"}
+E2E_FOLDER = Path(__file__).parent / "e2e"
+# Set by `dev.py test --fast`: a test that reaches PostgreSQL there was not marked as needing it.
+NO_POSTGRES = "GIN_TEST_NO_POSTGRES"
+
+
+def needs(item: pytest.Item) -> set[str]:
+    """The markers ``item`` gets: ``postgres``, ``browser``, ``e2e``."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params.values() if callspec is not None else ()
+    found = set()
+    if fixtures & POSTGRES_FIXTURES or any(value == "postgres" for value in params):
+        found.add("postgres")
+    if fixtures & BROWSER_FIXTURES:
+        found.add("browser")
+    if item.path.is_relative_to(E2E_FOLDER):
+        found.add("e2e")
+    return found
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in sorted(needs(item)):
+            item.add_marker(name)
+
+
+def refuse_without_postgres() -> None:
+    """In the fast loop, a test that reaches PostgreSQL by a way ``needs`` cannot see fails,
+    rather than quietly starting a server: mark it ``@pytest.mark.postgres``."""
+    if os.environ.get(NO_POSTGRES):
+        pytest.fail(
+            f"this test needs PostgreSQL but is not marked so ({NO_POSTGRES} is set): "
+            "mark it @pytest.mark.postgres, or name its adapter parameter 'postgres'",
+            pytrace=False,
+        )
 
 
 def _docker_answers() -> bool:
@@ -72,6 +121,7 @@ def _skip_durability(url: str) -> None:
 @pytest.fixture(scope="session")
 def postgres_server_url() -> Iterator[str]:
     """A URL to the server's maintenance database, for creating and dropping databases."""
+    refuse_without_postgres()
     url = os.environ.get("TEST_DATABASE_URL")
     if url:
         yield url

@@ -30,10 +30,12 @@ from service.matches.formats import CreatedFormatMatch, FormatMatchService
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 from web.etags import view_etag
-from web.schemas import CreateMatch, MatchView, Player, Status
+from web.schemas import THREE_OR_FOUR_PLAYERS, CreateMatch, MatchView, Player, Status
 
 
-class FormatMatchView(FormatSeatView, frozen=True, kw_only=True):
+class FormatMatchView(
+    FormatSeatView, frozen=True, kw_only=True, tag_field="kind", tag=THREE_OR_FOUR_PLAYERS
+):
     """One seat's view of a three- or four-player match at ``version``; ``legal_actions`` are
     ready-to-send command bodies for ``POST /matches/{match_id}/commands``; ``fairness`` the
     match's seed commitments and the seeds revealed so far (a deal's once its hand and every
@@ -51,7 +53,9 @@ class FormatMatchView(FormatSeatView, frozen=True, kw_only=True):
 AnyMatchView = MatchView | FormatMatchView
 
 
-class FormatMatchSummary(msgspec.Struct, frozen=True, kw_only=True):
+class FormatMatchSummary(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag=THREE_OR_FOUR_PLAYERS
+):
     """What anybody may know about a three- or four-player match. ``hands`` are the ends of
     every table's hands, each with the table and its match seats; ``rounds`` and ``games``
     their scores."""

@@ -24,6 +24,9 @@ from web.problems import ALL_KINDS, problem_type
 
 Json = dict[str, Any]
 REF = "#/components/schemas/"
+# The fields a union's members are told apart by: an event's or command's ``type``; the
+# ``kind`` of a view, summary or replay, which serve a match of any number of players.
+TAG_FIELDS = ("type", "kind")
 # Commands only the server gives, in a match of two players and of three or four.
 SERVER_ONLY = [
     *(cls.__name__ for cls in SystemCommand.__args__),
@@ -115,8 +118,11 @@ def _typed_headers(document: Json) -> None:
 
 
 def _discriminate(node: Any, schemas: Json) -> None:
-    """Every ``oneOf`` of objects told apart by a constant ``type`` gets the discriminator
-    mapping each ``type`` to its schema."""
+    """Every ``oneOf`` of objects told apart by a constant ``type`` (an event, a command) or
+    ``kind`` (a two-player match's view, summary or replay, or a three- or four-player
+    match's) gets the discriminator mapping each value to its schema. A ``null`` beside them
+    (``Scored | HandDrawn | None``) goes beside a discriminated ``oneOf`` of the objects: a
+    discriminator maps objects only."""
     if isinstance(node, list):
         for item in node:
             _discriminate(item, schemas)
@@ -125,19 +131,33 @@ def _discriminate(node: Any, schemas: Json) -> None:
         return
     choices = node.get("oneOf")
     if isinstance(choices, list) and choices and "discriminator" not in node:
-        tags = [_tag(choice, schemas) for choice in choices]
-        if all(tag is not None for tag in tags):
-            node["discriminator"] = {
-                "propertyName": "type",
-                "mapping": {tag: choice["$ref"] for tag, choice in zip(tags, choices, strict=True)},
-            }
+        objects = [choice for choice in choices if choice != {"type": "null"}]
+        discriminator = _discriminator(objects, schemas)
+        if discriminator is not None and len(objects) == len(choices):
+            node["discriminator"] = discriminator
+        elif discriminator is not None and len(objects) > 1:
+            node["oneOf"] = [
+                {"oneOf": objects, "discriminator": discriminator},
+                {"type": "null"},
+            ]
     for value in node.values():
         _discriminate(value, schemas)
 
 
-def _tag(choice: Any, schemas: Json) -> str | None:
+def _discriminator(choices: list[Any], schemas: Json) -> Json | None:
+    for field in TAG_FIELDS:
+        tags = [_tag(choice, field, schemas) for choice in choices]
+        if all(tag is not None for tag in tags):
+            return {
+                "propertyName": field,
+                "mapping": {tag: choice["$ref"] for tag, choice in zip(tags, choices, strict=True)},
+            }
+    return None
+
+
+def _tag(choice: Any, field: str, schemas: Json) -> str | None:
     if not isinstance(choice, dict) or not str(choice.get("$ref", "")).startswith(REF):
         return None
     target = schemas.get(choice["$ref"].removeprefix(REF), {})
-    const = target.get("properties", {}).get("type", {}).get("const")
-    return const if isinstance(const, str) and "type" in target.get("required", []) else None
+    const = target.get("properties", {}).get(field, {}).get("const")
+    return const if isinstance(const, str) and field in target.get("required", []) else None

@@ -86,7 +86,13 @@ class Joined(msgspec.Struct, frozen=True, kw_only=True):
     token: str
 
 
-class MatchView(SeatView, frozen=True, kw_only=True):
+# ``kind`` tells a two-player match's view, summary and replay from a three- or four-player
+# match's, which the same endpoints answer with: a client's discriminator.
+TWO_PLAYERS = "two_players"
+THREE_OR_FOUR_PLAYERS = "three_or_four_players"
+
+
+class MatchView(SeatView, frozen=True, kw_only=True, tag_field="kind", tag=TWO_PLAYERS):
     """One seat's view of the match at ``version``; ``legal_actions`` are ready-to-send
     command bodies for ``POST /matches/{match_id}/commands``. ``display_names``: each seat's
     player's display name, by seat, null for a seat no player account holds."""
@@ -120,7 +126,7 @@ class Player(msgspec.Struct, frozen=True):
     display_name: str | None = None  # the name of the player account holding the seat
 
 
-class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
+class MatchSummary(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag=TWO_PLAYERS):
     """What anybody may know about a match: for spectators and tournament software."""
 
     match_id: str

@@ -26,8 +26,9 @@ from domain.views import KnockView, ScoresView, knock_view, scores_view
 from service.errors import VersionInPlay, VersionNotFound
 
 
-class ReplayState(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything about the match right after event ``version``; pairs are by seat."""
+class ReplayState(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag="two_players"):
+    """Everything about the match right after event ``version``; pairs are by seat. ``kind``
+    tells it from a three- or four-player match's state in the one answer of both."""
 
     match_id: str
     version: int

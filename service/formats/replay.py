@@ -41,7 +41,9 @@ class TableReplay(msgspec.Struct, frozen=True, kw_only=True):
     last_hand: Scored | HandDrawn | None
 
 
-class FormatReplayState(msgspec.Struct, frozen=True, kw_only=True):
+class FormatReplayState(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag="three_or_four_players"
+):
     """Everything about a three- or four-player match right after event ``version``; lists
     by side are by player (three players) or team (four players: seats 0 and 2, 1 and 3)."""
 

@@ -7,11 +7,12 @@ import json
 import re
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from openapi_spec_validator import validate
 
-from tests.api.players import create_table
+from tests.api.players import bearer, create_table
 from tests.api.problems import assert_problem
 from web.problems import ALL_KINDS
 
@@ -62,6 +63,59 @@ async def test_events_are_a_discriminated_union(client: Client) -> None:
     event = doc["components"]["schemas"]["EventEnvelope"]["properties"]["event"]
 
     assert {"dealt", "drew", "scored", "match_won"} <= set(event["discriminator"]["mapping"])
+
+
+def undiscriminated_unions(node: Any, schemas: dict[str, Any], at: str = "") -> list[str]:
+    """Where ``node`` has an ``anyOf`` or ``oneOf`` of two or more objects without a
+    discriminator: a generated client could tell its members apart only by trying each."""
+    found: list[str] = []
+    if isinstance(node, list):
+        for index, item in enumerate(node):
+            found += undiscriminated_unions(item, schemas, f"{at}/{index}")
+        return found
+    if not isinstance(node, dict):
+        return found
+    for key in ("anyOf", "oneOf"):
+        choices = node.get(key, [])
+        objects = [choice for choice in choices if is_object(choice, schemas)]
+        if len(objects) > 1 and "discriminator" not in node:
+            found.append(f"{at}/{key}")
+    for key, value in node.items():
+        found += undiscriminated_unions(value, schemas, f"{at}/{key}")
+    return found
+
+
+def is_object(schema: Any, schemas: dict[str, Any]) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    if "$ref" in schema:
+        return is_object(schemas[schema["$ref"].rsplit("/", 1)[1]], schemas)
+    return schema.get("type") == "object" or "properties" in schema
+
+
+async def test_no_union_of_objects_is_without_a_discriminator(client: Client) -> None:
+    doc = await document(client)
+
+    assert undiscriminated_unions(doc, doc["components"]["schemas"]) == []
+
+
+@pytest.mark.parametrize(
+    "path", ["/matches/{match_id}", "/matches/{match_id}/view", "/matches/{match_id}/replay"]
+)
+async def test_a_view_summary_and_replay_are_one_schema_per_table_size_told_by_kind(
+    client: Client, path: str
+) -> None:
+    doc = await document(client)
+    answer = doc["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]
+    union = answer["schema"]
+    schemas = doc["components"]["schemas"]
+
+    assert union["discriminator"]["propertyName"] == "kind"
+    assert set(union["discriminator"]["mapping"]) == {"two_players", "three_or_four_players"}
+    for kind, ref in union["discriminator"]["mapping"].items():
+        schema = schemas[ref.rsplit("/", 1)[1]]
+        assert schema["properties"]["kind"]["const"] == kind
+        assert "kind" in schema["required"]
 
 
 async def test_an_event_field_left_out_at_its_default_is_optional_without_a_default(
@@ -117,3 +171,20 @@ async def test_an_unknown_field_in_a_command_is_refused_and_changes_nothing(
     assert "'dealr'" in problem["detail"]
     after = (await client.get(f"{table.path}/view", headers=table.headers(0))).json()
     assert after["version"] == view["version"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_a_view_and_a_summary_say_their_kind(client: Client, players: int) -> None:
+    created = await client.post("/matches", json={"players": players})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    token = body["seats"][0]["token"]
+    kind = "two_players" if players == 2 else "three_or_four_players"
+
+    view = await client.get(f"/matches/{body['match_id']}/view", headers=bearer(token))
+    summary = await client.get(f"/matches/{body['match_id']}")
+
+    assert view.status_code == 200, view.text
+    assert view.json()["kind"] == kind
+    assert summary.status_code == 200, summary.text
+    assert summary.json()["kind"] == kind

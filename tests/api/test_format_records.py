@@ -138,6 +138,7 @@ async def test_hand_histories_and_replay_name_the_table_and_refuse_the_round_in_
     replayed = await client.get(f"{path}/replay", params={"at": deals[1]})
     assert replayed.status_code == 200, replayed.text
     state = replayed.json()
+    assert state["kind"] == "three_or_four_players"
     assert [len(hand) for hand in state["tables"][1]["hands"]] == [10, 10]
     assert len(state["tables"][1]["stock"]) == 31
     assert state["tables"][0]["phase"] != "deal"

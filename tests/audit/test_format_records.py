@@ -122,6 +122,7 @@ def _revealed(written: Sequence[StoredEvent]) -> list[tuple[int, str]]:
     return [(r["link"], r["seed"]) for r in revealed]
 
 
+@pytest.mark.slow  # a record built and verified after each of a long match's commands
 @pytest.mark.parametrize("players", [3, 4])
 def test_no_record_or_fairness_record_gives_a_deck_in_play(players: Players) -> None:
     watch = LeakWatch()

@@ -122,6 +122,7 @@ async def test_replay_gives_the_complete_state_after_an_event(
 
     assert response.status_code == 200, response.text
     state = response.json()
+    assert state["kind"] == "two_players"
     assert state["version"] == discard.version
     assert state["event"] == msgspec.json.decode(discard.data)
     assert state["event"]["card"] == state["discard_pile"][-1]

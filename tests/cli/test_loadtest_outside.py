@@ -34,6 +34,7 @@ def test_dev_py_runs_the_load_test_from_bench_with_the_dev_extra_only(
     assert ran == [(str(dev.BIN / "python"), "-m", "bench.loadtest", "--matches", "2", "4")]
 
 
+@pytest.mark.e2e  # runs a process
 def test_the_module_dev_py_runs_is_the_load_test() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bench.loadtest", "--help"],
@@ -47,6 +48,7 @@ def test_the_module_dev_py_runs_is_the_load_test() -> None:
     assert result.stdout.startswith("usage: python3 dev.py loadtest")
 
 
+@pytest.mark.e2e  # runs a process
 def test_gin_has_no_loadtest_command() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "cli.main", "loadtest"],
@@ -67,6 +69,7 @@ def test_httpx_is_not_a_runtime_dependency() -> None:
     assert [d for d in project["optional-dependencies"]["dev"] if d.startswith("httpx")]
 
 
+@pytest.mark.e2e  # runs a process
 def test_the_service_runs_without_httpx() -> None:
     # None in sys.modules makes any import of httpx fail, as if it were not installed.
     code = "import sys; sys.modules['httpx'] = None; import cli.main, web.app"

@@ -93,6 +93,7 @@ def assert_refused(
     assert not data_dir.exists()  # no embedded PostgreSQL started, no migration run
 
 
+@pytest.mark.e2e  # runs gin as a process
 @pytest.mark.parametrize(("name", "value", "accepts"), BAD_ENVIRONMENT)
 def test_a_bad_variable_stops_gin_serve_before_it_starts_anything(
     tmp_path: Path, name: str, value: str, accepts: str
@@ -105,6 +106,7 @@ def test_a_bad_variable_stops_gin_serve_before_it_starts_anything(
     assert_refused(result, data_dir, f"gin: {name} must be {accepts}, ", f"not {value!r}")
 
 
+@pytest.mark.e2e  # runs gin as a process
 @pytest.mark.parametrize(("option", "value", "accepts"), BAD_OPTIONS)
 def test_a_bad_option_stops_gin_serve_before_it_starts_anything(
     tmp_path: Path, option: str, value: str, accepts: str
@@ -115,6 +117,7 @@ def test_a_bad_option_stops_gin_serve_before_it_starts_anything(
     assert_refused(result, data_dir, f"gin: {option} must be {accepts}, ", f"not {value!r}")
 
 
+@pytest.mark.e2e  # runs gin as a process
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
@@ -138,6 +141,7 @@ def test_settings_that_contradict_each_other_stop_gin_serve(
     assert_refused(result, data_dir, expected, expected)
 
 
+@pytest.mark.e2e  # runs gin as a process
 @pytest.mark.parametrize(
     ("args", "env", "expected"),
     [

@@ -66,6 +66,7 @@ def play_with_generated_client(database_url: str) -> None:
     models = module("models")
     create = module("api.matches.matches_create")
     get_view = module("api.play.matches_match_id_view_get_view")
+    get_summary = module("api.matches.matches_match_id_summary")
     play = module("api.play.matches_match_id_commands_play")
     bodies: dict[str, Any] = {
         name.removesuffix("Body"): getattr(models, name)
@@ -97,3 +98,26 @@ def play_with_generated_client(database_url: str) -> None:
         else:
             raise AssertionError("the match did not end")
         assert view.winner in (0, 1)
+        summary = get_summary.sync(match_id=match_id, client=anonymous)
+        assert isinstance(summary, models.MatchSummary), summary
+        assert_three_players_parse_as_their_own_kind(client, models, server.url)
+
+
+def assert_three_players_parse_as_their_own_kind(client: Any, models: Any, url: str) -> None:
+    """A three-player match's view and summary parse as their own types, told by ``kind``
+    (each generated model refuses the other's)."""
+    create = module("api.matches.matches_create")
+    get_view = module("api.play.matches_match_id_view_get_view")
+    get_summary = module("api.matches.matches_match_id_summary")
+    anonymous = client.Client(base_url=url)
+    created = create.sync(client=anonymous, body=models.CreateMatch.from_dict({"players": 3}))
+    assert isinstance(created, models.NewMatch), created
+    match_id = UUID(created.match_id)
+    seat = client.AuthenticatedClient(base_url=url, token=created.seats[0].token)
+
+    view = get_view.sync(match_id=match_id, client=seat)
+    summary = get_summary.sync(match_id=match_id, client=anonymous)
+
+    assert isinstance(view, models.FormatMatchView), view
+    assert isinstance(summary, models.FormatMatchSummary), summary
+    assert view.kind == summary.kind == "three_or_four_players"

@@ -22,6 +22,7 @@ from adapters.postgres.embedded import EmbeddedPostgres
 from adapters.postgres.migrate import upgrade
 from adapters.postgres.roles import ensure_login
 from tests.app_login import TEST_APP_LOGIN, TEST_APP_PASSWORD
+from tests.conftest import refuse_without_postgres
 
 
 class Outage:
@@ -73,6 +74,7 @@ class Outage:
 
 @pytest.fixture(scope="session")
 def outage() -> Iterator[Outage]:
+    refuse_without_postgres()
     folder = Path(tempfile.mkdtemp(prefix="gin-fault-pg-")) / "postgres"
     server = Outage(folder)
     try:

@@ -20,6 +20,7 @@ def no_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GIN_DATABASE_URL", raising=False)
 
 
+@pytest.mark.postgres  # starts an embedded server of its own, in tmp_path
 @pytest.mark.usefixtures("no_database_url")
 async def test_the_embedded_server_keeps_events_across_restarts(tmp_path: Path) -> None:
     first_run = open_database(data_dir=tmp_path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from litestar.serialization import encode_json
 
 from web.app import create_app
@@ -22,6 +23,7 @@ def openapi_document() -> bytes:
     return encode_json(client_document(create_app(Settings()).openapi_schema.to_schema()))
 
 
+@pytest.mark.e2e  # runs openapi-typescript (Node.js) as a process
 def test_the_clients_types_are_generated_from_the_current_document(tmp_path: Path) -> None:
     assert GENERATOR.exists(), "run `npm ci` in web/client (python3 dev.py test does)"
     document = tmp_path / "openapi.json"

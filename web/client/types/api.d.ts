@@ -975,6 +975,11 @@ export interface components {
             hands: components["schemas"]["TableEvent"][];
             rounds: components["schemas"]["RoundScored"][];
             games: components["schemas"]["FormatGameWon"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "three_or_four_players";
         };
         /** FormatMatchView */
         FormatMatchView: {
@@ -992,7 +997,7 @@ export interface components {
             scores: components["schemas"]["SidesScoresView"];
             cut: components["schemas"]["SeatsCut"] | null;
             last_round: components["schemas"]["RoundScored"] | null;
-            last_hands: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null)[];
+            last_hands: ((components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null)[];
             last_game: components["schemas"]["FormatGameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
@@ -1005,6 +1010,11 @@ export interface components {
             version: number;
             fairness: components["schemas"]["FairnessView"];
             display_names?: (string | null)[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "three_or_four_players";
         };
         /** FormatMatchWon */
         FormatMatchWon: {
@@ -1044,6 +1054,11 @@ export interface components {
             last_game: components["schemas"]["FormatGameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "three_or_four_players";
         };
         /** FormatTableView */
         FormatTableView: {
@@ -1061,7 +1076,7 @@ export interface components {
             scores: components["schemas"]["SidesScoresView"];
             cut: components["schemas"]["SeatsCut"] | null;
             last_round: components["schemas"]["RoundScored"] | null;
-            last_hands: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null)[];
+            last_hands: ((components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null)[];
             last_game: components["schemas"]["FormatGameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
@@ -1295,6 +1310,11 @@ export interface components {
             table: components["schemas"]["TableView"];
             hands: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"])[];
             games: components["schemas"]["GameWon"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "two_players";
         };
         /** MatchView */
         MatchView: {
@@ -1313,7 +1333,7 @@ export interface components {
             scores: components["schemas"]["ScoresView"];
             knock: components["schemas"]["KnockView"] | null;
             cut: components["schemas"]["CardsCut"] | null;
-            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
@@ -1328,6 +1348,11 @@ export interface components {
             version: number;
             fairness: components["schemas"]["FairnessView"];
             display_names?: (string | null)[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "two_players";
         };
         /** MatchWon */
         MatchWon: {
@@ -1499,10 +1524,15 @@ export interface components {
             multiplier: number;
             knock: components["schemas"]["KnockView"] | null;
             scores: components["schemas"]["ScoresView"];
-            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "two_players";
         };
         /** Resign */
         Resign: {
@@ -1817,7 +1847,7 @@ export interface components {
             knock_limit: number;
             multiplier: number;
             knock: components["schemas"]["KnockView"] | null;
-            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
         };
         /** TableView */
         TableView: {
@@ -1836,7 +1866,7 @@ export interface components {
             scores: components["schemas"]["ScoresView"];
             knock: components["schemas"]["KnockView"] | null;
             cut: components["schemas"]["CardsCut"] | null;
-            last_hand: components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
             last_game: components["schemas"]["GameWon"] | null;
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
