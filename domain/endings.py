@@ -3,13 +3,19 @@ match is abandoned."""
 
 from __future__ import annotations
 
-from domain.commands import Abandon, Adjudicate, Resign
+from domain.commands import Abandon, Adjudicate, Resign, Verdict
 from domain.errors import IllegalMove, InvalidCommand, MatchAlreadyEnded
 from domain.events import EndReason, Event, MatchEnded
 from domain.guards import checked_seat
 from domain.state import MatchState, Phase
 
 _VERDICTS: dict[str, EndReason] = {"forfeit": "forfeited", "award": "awarded", "void": "voided"}
+# The verdict a recorded ending was given by (what a verifier decides again).
+VERDICT_OF: dict[str, Verdict] = {
+    "forfeited": "forfeit",
+    "awarded": "award",
+    "voided": "void",
+}
 MAX_REASON = 500
 
 
@@ -25,7 +31,9 @@ def abandon(state: MatchState, command: Abandon) -> list[Event]:
     return [ended(state, "abandoned", None, winner=None)]
 
 
-def adjudicate(state: MatchState, command: Adjudicate) -> list[Event]:
+def checked_verdict(command: Adjudicate) -> EndReason:
+    """The ending an adjudication gives, once its verdict and reason are checked (a void names
+    no seat); at every table size."""
     reason = _VERDICTS.get(command.verdict)
     if reason is None:
         raise InvalidCommand('verdict must be "forfeit", "award" or "void"')
@@ -33,9 +41,14 @@ def adjudicate(state: MatchState, command: Adjudicate) -> list[Event]:
         raise InvalidCommand("an adjudication needs a reason")
     if len(command.reason) > MAX_REASON:
         raise InvalidCommand(f"the reason is at most {MAX_REASON} characters")
+    if command.verdict == "void" and command.seat is not None:
+        raise InvalidCommand("a void names no seat")
+    return reason
+
+
+def adjudicate(state: MatchState, command: Adjudicate) -> list[Event]:
+    reason = checked_verdict(command)
     if command.verdict == "void":
-        if command.seat is not None:
-            raise InvalidCommand("a void names no seat")
         _require_running(state, "adjudicate")
         return [ended(state, "voided", None, winner=None, note=command.reason)]
     seat = checked_seat(command.seat)

@@ -10,22 +10,36 @@ from litestar import Controller, post
 from litestar.params import JSONBody
 from litestar.status_codes import HTTP_200_OK
 from msgspec import Meta
+from msgspec.structs import asdict
 
 from domain import TableView, public_view
 from domain.commands import Verdict
 from domain.endings import MAX_REASON
+from domain.formats import FormatState, FormatTableView, format_public_view
 from service.matches.adjudication import adjudicate
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
-from web.params import Matches, MatchId
+from web.params import Formats, Matches, MatchId
+from web.schemas import THREE_OR_FOUR_PLAYERS, TWO_PLAYERS
 
 
 class Adjudication(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """``forfeit``: ``seat`` loses; ``award``: ``seat`` wins; ``void``: nobody wins (no seat)."""
+    """``forfeit``: ``seat`` loses (at four players, its team); ``award``: ``seat`` wins (its
+    team at four players); ``void``: nobody wins (no seat)."""
 
     verdict: Verdict
     seat: int | None = None
     reason: Annotated[str, Meta(min_length=1, max_length=MAX_REASON)]
+
+
+class AdjudicatedTable(TableView, frozen=True, kw_only=True, tag_field="kind", tag=TWO_PLAYERS):
+    """A two-player match's public table once adjudicated."""
+
+
+class AdjudicatedFormatTable(
+    FormatTableView, frozen=True, kw_only=True, tag_field="kind", tag=THREE_OR_FOUR_PLAYERS
+):
+    """A three- or four-player match's public table once adjudicated."""
 
 
 class AdjudicationController(Controller):
@@ -44,10 +58,12 @@ class AdjudicationController(Controller):
         match_id: MatchId,
         data: JSONBody[Adjudication],
         matches: Matches,
+        formats: Formats,
         operator_keys: Operators,
         authorization: OperatorAuthorization = None,
-    ) -> TableView:
-        """The match's public table once it has ended; its ``ending`` names the verdict."""
+    ) -> AdjudicatedTable | AdjudicatedFormatTable:
+        """The match's public table once it has ended; its ``ending`` names the verdict and
+        ``kind`` the table's shape (``two_players`` or ``three_or_four_players``)."""
         operator = await operator_for(operator_keys, authorization, "matches:adjudicate")
         after = await adjudicate(
             matches,
@@ -56,5 +72,8 @@ class AdjudicationController(Controller):
             verdict=data.verdict,
             seat=data.seat,
             reason=data.reason,
+            formats=formats,
         )
-        return public_view(after.state)
+        if isinstance(after.state, FormatState):
+            return AdjudicatedFormatTable(**asdict(format_public_view(after.state)))
+        return AdjudicatedTable(**asdict(public_view(after.state)))

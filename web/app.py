@@ -53,6 +53,7 @@ from service.matches.idempotent import IdempotentCreations
 from service.matches.metered import MeteredFormatMatchService, MeteredMatchService
 from service.matches.play import MatchPlays
 from service.matches.stream_tickets import StreamTickets
+from service.matches.tables import RoundTables
 from service.players.accounts import Accounts
 from service.players.invites import Invitations
 from service.players.projector import Projector
@@ -146,7 +147,6 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.bots = BotRunner(app.state.matches)
             app.state.stream_tickets = StreamTickets(PostgresStreamTicketStore(pool))
             app.state.creations = IdempotentCreations(PostgresMatchCreations(pool))
-            app.state.rounds = Rounds(app.state.matches, app.state.creations)
             app.state.operator_matches = OperatorMatches(registry, store)
             app.state.formats = MeteredFormatMatchService(
                 MatchStreams(store, THREE_OR_FOUR_SEATS, snapshot_every=settings.snapshot_every),
@@ -154,6 +154,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                 app.state.matches.fairness,
                 clock=app.state.matches.clock,
                 metrics=metrics,
+            )
+            app.state.rounds = Rounds(
+                app.state.matches, app.state.creations, RoundTables(app.state.formats)
             )
             app.state.plays = MatchPlays(app.state.matches, app.state.bots, app.state.formats)
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
@@ -207,6 +210,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                                 PostgresIdleMatches(pool),
                                 app.state.matches,
                                 after_seconds=settings.abandon_after_seconds,
+                                formats=app.state.formats,
                             ),
                         ),
                         wakeups,

@@ -3,6 +3,7 @@ handing a match with more than two seats to the functions here."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import cast
 
@@ -38,11 +39,13 @@ class FormatMatchView(
     """One seat's view of a three- or four-player match at ``version``; ``legal_actions`` are
     ready-to-send command bodies for ``POST /matches/{match_id}/commands``; ``fairness`` the
     match's seed commitments and the seeds revealed so far (a deal's once its hand and every
-    hand dealt before it are over)."""
+    hand dealt before it are over). ``display_names``: each seat's player's name, by seat
+    (None where no player account holds the seat)."""
 
     match_id: str
     version: int
     fairness: FairnessView
+    display_names: list[str | None] = msgspec.field(default_factory=list)
 
 
 # What a seat's view answers with, for a match of any number of players: one type for Litestar
@@ -83,10 +86,8 @@ def check_two_player_fields(data: CreateMatch) -> None:
 async def create_format_match(
     formats: FormatMatchService, data: CreateMatch, operator_id: str | None
 ) -> CreatedFormatMatch:
-    if data.entropy or data.commitment or data.external_player_ids:
-        raise InvalidParameter(
-            "entropy, commitment and external_player_ids are for two-player matches"
-        )
+    if data.entropy or data.commitment:
+        raise InvalidParameter("entropy and commitment are for two-player matches")
     if data.invite:
         raise InvalidParameter("name the invited seats of this match in invite_seats")
     assert data.players in (3, 4)
@@ -97,17 +98,23 @@ async def create_format_match(
         bots=data.bots,
         external_ref=data.external_ref,
         operator_id=operator_id,
+        external_player_ids=data.external_player_ids,
     )
 
 
 def format_view_response(
-    formats: FormatMatchService, match: RegisteredMatch, seat: int, loaded: Loaded[FormatState]
+    formats: FormatMatchService,
+    match: RegisteredMatch,
+    seat: int,
+    loaded: Loaded[FormatState],
+    names: Mapping[int, str],
 ) -> Response[AnyMatchView]:
     body = FormatMatchView(
         **asdict(format_view(loaded.state, seat)),
         match_id=match.match_id,
         version=loaded.version,
         fairness=formats.fairness_view(match, loaded.state),
+        display_names=[names.get(s.seat) for s in match.seats],
     )
     response: Response[AnyMatchView] = Response(
         body, headers={"ETag": view_etag(loaded.version, seat)}
@@ -116,8 +123,9 @@ def format_view_response(
 
 
 async def format_summary(
-    formats: FormatMatchService, record: RegisteredMatch
+    formats: FormatMatchService, record: RegisteredMatch, players: list[Player]
 ) -> FormatMatchSummary:
+    """``players``: who sits where, with the seats' tournament ids and display names."""
     loaded = await formats.load(record)
     events = [event for _, event in await formats.events(record, None, after_version=0)]
     status: Status = "in_progress"
@@ -131,10 +139,7 @@ async def format_summary(
         created_at=record.created_at,
         status=status,
         version=loaded.version,
-        players=[
-            Player(seat.seat, seat.token_hash is not None or seat.bot is not None, bot=seat.bot)
-            for seat in record.seats
-        ],
+        players=players,
         winner=loaded.state.winner,
         table=format_public_view(loaded.state),
         hands=[

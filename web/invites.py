@@ -18,7 +18,7 @@ from msgspec import Meta
 from domain import RuleOptions
 from service.players.invites import MAX_EXPIRY, Invitations, Invited
 from web.docs import problems
-from web.params import Authorization, Bots, MatchId
+from web.params import Authorization, Matches, MatchId, Plays
 from web.player_schemas import JoinAsPlayer
 from web.players import PLAYER_CREDENTIAL, AccountsDependency, player_of
 from web.schemas import Joined, SeatToken
@@ -120,12 +120,15 @@ class InvitesController(Controller):
         data: JSONBody[JoinAsPlayer],
         accounts: AccountsDependency,
         invitations: InvitationsDependency,
-        bots: Bots,
+        matches: Matches,
+        plays: Plays,
         authorization: Authorization = None,
     ) -> Joined:
         """Accept an invite or a rematch: refused if it expired (410), was made to another
         player (403), or its match has already ended (409)."""
         player = await player_of(accounts, authorization)
         seated = await invitations.accept(player, data.invite_code)
-        await bots.resume(seated.match_id)
+        # The cut of a match of three or four seats waits for its last invited seat.
+        record = await matches.match(seated.match_id)
+        await plays.service_for(record).joined(record)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)

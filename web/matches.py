@@ -13,7 +13,7 @@ from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
 from domain.formats import FormatState
-from service.matches.formats import FormatMatchService
+from service.matches.formats import CreatedFormatMatch, FormatMatchService
 from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch
 from service.ports.match_registry import RegisteredMatch
@@ -95,8 +95,11 @@ class MatchesController(Controller):
             authorization,
             tournament_ids=data.external_ref is not None or bool(data.external_player_ids),
         )
+        scope = operator.operator_id if operator else ANONYMOUS
         if data.players != 2:
-            return await _create_format_match(formats, data, operator)
+            return await _create_format_match(
+                formats, creations, data, operator, scope, idempotency_key
+            )
         check_two_player_fields(data)
 
         async def create() -> CreatedMatch:
@@ -115,7 +118,7 @@ class MatchesController(Controller):
             created = await create()
         else:
             created = await creations.once(
-                scope=operator.operator_id if operator else ANONYMOUS,
+                scope=scope,
                 key=idempotency_key,
                 request=["match", data],
                 create=create,
@@ -167,10 +170,10 @@ class MatchesController(Controller):
         record = await matches.match(str(match_id))
         play = plays.service_for(record)
         loaded = await play.load(record)
-        if isinstance(loaded.state, FormatState):  # the summary's shape follows the state's
-            return await format_summary(plays.tables.formats, record)
-        events = await matches.events(str(match_id), None, after_version=0)
         names = await accounts.players.names(str(match_id))
+        if isinstance(loaded.state, FormatState):  # the summary's shape follows the state's
+            return await format_summary(plays.tables.formats, record, players(record, names))
+        events = await matches.events(str(match_id), None, after_version=0)
         status: Status = "in_progress"
         if loaded.state.phase is Phase.MATCH_OVER:
             status = "finished"  # a no-show ends a match nobody joined
@@ -191,9 +194,29 @@ class MatchesController(Controller):
 
 
 async def _create_format_match(
-    formats: FormatMatchService, data: CreateMatch, operator: Operator | None
+    formats: FormatMatchService,
+    creations: IdempotentCreations,
+    data: CreateMatch,
+    operator: Operator | None,
+    scope: str,
+    idempotency_key: str | None,
 ) -> NewMatch:
-    made = await create_format_match(formats, data, operator.operator_id if operator else None)
+    """A match of three or four seats; under an ``idempotency_key``, made once, as a
+    two-player match is (the body, table size included, is what a retry must repeat)."""
+
+    async def create() -> CreatedFormatMatch:
+        return await create_format_match(formats, data, operator.operator_id if operator else None)
+
+    if idempotency_key is None:
+        made = await create()
+    else:
+        made = await creations.once(
+            scope=scope,
+            key=idempotency_key,
+            request=["match", data],
+            create=create,
+            answer=CreatedFormatMatch,
+        )
     created = made.created
     return NewMatch(
         match_id=created.match_id,

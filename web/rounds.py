@@ -5,7 +5,7 @@ Every route needs an operator key; a round is its operator's alone (another's is
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, cast
+from typing import Annotated, Literal, cast
 from uuid import UUID
 
 import msgspec
@@ -30,11 +30,15 @@ RoundId = Annotated[UUID, PathParameter(name="round_id", description="The round'
 
 
 class RoundMatchRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """One match of a round: ``players`` seats (3: round robin, 4: partnerships), and by seat,
+    at most one each, ``external_player_ids`` and ``bots``."""
+
     external_ref: ExternalId | None = None
-    external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=2)] = msgspec.field(
+    players: Literal[2, 3, 4] = 2
+    external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=4)] = msgspec.field(
         default_factory=list
     )
-    bots: Annotated[list[BotLevel | None], Meta(max_length=2)] = msgspec.field(default_factory=list)
+    bots: Annotated[list[BotLevel | None], Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
 class CreateRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -93,6 +97,7 @@ class RoundsController(Controller):
         asked = [
             RoundMatch(
                 external_ref=m.external_ref,
+                players=m.players,
                 external_player_ids=m.external_player_ids,
                 bots=m.bots,
             )

@@ -26,8 +26,9 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A new match. Leave ``invite`` false to get both seats' tokens (a tournament system, a
     table with two apps); set it to get your own seat's token and an invite code to pass on.
 
-    ``external_ref`` (the tournament's id for the match) and ``external_player_ids`` (by seat)
-    are tournament ids: they need an operator key with the scope ``matches:create``.
+    ``external_ref`` (the tournament's id for the match) and ``external_player_ids`` (by seat,
+    one per seat at most) are tournament ids: they need an operator key with the scope
+    ``matches:create``.
 
     ``entropy`` (by seat) goes into every shuffle of the match; it needs a ``commitment`` from
     ``POST /commitments``, so the server's seeds are fixed before it sees the entropy.
@@ -42,7 +43,7 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     external_ref: Annotated[str, Meta(max_length=200, pattern=NO_NUL)] | None = None
-    external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=2)] = msgspec.field(
+    external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=4)] = msgspec.field(
         default_factory=list
     )
     entropy: Annotated[list[Entropy], Meta(max_length=2)] = msgspec.field(default_factory=list)

@@ -50,7 +50,7 @@ def seat_view(
     """The view's response for a match of any table size: the one place a view's shape is
     chosen, by the state it is made from."""
     if isinstance(loaded.state, FormatState):
-        return format_view_response(plays.tables.formats, match, seat, loaded)
+        return format_view_response(plays.tables.formats, match, seat, loaded, names)
     return match_view(match, seat, loaded, names)
 
 

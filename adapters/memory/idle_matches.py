@@ -7,8 +7,13 @@ from datetime import datetime, timedelta
 
 from adapters.memory.event_store import InMemoryEventStore
 from domain.events import MATCH_ENDING_TYPES
+from domain.formats.events import FormatMatchWon
 from service.ports.idle_matches import IdleMatch
-from service.store.match_streams import MATCH_STREAM_PREFIX
+from service.store.match_streams import KINDS
+
+# Every match stream's, at every table size.
+PREFIXES = tuple(kind.prefix for kind in KINDS)
+ENDING_TYPES = (*MATCH_ENDING_TYPES, FormatMatchWon.__struct_config__.tag)
 
 
 class _Head:
@@ -29,11 +34,11 @@ class InMemoryIdleMatches:
         while page := await self._store.read_all(after_position=self._position):
             for event in page:
                 self._position = max(self._position, event.position)
-                if not event.stream_id.startswith(MATCH_STREAM_PREFIX):
+                if not event.stream_id.startswith(PREFIXES):
                     continue
                 head = self._heads.setdefault(event.stream_id, _Head(0, event.recorded_at))
                 head.version, head.recorded_at = event.version, event.recorded_at
-                head.ended = head.ended or event.type in MATCH_ENDING_TYPES
+                head.ended = head.ended or event.type in ENDING_TYPES
 
     async def claim_idle(
         self, idle_since: datetime, now: datetime, *, limit: int, lease_seconds: float

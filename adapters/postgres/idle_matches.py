@@ -19,10 +19,12 @@ WITH idle AS (
     SELECT s.stream_id, s.version, e.recorded_at
     FROM streams s
     JOIN events e ON e.stream_id = s.stream_id AND e.version = s.version
-    WHERE s.stream_id LIKE 'match-%%'
+    WHERE (s.stream_id LIKE 'match-%%' OR s.stream_id LIKE 'format-match-%%')
       AND e.recorded_at <= %(idle_since)s
       AND NOT EXISTS (SELECT 1 FROM events w
                       WHERE w.stream_id = s.stream_id AND w.type = 'match_won')
+      AND NOT EXISTS (SELECT 1 FROM events f
+                      WHERE f.stream_id = s.stream_id AND f.type = 'format_match_won')
       AND NOT EXISTS (SELECT 1 FROM events x
                       WHERE x.stream_id = s.stream_id AND x.type = 'match_ended')
       AND NOT EXISTS (SELECT 1 FROM match_abandon_claims c

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import msgspec
 
-from domain.commands import SeatCommand, TimeOut
+from domain.commands import Abandon, Adjudicate, SeatCommand, TimeOut
 from domain.errors import InvalidCommand
 from domain.formats.events import Players
 from domain.options import RuleOptions
@@ -47,8 +47,10 @@ class StampClocks(_SystemCommand, tag="stamp_clocks", frozen=True):
     tables: list[int]
 
 
-# ``TimeOut`` is the two-player command, with the match seat.
-FormatSystemCommand = StartFormatMatch | CutSeats | DealTable | StampClocks | TimeOut
+# ``TimeOut``, ``Adjudicate`` and ``Abandon`` are the two-player commands (with match seats).
+FormatSystemCommand = (
+    StartFormatMatch | CutSeats | DealTable | StampClocks | TimeOut | Adjudicate | Abandon
+)
 FormatCommand = FormatSystemCommand | SeatCommand
 
 _decoder = msgspec.json.Decoder(FormatCommand)

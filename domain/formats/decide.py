@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.cards import names
-from domain.commands import ChooseDealer, Deal, Resign, SeatCommand, TimeOut
+from domain.commands import Abandon, Adjudicate, ChooseDealer, Deal, Resign, SeatCommand, TimeOut
 from domain.decide import PLAY_HANDLERS, decide
 from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
 from domain.events import HandDrawn, Scored
@@ -21,7 +21,7 @@ from domain.formats.commands import (
     StampClocks,
     StartFormatMatch,
 )
-from domain.formats.endings import resign
+from domain.formats.endings import abandon, adjudicate, resign
 from domain.formats.events import (
     FormatEvent,
     FormatGameWon,
@@ -242,4 +242,6 @@ _SYSTEM: dict[type[Any], Callable[[FormatState, Any], list[FormatEvent]]] = {
     DealTable: _deal,
     StampClocks: stamp_clocks,
     TimeOut: _time_out,
+    Adjudicate: lambda state, command: [adjudicate(state, command)],
+    Abandon: lambda state, command: [abandon(state, command)],
 }

@@ -61,8 +61,8 @@ from domain.commands import (
     SeatCommand,
     StampTime,
     TimeOut,
-    Verdict,
 )
+from domain.endings import VERDICT_OF
 from domain.errors import DomainError
 from domain.events import DeadlineSet, MatchEnded, SeatJoined, SeatReturned, TimedOut
 from domain.formats import (
@@ -91,8 +91,6 @@ Report = Callable[[str], None]
 S = TypeVar("S")
 C = TypeVar("C")
 E = TypeVar("E", bound=msgspec.Struct)
-
-_VERDICT_OF: dict[str, Verdict] = {"forfeited": "forfeit", "awarded": "award", "voided": "void"}
 
 
 def check_play(events: Sequence[tuple[int, Event]], seeds: SeedBook, report: Report) -> MatchState:
@@ -213,13 +211,19 @@ def _clock_or_ending(state: MatchState, event: Event) -> list[Command]:
             return [NoShow(seat=event.seat, at=event.at, forfeit=f) for f in (True, False)]
         return [TimeOut(seat=event.seat, at=event.at)]
     if isinstance(event, MatchEnded):
-        if event.reason == "resigned" and event.seat is not None:
-            return [Resign(seat=event.seat)]
-        if event.reason == "abandoned":
-            return [Abandon()]
-        if event.reason in _VERDICT_OF:
-            verdict = _VERDICT_OF[event.reason]
-            return [Adjudicate(verdict=verdict, seat=event.seat, reason=event.note or "")]
+        return [*_ending(event)]
+    return []
+
+
+def _ending(event: MatchEnded) -> list[Resign | Abandon | Adjudicate]:
+    """The command that ends a match other than by play, at every table size."""
+    if event.reason == "resigned" and event.seat is not None:
+        return [Resign(seat=event.seat)]
+    if event.reason == "abandoned":
+        return [Abandon()]
+    if event.reason in VERDICT_OF:
+        verdict = VERDICT_OF[event.reason]
+        return [Adjudicate(verdict=verdict, seat=event.seat, reason=event.note or "")]
     return []
 
 
@@ -319,8 +323,8 @@ def _table_clock_or_ending(
     """The command implied by a resignation, a timeout or a restart of the tables' clocks
     (the tables stamped together, up to the match's next deadline they lead to)."""
     event = events[index][1]
-    if isinstance(event, MatchEnded) and event.reason == "resigned" and event.seat is not None:
-        return [Resign(seat=event.seat)]
+    if isinstance(event, MatchEnded):
+        return [*_ending(event)]
     if isinstance(event, DeadlineSet):  # the match's next deadline, no table's clock moving
         return [StampClocks(at=event.at, tables=[])]
     if not isinstance(event, TableEvent) or not _in_play(state, event):

@@ -15,12 +15,13 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
+from typing import cast
 
 import msgspec
 
 from domain import RuleOptions, view
-from domain.commands import SeatCommand, TimeOut
+from domain.commands import Adjudicate, SeatCommand, TimeOut
 from domain.formats import (
     CutSeats,
     DealTable,
@@ -38,7 +39,6 @@ from domain.formats import (
 )
 from domain.formats.commands import StampClocks
 from service.bots.policy import bot_for
-from service.bots.seating import bot_levels
 from service.errors import (
     IdempotencyKeyReused,
     InvalidParameter,
@@ -48,13 +48,13 @@ from service.errors import (
 )
 from service.fairness.events import FairnessView
 from service.fairness.log import FairnessLog, cut_seed, deal_seed, view_of_slots
-from service.fairness.seeds import new_secret
 from service.formats.fairness import format_fairness_slots, touches_format_fairness
 from service.matches import tokens
+from service.matches.tables import new_table
 from service.matches.use_cases import CommandRequest, CreatedMatch, require_in_time
 from service.ports import event_store
 from service.ports.clock import Clock, system_clock
-from service.ports.match_registry import MatchRegistry, RegisteredMatch, RegisteredSeat
+from service.ports.match_registry import MatchRegistry, RegisteredMatch
 from service.store.match_streams import Loaded, MatchStreams
 
 # A bot answers within its person's request; a hand of two bots is some sixty moves.
@@ -92,55 +92,53 @@ class FormatMatchService:
         bots: Sequence[str | None] = (),
         external_ref: str | None = None,
         operator_id: str | None = None,
+        external_player_ids: Sequence[str | None] = (),
     ) -> CreatedFormatMatch:
         invited = _checked_invites(invite_seats, players)
-        levels = bot_levels(bots, None, seats=players)
-        for seat in invited:
-            bot_levels(bots, seat, seats=players)  # an invited seat is kept for a person
-        match_id = self._new_match_id()
-        server_secret = new_secret()
-        seat_tokens = {
-            seat: tokens.new_token()
-            for seat in range(players)
-            if seat not in invited and levels[seat] is None
-        }
-        invite_codes = {seat: tokens.new_invite_code() for seat in invited}
-        match = RegisteredMatch(
-            match_id=match_id,
+        new = new_table(
+            match_id=self._new_match_id(),
+            players=players,
+            bots=bots,
+            invited=invited,
             external_ref=external_ref,
-            server_secret=server_secret,
-            created_at=datetime.now(UTC),
-            seats=tuple(
-                RegisteredSeat(
-                    seat,
-                    tokens.secret_hash(seat_tokens[seat]) if seat in seat_tokens else None,
-                    "",
-                    None,
-                    levels[seat],
-                )
-                for seat in range(players)
-            ),
             operator_id=operator_id,
+            external_player_ids=external_player_ids,
         )
+        match = new.match
+        invite_codes = {seat: tokens.new_invite_code() for seat in invited}
         codes = list(invite_codes.items())
         first = codes[0] if codes else None
         await self.registry.create(
-            match_id,
+            match.match_id,
             external_ref=external_ref,
-            server_secret=server_secret,
+            server_secret=match.server_secret,
             seats=list(match.seats),
             invite_code_hash=tokens.secret_hash(first[1]) if first else None,
             invite_seat=first[0] if first else None,
             operator_id=operator_id,
         )
         for seat, code in codes[1:]:
-            await self.registry.add_invite(match_id, tokens.secret_hash(code), seat)
-        await self.fairness.open(match)
-        start = self.streams.empty()
-        events = decide_format(start.state, StartFormatMatch(players=players, options=options))
-        await self._append(match, start, events, now=self.clock())
-        created = CreatedMatch(match_id, seat_tokens, None, self.fairness.commitment(match))
+            await self.registry.add_invite(match.match_id, tokens.secret_hash(code), seat)
+        created = await self.start(match, options, new.tokens)
         return CreatedFormatMatch(created, invite_codes)
+
+    async def start(
+        self,
+        match: RegisteredMatch,
+        options: RuleOptions,
+        seat_tokens: dict[int, str],
+        *,
+        opened: bool = False,
+    ) -> CreatedMatch:
+        """Open the fairness stream of a registered match (unless ``opened`` already) and
+        append its first events."""
+        if not opened:
+            await self.fairness.open(match)
+        start = self.streams.empty()
+        players = cast(Players, len(match.seats))  # a registered match of more than two
+        asked = StartFormatMatch(players=players, options=options)
+        await self._append(match, start, decide_format(start.state, asked), now=self.clock())
+        return CreatedMatch(match.match_id, seat_tokens, None, self.fairness.commitment(match))
 
     async def after_join(self, match: RegisteredMatch) -> None:
         """The cut waited for the last invited seat: make it, if this join filled the match."""
@@ -208,6 +206,24 @@ class FormatMatchService:
             return await self._append(match, loaded, events, now=now)
         except event_store.ConcurrencyConflict:
             return None
+
+    async def append_decided(
+        self, match: RegisteredMatch, loaded: Loaded[FormatState], events: list[FormatEvent]
+    ) -> Loaded[FormatState]:
+        """``events`` the server decided (an ending) appended at ``loaded``'s version."""
+        return await self._append(match, loaded, events, now=self.clock())
+
+    async def adjudicate(self, match: RegisteredMatch, verdict: Adjudicate) -> Loaded[FormatState]:
+        """An operator's ``verdict``, decided and appended at the version loaded."""
+        loaded = await self.streams.load(match.match_id)
+        events = decide_format(loaded.state, verdict)
+        try:
+            return await self.append_decided(match, loaded, events)
+        except event_store.ConcurrencyConflict as conflict:
+            raise VersionConflict(
+                f"the match moved on to version {conflict.current} while this was handled; "
+                "nothing was applied"
+            ) from None
 
     async def events(
         self, match: RegisteredMatch, seat: int | None, *, after_version: int

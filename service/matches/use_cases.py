@@ -20,7 +20,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 
@@ -45,6 +45,7 @@ from service.errors import (
     DeadlinePassed,
     EntropyBeforeCommitment,
     IdempotencyKeyReused,
+    InvalidRound,
     InviteNotFound,
     MatchNotFound,
     MissingToken,
@@ -58,6 +59,7 @@ from service.fairness.commitments import SeedCommitments
 from service.fairness.log import FairnessLog, fairness_stream, touches_fairness
 from service.fairness.seeds import CHAIN_LINKS, new_secret
 from service.matches import tokens
+from service.matches.seat_ids import seat_ids
 from service.matches.system_steps import system_steps
 from service.ports import event_store
 from service.ports.clock import Clock, system_clock
@@ -69,6 +71,9 @@ from service.ports.match_registry import (
     Registration,
 )
 from service.store.match_streams import Loaded, MatchStreams, stream_id
+
+if TYPE_CHECKING:
+    from service.matches.tables import NewTable, RoundTables
 
 SEATS = (0, 1)
 ROUND_STARTS_AT_ONCE = 8  # of a round's matches, started at once (each holds a connection)
@@ -90,6 +95,7 @@ class CreatedMatch(msgspec.Struct, frozen=True):
 
 class RoundMatch(msgspec.Struct, frozen=True, kw_only=True):
     external_ref: str | None = None
+    players: int = 2  # the seats of the match: 3 or 4 are made by ``RoundTables``
     external_player_ids: Sequence[str | None] = ()
     bots: Sequence[str | None] = ()
 
@@ -122,8 +128,8 @@ def _seats_opened(match: RegisteredMatch, token: str) -> list[int]:
 
 def _same_match(registered: RegisteredMatch, asked: RoundMatch) -> bool:
     """Whether a registered match of a round is the one ``asked`` describes."""
-    player_ids = [*asked.external_player_ids, None, None][:2]
-    levels = [*asked.bots, None, None][:2]
+    player_ids = seat_ids(asked.external_player_ids, asked.players)
+    levels = [*asked.bots, *[None] * asked.players][: asked.players]
     return (
         registered.external_ref == asked.external_ref
         and [seat.external_player_id for seat in registered.seats] == player_ids
@@ -220,24 +226,19 @@ class MatchService:
         )
         return await self._start(new)
 
-    async def create_round(self, round: RoundRequest) -> list[CreatedMatch]:
+    async def create_round(
+        self, round: RoundRequest, tables: RoundTables | None = None
+    ) -> list[CreatedMatch]:
         """All the round's matches, or none: they are registered in one transaction (where a
-        taken external ref refuses them all) before any of them starts."""
-        prepared = [
-            self._prepare(
-                options=round.options,
-                external_ref=match.external_ref,
-                server_secret=new_secret(),
-                operator_id=round.operator_id,
-                external_player_ids=match.external_player_ids,
-                bots=match.bots,
-            )
-            for match in round.matches
-        ]
+        taken external ref refuses them all) before any of them starts. ``tables`` makes the
+        matches of more than two seats."""
+        prepared = [self._prepare_asked(round, match, tables) for match in round.matches]
         # Each match's seed chain is walked (and kept) in a thread while the registry's
         # transaction waits on the database: the walks are most of a round's computing.
         walked = asyncio.create_task(
-            asyncio.to_thread(self.fairness.walk_chains, [new.match for new in prepared])
+            asyncio.to_thread(
+                self.fairness.walk_chains, [n.match for n in prepared if isinstance(n, _NewMatch)]
+            )
         )
         try:
             await self._register_round(round, prepared)
@@ -246,13 +247,34 @@ class MatchService:
         # Fresh streams cannot conflict: their appends go side by side, a few at a time.
         gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
 
-        async def start(new: _NewMatch) -> CreatedMatch:
+        async def start(new: _NewMatch | NewTable) -> CreatedMatch:
             async with gate:
-                return await self._start(new)
+                if isinstance(new, _NewMatch):
+                    return await self._start(new)
+                assert tables is not None  # only ``tables`` prepares a NewTable
+                return await tables.start(new, round.options)
 
         return list(await asyncio.gather(*(start(new) for new in prepared)))
 
-    async def _register_round(self, round: RoundRequest, prepared: Sequence[_NewMatch]) -> None:
+    def _prepare_asked(
+        self, round: RoundRequest, asked: RoundMatch, tables: RoundTables | None
+    ) -> _NewMatch | NewTable:
+        if asked.players == len(SEATS):
+            return self._prepare(
+                options=round.options,
+                external_ref=asked.external_ref,
+                server_secret=new_secret(),
+                operator_id=round.operator_id,
+                external_player_ids=asked.external_player_ids,
+                bots=asked.bots,
+            )
+        if tables is None:
+            raise InvalidRound("this service makes rounds of two-player matches only")
+        return tables.prepare(asked, round.operator_id, self._new_match_id())
+
+    async def _register_round(
+        self, round: RoundRequest, prepared: Sequence[_NewMatch | NewTable]
+    ) -> None:
         await self.registry.create_round(
             NewRound(
                 round_id=round.round_id,
@@ -271,7 +293,7 @@ class MatchService:
         )
 
     async def resume_round(
-        self, round: RoundRequest, match_ids: Sequence[str]
+        self, round: RoundRequest, match_ids: Sequence[str], tables: RoundTables | None = None
     ) -> list[CreatedMatch]:
         """Finish a round that a request registered and never answered (it died or failed
         part way): each match gets new seat tokens, since the first ones were never sent, and
@@ -281,23 +303,33 @@ class MatchService:
         if len(match_ids) != len(round.matches):
             raise IdempotencyKeyReused(_NOT_THE_ROUND)
         found = [
-            await self._registered_as(match_id, asked, round.options)
+            await self._registered_as(match_id, asked, round.options, tables)
             for match_id, asked in zip(match_ids, round.matches, strict=True)
         ]
         gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
 
-        async def resume(registered: RegisteredMatch, loaded: Loaded) -> CreatedMatch:
+        async def resume(registered: RegisteredMatch, loaded: Loaded | None) -> CreatedMatch:
             async with gate:
-                return await self._resume(round.options, registered, loaded)
+                if loaded is not None:
+                    return await self._resume(round.options, registered, loaded)
+                assert tables is not None  # checked by ``_registered_as``
+                return await tables.resume(registered, round.options)
 
         return list(await asyncio.gather(*(resume(*pair) for pair in found)))
 
     async def _registered_as(
-        self, match_id: str, asked: RoundMatch, options: RuleOptions
-    ) -> tuple[RegisteredMatch, Loaded]:
+        self, match_id: str, asked: RoundMatch, options: RuleOptions, tables: RoundTables | None
+    ) -> tuple[RegisteredMatch, Loaded | None]:
+        """The registered match and, of two seats, its stream (more seats: checked by
+        ``tables``), if it is the match ``asked`` for."""
         registered = await self.registry.get(match_id)
         if registered is None:
             raise MatchNotFound(f"there is no match {match_id}")
+        if asked.players != len(SEATS):
+            if tables is None or not _same_match(registered, asked):
+                raise IdempotencyKeyReused(_NOT_THE_ROUND)
+            await tables.check(registered, options, _NOT_THE_ROUND)
+            return registered, None
         loaded = await self.streams.load(match_id)
         started_otherwise = loaded.version > 0 and loaded.state.options != options
         if started_otherwise or not _same_match(registered, asked):
@@ -351,7 +383,7 @@ class MatchService:
         """A match's registry row, seat tokens and first events, not yet stored anywhere."""
         levels = bot_levels(bots, invite_seat)
         entropy = [*entropy, "", ""][:2]
-        player_ids = [*external_player_ids, None, None][:2]
+        player_ids = seat_ids(external_player_ids, len(SEATS))
         given = seat_tokens or {}
         made = {
             seat: given.get(seat) or tokens.new_token()

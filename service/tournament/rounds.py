@@ -1,8 +1,9 @@
 """Rounds: a batch of an operator's matches made in one request, all or none, at most once.
 
-Every match of a round shares the round's rule options and ``start_at`` (when their clocks
-start, where matches have clocks). A round is checked whole before anything is stored: one
-match that cannot be made refuses the round, and nothing is created.
+A match of a round has two, three or four seats (``players``), each with its tournament id and
+bot, if any. Every match of a round shares the round's rule options and ``start_at`` (when
+their clocks start, where matches have clocks). A round is checked whole before anything is
+stored: one match that cannot be made refuses the round, and nothing is created.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import msgspec
 from domain import RuleOptions
 from service.errors import InvalidRound, RoundNotFound
 from service.matches.idempotent import IdempotentCreations
+from service.matches.tables import RoundTables
 from service.matches.use_cases import CreatedMatch, MatchService, RoundMatch, RoundRequest
 from service.ports.match_registry import RoundInfo
 
 MAX_MATCHES = 256
+SEATS = (2, 3, 4)  # the table sizes a round's match may have
 
 
 class CreatedRound(msgspec.Struct, frozen=True, kw_only=True):
@@ -31,9 +34,16 @@ class CreatedRound(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Rounds:
-    def __init__(self, matches: MatchService, creations: IdempotentCreations) -> None:
+    def __init__(
+        self,
+        matches: MatchService,
+        creations: IdempotentCreations,
+        tables: RoundTables | None = None,
+    ) -> None:
+        """``tables`` makes the round's matches of three or four seats."""
         self._matches = matches
         self._creations = creations
+        self._tables = tables
 
     async def create(
         self,
@@ -62,9 +72,9 @@ class Rounds:
             if found is not None:
                 # An earlier request with this key and body registered the round and never
                 # answered (the key's claim lapsed, or it failed part way): finish it.
-                made = await self._matches.resume_round(asked, found.match_ids)
+                made = await self._matches.resume_round(asked, found.match_ids, self._tables)
             else:
-                made = await self._matches.create_round(asked)
+                made = await self._matches.create_round(asked, self._tables)
             return CreatedRound(round_id=round_id, start_at=start_at, matches=made)
 
         if idempotency_key is None:
@@ -94,6 +104,13 @@ def _round_id(operator_id: str, key: str) -> str:
 def _check(matches: Sequence[RoundMatch]) -> None:
     if not 1 <= len(matches) <= MAX_MATCHES:
         raise InvalidRound(f"a round has 1 to {MAX_MATCHES} matches, not {len(matches)}")
+    for n, match in enumerate(matches):
+        if match.players not in SEATS:
+            raise InvalidRound(f"match {n} has {match.players} players: a match has 2, 3 or 4")
+        by_seat = (("external player ids", match.external_player_ids), ("bots", match.bots))
+        for what, given in by_seat:
+            if len(given) > match.players:
+                raise InvalidRound(f"match {n} has {match.players} seats, not {len(given)} {what}")
     refs = Counter(m.external_ref for m in matches if m.external_ref is not None)
     repeated = sorted(ref for ref, count in refs.items() if count > 1)
     if repeated:

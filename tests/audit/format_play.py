@@ -26,7 +26,7 @@ from service.bots.random_bot import RandomBot
 from service.bots.simple import SimpleBot
 from service.fairness.log import FairnessLog
 from service.fairness.seeds import CHAIN_LINKS, locate
-from service.matches import formats as format_service
+from service.matches import tables as new_tables
 from service.matches.formats import FormatMatchService
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
@@ -48,7 +48,7 @@ async def played_format_match(
     """The record of a complete match, the same for the same seed (the server secret too:
     the service draws it at random, so here it is drawn from the seed)."""
     rng = random.Random(seed)
-    with mock.patch.object(format_service, "new_secret", side_effect=lambda: rng.randbytes(32)):
+    with mock.patch.object(new_tables, "new_secret", side_effect=lambda: rng.randbytes(32)):
         return await _play(rng, players, options, links, watch)
 
 

@@ -1,5 +1,6 @@
-"""The idle matches contract: both adapters find the match streams whose last event was stored
-at or before a time and that have not ended, and lease each to one claimer at a time.
+"""The idle matches contract: both adapters find the match streams (of every table size) whose
+last event was stored at or before a time and that have not ended, and lease each to one
+claimer at a time.
 
 The times are the store's own (PostgreSQL's commit time, the in-memory store's clock), so the
 limits here are placed around the moment the events were appended, never waited for."""
@@ -19,9 +20,11 @@ from adapters.memory.idle_matches import InMemoryIdleMatches
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.idle_matches import PostgresIdleMatches
 from domain.events import DeadlineSet, Event, MatchEnded, MatchWon
+from domain.formats import FormatEvent, FormatMatchCreated, FormatMatchWon
+from domain.options import RuleOptions
 from service.ports.event_store import EventStore
 from service.ports.idle_matches import IdleMatch, IdleMatches
-from service.store.codec import to_record
+from service.store.codec import TABLE_EVENTS, to_record
 from tests.app_login import as_app
 from tests.contract.conftest import ADAPTERS
 
@@ -121,8 +124,8 @@ async def test_an_ended_match_is_never_idle(streams: Streams, ending: str) -> No
     assert await streams.claim(now, now) == [IdleMatch(match(2), 1)]
 
 
-async def test_only_two_player_match_streams_are_idle(streams: Streams) -> None:
-    for stream in (f"format-{match(1)}", f"fairness-{uuid.UUID(int=1)}", "tournament-x"):
+async def test_only_match_streams_are_idle(streams: Streams) -> None:
+    for stream in (f"fairness-{uuid.UUID(int=1)}", "tournament-x"):
         await streams.append(stream, clock_event())
     now = later()
     assert await streams.claim(now, now) == []
@@ -144,3 +147,20 @@ async def test_concurrent_claimers_never_share_a_match(streams: Streams) -> None
     claims = await asyncio.gather(*(streams.claim(now, now, limit=3) for _ in range(10)))
     claimed = [idle.stream_id for claim in claims for idle in claim]
     assert sorted(claimed) == sorted(match(n) for n in range(20))
+
+
+def table_match(n: int) -> str:
+    return f"format-match-{uuid.UUID(int=n)}"
+
+
+async def test_matches_of_three_and_four_seats_are_idle_until_they_end(streams: Streams) -> None:
+    created = FormatMatchCreated(players=3, options=RuleOptions())
+    won = FormatMatchWon(winner=1, match_scores=[0, 100, 0], games_won=[0, 1, 0])
+    runs: list[tuple[int, list[FormatEvent]]] = [(1, [created]), (2, [created, won])]
+    for n, events in runs:
+        records = [TABLE_EVENTS.to_record(event) for event in events]
+        await streams.store.append(table_match(n), records, expected_version=0)
+    await streams.append(match(3), clock_event(), ended())
+    now = later()
+
+    assert await streams.claim(now, now) == [IdleMatch(table_match(1), 1)]

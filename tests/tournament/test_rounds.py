@@ -7,6 +7,7 @@ import uuid
 
 from service.tournament.operators import OperatorKeys
 from tests.tournament.conftest import new_key
+from tests.tournament.operator_seats import operator_refs
 from tests.tournament.play import SHORT_MATCH, Client, Json, Table, bearer, play_commands
 
 START = "2030-01-01T18:00:00Z"
@@ -21,22 +22,6 @@ def round_of(count: int, prefix: str) -> Json:
             for n in range(count)
         ],
     }
-
-
-async def operator_refs(client: Client, key: str, prefix: str) -> list[str]:
-    refs: list[str] = []
-    cursor = None
-    while True:
-        params = {
-            "external_ref_prefix": prefix,
-            "limit": "500",
-            **({"cursor": cursor} if cursor else {}),
-        }
-        page = (await client.get("/operator/matches", params=params, headers=bearer(key))).json()
-        refs += [m["external_ref"] for m in page["matches"]]
-        cursor = page["next"]
-        if cursor is None:
-            return refs
 
 
 async def test_a_round_of_64_sent_twice_with_one_key_is_created_once(

@@ -641,6 +641,62 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AdjudicatedFormatTable */
+        AdjudicatedFormatTable: {
+            /** @enum {integer} */
+            players: 3 | 4;
+            phase: components["schemas"]["FormatPhase"];
+            turns: number[];
+            dealer_side: number | null;
+            sitting_out: number | null;
+            teams: number[][] | null;
+            round: number;
+            game: number;
+            hand_number: number;
+            tables: components["schemas"]["SeatedTableView"][];
+            scores: components["schemas"]["SidesScoresView"];
+            cut: components["schemas"]["SeatsCut"] | null;
+            last_round: components["schemas"]["RoundScored"] | null;
+            last_hands: ((components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null)[];
+            last_game: components["schemas"]["FormatGameWon"] | null;
+            winner: number | null;
+            options: components["schemas"]["RuleOptions"];
+            ending?: components["schemas"]["MatchEnded"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "three_or_four_players";
+        };
+        /** AdjudicatedTable */
+        AdjudicatedTable: {
+            phase: components["schemas"]["Phase"];
+            turn: number | null;
+            dealer: number | null;
+            game: number;
+            hand_number: number;
+            card_counts: number[];
+            took_from_pile: string[][];
+            discard_pile: string[];
+            stock_size: number;
+            knock_limit: number;
+            multiplier: number;
+            upcard_passes: number;
+            scores: components["schemas"]["ScoresView"];
+            knock: components["schemas"]["KnockView"] | null;
+            cut: components["schemas"]["CardsCut"] | null;
+            last_hand: (components["schemas"]["Scored"] | components["schemas"]["HandDrawn"]) | null;
+            last_game: components["schemas"]["GameWon"] | null;
+            winner: number | null;
+            options: components["schemas"]["RuleOptions"];
+            clock: components["schemas"]["ClockView"] | null;
+            ending: components["schemas"]["EndingView"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "two_players";
+        };
         /** Adjudication */
         Adjudication: {
             /** @enum {string} */
@@ -1009,6 +1065,7 @@ export interface components {
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
+            display_names?: (string | null)[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1560,6 +1617,11 @@ export interface components {
         /** RoundMatchRequest */
         RoundMatchRequest: {
             external_ref?: string | null;
+            /**
+             * @default 2
+             * @enum {integer}
+             */
+            players: 2 | 3 | 4;
             external_player_ids?: (string | null)[];
             bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
         };
@@ -2662,7 +2724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TableView"];
+                    "application/json": components["schemas"]["AdjudicatedTable"] | components["schemas"]["AdjudicatedFormatTable"];
                 };
             };
             /** @description Bad Request (RFC 9457 problem details) */
