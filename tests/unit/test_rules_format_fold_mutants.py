@@ -77,3 +77,20 @@ def test_a_view_s_turns_are_its_own_to_change(players: Players) -> None:
     view.turns.append(0)
     assert match.state.turns == turns
     assert format_public_view(match.state).turns == turns
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_nobody_is_to_play_before_the_cut_or_while_the_hands_wait_for_their_deal(
+    players: Players,
+) -> None:
+    # The system cuts for the first dealer and deals each table: until a table's hand is
+    # dealt, no seat is expected to act, and a view says so.
+    match = FormatMatch(players)
+    assert match.state.phase is FormatPhase.CUT
+    assert match.state.turns == []
+    assert format_public_view(match.state).turns == []
+    match = format_match(players, dealer=_DEALER[players])
+    assert match.state.phase is FormatPhase.DEAL
+    assert match.state.turns == []
+    assert format_public_view(match.state).turns == []
+    assert all(format_legal_actions(match.state, seat) == [] for seat in range(players))
