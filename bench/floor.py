@@ -158,10 +158,11 @@ def tree_cpu(pid: int) -> float:
 
 def postmaster_pid(database_url: str) -> int:
     """The PostgreSQL server's main process (it must run on this machine)."""
+    # The backend ends with its connection: its parent is asked for while it still runs.
     with psycopg.connect(database_url) as connection:
         row = connection.execute("SELECT pg_backend_pid()").fetchone()
-    assert row is not None
-    parent = psutil.Process(int(row[0])).parent()
+        assert row is not None
+        parent = psutil.Process(int(row[0])).parent()
     assert parent is not None, "a backend has the postmaster for parent"
     pid: int = parent.pid
     return pid
