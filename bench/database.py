@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from adapters.postgres.database import create_database, drop_database, with_database
 from adapters.postgres.embedded import EmbeddedPostgres
@@ -53,3 +54,15 @@ def bench_database(admin_url: str | None, prefix: str) -> Iterator[str]:
             yield url
         finally:
             drop_database(admin_url, name)
+
+
+@contextmanager
+def sibling_database(url: str, suffix: str) -> Iterator[str]:
+    """An empty database beside ``url``'s on the same server, dropped after: for a release
+    that migrates its own schema, which a newer schema's revisions would make it refuse."""
+    name = f"{unquote(urlsplit(url).path.lstrip('/'))}_{suffix}"
+    create_database(url, name)
+    try:
+        yield with_database(url, name)
+    finally:
+        drop_database(url, name)

@@ -42,7 +42,7 @@ from typing import Any
 import psutil
 import psycopg
 
-from bench.database import bench_database
+from bench.database import bench_database, sibling_database
 from bench.floor_apps import POOL_MAX_SIZE, drop, prepare
 from bench.players import UNIFORM, choose
 from bench.raw_http import Connection, bearer
@@ -202,7 +202,9 @@ def targets(url: str, variants: list[str], baseline: str | None) -> Iterator[dic
             if variant in ("C", BASELINE):
                 env = {"GIN_POOL_MAX_SIZE": str(POOL_MAX_SIZE)}
                 cwd = baseline if variant == BASELINE else None
-                server = stack.enter_context(gin_serve(url, env=env, log_level=None, cwd=cwd))
+                # The earlier release serves a database of its own, at its own schema.
+                db = stack.enter_context(sibling_database(url, "c0")) if cwd else url
+                server = stack.enter_context(gin_serve(db, env=env, log_level=None, cwd=cwd))
                 found[variant] = Target(server, play_matches(seeds))
                 continue
             server = stack.enter_context(served(_floor_app(variant.lower(), url)))
