@@ -7,6 +7,7 @@ import random
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from tests.api.any_size import EVERY_SIZE, create_at, play_one
 from tests.api.players import Table, bearer, create_table, play_match
 from tests.api.problems import assert_problem
 
@@ -110,10 +111,11 @@ async def test_the_openapi_document_and_the_docs_page_are_served(client: Client)
     assert "text/html" in page.headers["content-type"]
 
 
+@EVERY_SIZE
 async def test_a_view_has_an_etag_and_an_unchanged_view_is_not_sent_again(
-    client: Client,
+    client: Client, seats: int
 ) -> None:
-    table = await create_table(client)
+    table = await create_at(client, seats)
     first = await client.get(f"{table.path}/view", headers=table.headers(1))
     etag = first.headers["etag"]
     assert etag == f'"v{first.json()["version"]}-s1"'
@@ -122,3 +124,10 @@ async def test_a_view_has_an_etag_and_an_unchanged_view_is_not_sent_again(
     )
     assert again.status_code == 304
     assert again.headers["etag"] == etag
+    # Once the match has moved on, the same tag gets the new view.
+    await play_one(client, table, random.Random(seats))
+    moved = await client.get(
+        f"{table.path}/view", headers={**table.headers(1), "If-None-Match": etag}
+    )
+    assert moved.status_code == 200
+    assert moved.headers["etag"] == f'"v{moved.json()["version"]}-s1"' != etag
