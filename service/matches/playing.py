@@ -1,0 +1,104 @@
+"""Playing: a seat's command decided and appended at the loaded version, and its retries."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from domain import decide, fold
+from domain.commands import Resign, SeatCommand
+from domain.state import MatchState
+from service.errors import (
+    DeadlinePassed,
+    IdempotencyKeyReused,
+    StaleVersion,
+    VersionConflict,
+    WaitingForOpponent,
+)
+from service.fairness.log import touches_fairness
+from service.matches.service_base import MatchServiceBase
+from service.matches.system_steps import system_steps
+from service.matches.use_case_types import CommandRequest
+from service.ports import event_store
+from service.ports.match_registry import RegisteredMatch
+from service.store.match_streams import Loaded, stream_id
+
+
+class PlayingMatches(MatchServiceBase):
+    async def handle(self, match: RegisteredMatch, seat: int, request: CommandRequest) -> Loaded:
+        """Decide and append ``request.command`` for ``seat`` of ``match`` (the registry row
+        the request was authenticated with); the state after it, as committed."""
+        received_at = self.clock()
+        if not match.full:
+            raise WaitingForOpponent("the invited player has not joined yet")
+        match_id = match.match_id
+        loaded = await self.streams.load(match_id)
+        key = fingerprint = None
+        if request.idempotency_key is not None:
+            key = _store_key(match_id, seat, request.idempotency_key)
+            fingerprint = request.fingerprint(seat)
+            # Looked up after loading: a first attempt the lookup misses commits after the
+            # load too, so this attempt is decided on the same version or meets a conflict, and
+            # the store answers its append with the first one's.
+            first = await self.streams.store.find_idempotent(key)
+            if first is not None:
+                return await self._answer_again(match_id, first, fingerprint)
+        if request.if_match is not None and request.if_match != loaded.version:
+            raise StaleVersion(
+                f"the match is at version {loaded.version}, not {request.if_match}; "
+                "load the view again"
+            )
+        require_in_time(loaded.state, seat, request.command, received_at)
+        events = decide(loaded.state, request.command)
+        steps, state = system_steps(
+            fold(events, loaded.state), match, links=self.fairness.links, now=received_at
+        )
+        try:
+            after, _ = await self.streams.append(
+                match_id,
+                loaded,
+                [*events, *steps],
+                state=state,
+                idempotency_key=key,
+                fingerprint=fingerprint,
+            )
+        except event_store.ConcurrencyConflict as conflict:
+            error = StaleVersion if request.if_match is not None else VersionConflict
+            raise error(
+                f"the match moved on to version {conflict.current} while this command was "
+                "handled; nothing was applied"
+            ) from None
+        if touches_fairness([*events, *steps]):
+            await self.fairness.sync(match, after.state)
+        return after
+
+    async def _answer_again(
+        self, match_id: str, first: event_store.IdempotentAppend, fingerprint: bytes
+    ) -> Loaded:
+        """The answer to a retry: the state right after the append its first attempt made."""
+        if first.fingerprint != fingerprint or first.result.stream_id != stream_id(match_id):
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was already used for a different command"
+            )
+        answered = await self.streams.load_at(match_id, first.result.last_version)
+        # With its first append, so a receipt signs the hash the store kept for it.
+        return Loaded(answered.state, answered.version, first.result)
+
+
+def require_in_time(
+    state: MatchState, seat: int, command: SeatCommand, at: datetime, *, named: int | None = None
+) -> None:
+    """A seat's move received after its deadline is refused: the timeout is what applies.
+    Resigning is never too late. ``named`` is the seat the refusal names when it is not
+    ``seat`` (a match seat playing at a table of a larger match)."""
+    clock = state.clock
+    if clock is None or clock.seat != seat or clock.due_at is None or at <= clock.due_at:
+        return
+    if not isinstance(command, Resign):
+        raise DeadlinePassed(
+            f"seat {seat if named is None else named}'s time ran out at "
+            f"{clock.due_at.isoformat()}; the server makes its default move"
+        )
+
+
+def _store_key(match_id: str, seat: int, key: str) -> str:
+    return f"command:{match_id}:{seat}:{key}"

@@ -1,0 +1,65 @@
+"""What every match use case shares: the ports, the fairness log and the registry rows read."""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+
+from service.errors import MatchNotFound
+from service.fairness.commitments import SeedCommitments
+from service.fairness.log import FairnessLog
+from service.fairness.seeds import CHAIN_LINKS
+from service.matches.use_case_types import PlayerSeat
+from service.ports.clock import Clock, system_clock
+from service.ports.match_registry import MatchRegistry, RegisteredMatch
+from service.store.match_streams import MatchStreams
+
+RECORDS_CACHED = 10_000
+
+
+class MatchServiceBase:
+    """The state each use case module's class reads; ``MatchService`` joins them up."""
+
+    def __init__(
+        self,
+        streams: MatchStreams,
+        registry: MatchRegistry,
+        commitments: SeedCommitments | None = None,
+        *,
+        new_match_id: Callable[[], str] | None = None,
+        chain_links: int = CHAIN_LINKS,
+        clock: Clock = system_clock,
+        player_seat: PlayerSeat | None = None,
+    ) -> None:
+        """``new_match_id`` (a UUID string each call; random by default) and ``chain_links``
+        (the length of each seed chain) are for callers that play matches again by seed: the
+        verifier's tests, which also need matches that run through several short chains.
+        ``clock`` stamps each command with the time it was received (the turn clocks)."""
+        self.clock = clock
+        self.streams = streams
+        self.registry = registry
+        self.commitments = commitments
+        self.fairness = FairnessLog(streams.store, links=chain_links)
+        self._new_match_id = new_match_id or _new_match_id
+        self.player_seat = player_seat
+        # Only records of full matches are cached: nothing in them can change any more.
+        self._full_records: OrderedDict[str, RegisteredMatch] = OrderedDict()
+
+    async def match(self, match_id: str) -> RegisteredMatch:
+        record = self._full_records.get(match_id)
+        if record is not None:
+            self._full_records.move_to_end(match_id)
+            return record
+        record = await self.registry.get(match_id)
+        if record is None:
+            raise MatchNotFound(f"there is no match {match_id}")
+        if record.full:
+            self._full_records[match_id] = record
+            if len(self._full_records) > RECORDS_CACHED:
+                self._full_records.popitem(last=False)
+        return record
+
+
+def _new_match_id() -> str:
+    return str(uuid.uuid4())
