@@ -114,16 +114,13 @@ class MatchesController(Controller):
                 external_player_ids=data.external_player_ids,
             )
 
-        if idempotency_key is None:
-            created = await create()
-        else:
-            created = await creations.once(
-                scope=scope,
-                key=idempotency_key,
-                request=["match", data],
-                create=create,
-                answer=CreatedMatch,
-            )
+        created = await creations.once(
+            scope=scope,
+            key=idempotency_key,
+            request=["match", data],
+            create=create,
+            answer=CreatedMatch,
+        )
         if any(data.bots):
             await bots.resume(created.match_id)
         return NewMatch(
@@ -207,16 +204,13 @@ async def _create_format_match(
     async def create() -> CreatedFormatMatch:
         return await create_format_match(formats, data, operator.operator_id if operator else None)
 
-    if idempotency_key is None:
-        made = await create()
-    else:
-        made = await creations.once(
-            scope=scope,
-            key=idempotency_key,
-            request=["match", data],
-            create=create,
-            answer=CreatedFormatMatch,
-        )
+    made = await creations.once(
+        scope=scope,
+        key=idempotency_key,
+        request=["match", data],
+        create=create,
+        answer=CreatedFormatMatch,
+    )
     created = made.created
     return NewMatch(
         match_id=created.match_id,

@@ -49,13 +49,16 @@ class IdempotentCreations:
         self,
         *,
         scope: str,
-        key: str,
+        key: str | None,
         request: object,
         create: Callable[[], Awaitable[T]],
         answer: type[T],
     ) -> T:
         """``create()``'s answer, made once per ``scope`` and ``key``: a retry with the same
-        request gets it again; a different request with the key is refused."""
+        request gets it again; a different request with the key is refused. Without a key,
+        made each time it is asked for."""
+        if key is None:
+            return await create()
         key_hash = hashlib.sha256(f"{scope}\0{key}".encode()).digest()
         print_ = fingerprint(scope, request)
         salt = os.urandom(16)

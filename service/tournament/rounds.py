@@ -77,8 +77,6 @@ class Rounds:
                 made = await self._matches.create_round(asked, self._tables)
             return CreatedRound(round_id=round_id, start_at=start_at, matches=made)
 
-        if idempotency_key is None:
-            return await create()
         return await self._creations.once(
             scope=operator_id,
             key=idempotency_key,
