@@ -29,7 +29,7 @@ from service.matches.formats import FormatMatchService
 from service.matches.outcome import Outcome, table_outcome, two_player_outcome
 from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
-from service.store.match_streams import Loaded, stream_id
+from service.store.match_streams import Loaded
 
 AnyLoaded = Loaded[MatchState] | Loaded[FormatState]
 AnyEvent = Event | FormatEvent
@@ -91,6 +91,12 @@ class Audited:
     def event_type(self, event: Any) -> str:
         return self.kind.tag(event)
 
+    def reached(self, match: RegisteredMatch, played: Loaded[Any]) -> Reached:
+        """Where a command's append left the match's stream: what its receipt signs."""
+        return Reached(
+            self.stream_id(match.match_id), played.version, played.state.deals, played.appended
+        )
+
     async def record(self, match: RegisteredMatch) -> tuple[GameRecord, int]:
         return await served_record(self.recorded(), match)
 
@@ -122,10 +128,7 @@ class TwoSeats(Audited):
         self, match: RegisteredMatch, seat: int, request: CommandRequest
     ) -> Commanded:
         played = await self.matches.handle(match, seat, request)
-        reached = Reached(
-            stream_id(match.match_id), played.version, played.state.deals, played.appended
-        )
-        return Commanded(reached, await self.bots.answer(match, played))
+        return Commanded(self.reached(match, played), await self.bots.answer(match, played))
 
     async def events(
         self, match: RegisteredMatch, seat: int | None, *, after_version: int
@@ -167,9 +170,7 @@ class Tables(Audited):
             match, seat, request.command, request.if_match, request.idempotency_key
         )
         # The receipt is of the whole append, the bots' moves within it included.
-        stream = self.formats.streams.stream_id(match.match_id)
-        reached = Reached(stream, played.version, played.state.deals, played.appended)
-        return Commanded(reached, played)
+        return Commanded(self.reached(match, played), played)
 
     async def events(
         self, match: RegisteredMatch, seat: int | None, *, after_version: int
