@@ -76,11 +76,16 @@ from web.client import client_files
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
 from web.cors import cors_config, refused_preflight_as_problem
-from web.dependencies import provide_bots, provide_matches, provide_plays, provide_wakeups
+from web.dependencies import (
+    provide_bots,
+    provide_formats,
+    provide_matches,
+    provide_plays,
+    provide_wakeups,
+)
 from web.docs import BEARER
 from web.events import EventsController
 from web.feed import FeedController, provide_feed
-from web.format_matches import provide_formats
 from web.health import health, live, ready
 from web.invites import InvitesController, provide_invitations
 from web.limits import LimitsMiddleware

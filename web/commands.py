@@ -24,9 +24,9 @@ from web.command_parsing import parse_seat_command
 from web.dependencies import provide_matches, provide_plays, seated
 from web.docs import BEARER, problems
 from web.etags import version_of
-from web.format_matches import AnyMatchView
 from web.params import Authorization, IdempotencyKey, IfMatch, MatchId
 from web.players import provide_accounts
+from web.schemas import AnyMatchView
 from web.views import seat_view
 
 MAX_IDEMPOTENCY_KEY = 200

@@ -12,25 +12,28 @@ from litestar.params import JSONBody
 from litestar.status_codes import HTTP_201_CREATED
 
 from domain import GameWon, HandDrawn, Phase, Scored, public_view
-from domain.formats import FormatState
+from domain.formats import (
+    FormatGameWon,
+    FormatPhase,
+    FormatState,
+    RoundScored,
+    TableEvent,
+    format_public_view,
+)
+from service.errors import InvalidParameter
 from service.matches.formats import CreatedFormatMatch, FormatMatchService
 from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch
 from service.ports.match_registry import RegisteredMatch
 from service.ports.operator_keys import Operator
 from web.docs import problems
-from web.format_matches import (
-    FormatMatchSummary,
-    check_two_player_fields,
-    create_format_match,
-    format_summary,
-)
 from web.invites import InvitationsDependency
 from web.operators import OperatorAuthorization, Operators, creating_operator
 from web.params import Bots, Formats, IdempotencyKey, Matches, MatchId, Plays
 from web.players import AccountsDependency
 from web.schemas import (
     CreateMatch,
+    FormatMatchSummary,
     Joined,
     JoinMatch,
     MatchSummary,
@@ -97,7 +100,7 @@ class MatchesController(Controller):
         )
         scope = operator.operator_id if operator else ANONYMOUS
         if data.players != 2:
-            return await _create_format_match(
+            return await _create_tables_match(
                 formats, creations, data, operator, scope, idempotency_key
             )
         check_two_player_fields(data)
@@ -169,7 +172,7 @@ class MatchesController(Controller):
         loaded = await play.load(record)
         names = await accounts.players.names(str(match_id))
         if isinstance(loaded.state, FormatState):  # the summary's shape follows the state's
-            return await format_summary(plays.tables.formats, record, players(record, names))
+            return await tables_summary(plays.tables.formats, record, players(record, names))
         events = await matches.events(str(match_id), None, after_version=0)
         status: Status = "in_progress"
         if loaded.state.phase is Phase.MATCH_OVER:
@@ -190,7 +193,7 @@ class MatchesController(Controller):
         )
 
 
-async def _create_format_match(
+async def _create_tables_match(
     formats: FormatMatchService,
     creations: IdempotentCreations,
     data: CreateMatch,
@@ -202,7 +205,7 @@ async def _create_format_match(
     two-player match is (the body, table size included, is what a retry must repeat)."""
 
     async def create() -> CreatedFormatMatch:
-        return await create_format_match(formats, data, operator.operator_id if operator else None)
+        return await create_tables_match(formats, data, operator.operator_id if operator else None)
 
     made = await creations.once(
         scope=scope,
@@ -217,4 +220,59 @@ async def _create_format_match(
         seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
         commitment=created.commitment,
         invites=[SeatInvite(seat, code) for seat, code in sorted(made.invite_codes.items())],
+    )
+
+
+def check_two_player_fields(data: CreateMatch) -> None:
+    """A two-player match invites with ``invite`` and ``seat``, never ``invite_seats``."""
+    if data.invite_seats:
+        raise InvalidParameter('invite_seats are for three or four players: use "invite"')
+
+
+async def create_tables_match(
+    formats: FormatMatchService, data: CreateMatch, operator_id: str | None
+) -> CreatedFormatMatch:
+    if data.entropy or data.commitment:
+        raise InvalidParameter("entropy and commitment are for two-player matches")
+    if data.invite:
+        raise InvalidParameter("name the invited seats of this match in invite_seats")
+    assert data.players in (3, 4)
+    return await formats.create_match(
+        players=data.players,
+        options=data.options,
+        invite_seats=data.invite_seats,
+        bots=data.bots,
+        external_ref=data.external_ref,
+        operator_id=operator_id,
+        external_player_ids=data.external_player_ids,
+    )
+
+
+async def tables_summary(
+    formats: FormatMatchService, record: RegisteredMatch, players: list[Player]
+) -> FormatMatchSummary:
+    """``players``: who sits where, with the seats' tournament ids and display names."""
+    loaded = await formats.load(record)
+    events = [event for _, event in await formats.events(record, None, after_version=0)]
+    status: Status = "in_progress"
+    if not record.full:
+        status = "waiting_for_opponent"
+    elif loaded.state.phase is FormatPhase.MATCH_OVER:
+        status = "finished"
+    return FormatMatchSummary(
+        match_id=record.match_id,
+        external_ref=record.external_ref,
+        created_at=record.created_at,
+        status=status,
+        version=loaded.version,
+        players=players,
+        winner=loaded.state.winner,
+        table=format_public_view(loaded.state),
+        hands=[
+            e
+            for e in events
+            if isinstance(e, TableEvent) and isinstance(e.event, Scored | HandDrawn)
+        ],
+        rounds=[e for e in events if isinstance(e, RoundScored)],
+        games=[e for e in events if isinstance(e, FormatGameWon)],
     )

@@ -9,7 +9,14 @@ import msgspec
 from msgspec import Meta
 
 from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, TableView
-from domain.formats import FormatEvent
+from domain.formats import (
+    FormatEvent,
+    FormatGameWon,
+    FormatSeatView,
+    FormatTableView,
+    RoundScored,
+    TableEvent,
+)
 from service.fairness.events import FairnessView
 
 Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
@@ -158,3 +165,43 @@ class Readiness(msgspec.Struct, frozen=True):
 
 # Versions fit PostgreSQL's bigint with room to spare; larger numbers are refused as input.
 MAX_VERSION = 10**18 - 1
+
+
+class FormatMatchView(
+    FormatSeatView, frozen=True, kw_only=True, tag_field="kind", tag=THREE_OR_FOUR_PLAYERS
+):
+    """One seat's view of a three- or four-player match at ``version``; ``legal_actions`` are
+    ready-to-send command bodies for ``POST /matches/{match_id}/commands``; ``fairness`` the
+    match's seed commitments and the seeds revealed so far (a deal's once its hand and every
+    hand dealt before it are over). ``display_names``: each seat's player's name, by seat
+    (None where no player account holds the seat)."""
+
+    match_id: str
+    version: int
+    fairness: FairnessView
+    display_names: list[str | None] = msgspec.field(default_factory=list)
+
+
+# What a seat's view answers with, for a match of any number of players: one type for Litestar
+# to document (a union of two Response types would leave both views out of the document).
+AnyMatchView = MatchView | FormatMatchView
+
+
+class FormatMatchSummary(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag=THREE_OR_FOUR_PLAYERS
+):
+    """What anybody may know about a three- or four-player match. ``hands`` are the ends of
+    every table's hands, each with the table and its match seats; ``rounds`` and ``games``
+    their scores."""
+
+    match_id: str
+    external_ref: str | None
+    created_at: datetime
+    status: Status
+    version: int
+    players: list[Player]
+    winner: int | None
+    table: FormatTableView
+    hands: list[TableEvent]
+    rounds: list[RoundScored]
+    games: list[FormatGameWon]

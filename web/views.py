@@ -9,18 +9,18 @@ from litestar.status_codes import HTTP_304_NOT_MODIFIED
 from msgspec.structs import asdict
 
 from domain import view
-from domain.formats import FormatState
+from domain.formats import FormatState, format_view
 from service.fairness.log import fairness_view
+from service.matches.formats import FormatMatchService
 from service.matches.play import AnyLoaded, MatchPlays
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 from web.dependencies import seated
 from web.docs import BEARER, problems
 from web.etags import version_of, view_etag
-from web.format_matches import AnyMatchView, format_view_response
 from web.params import Authorization, IfNoneMatch, Matches, MatchId, Plays
 from web.players import AccountsDependency
-from web.schemas import MatchView
+from web.schemas import AnyMatchView, FormatMatchView, MatchView
 
 
 def match_view(
@@ -40,6 +40,26 @@ def match_view(
     return response
 
 
+def tables_view(
+    formats: FormatMatchService,
+    match: RegisteredMatch,
+    seat: int,
+    loaded: Loaded[FormatState],
+    names: Mapping[int, str],
+) -> Response[AnyMatchView]:
+    body = FormatMatchView(
+        **asdict(format_view(loaded.state, seat)),
+        match_id=match.match_id,
+        version=loaded.version,
+        fairness=formats.fairness_view(match, loaded.state),
+        display_names=[names.get(s.seat) for s in match.seats],
+    )
+    response: Response[AnyMatchView] = Response(
+        body, headers={"ETag": view_etag(loaded.version, seat)}
+    )
+    return response
+
+
 def seat_view(
     plays: MatchPlays,
     match: RegisteredMatch,
@@ -50,7 +70,7 @@ def seat_view(
     """The view's response for a match of any table size: the one place a view's shape is
     chosen, by the state it is made from."""
     if isinstance(loaded.state, FormatState):
-        return format_view_response(plays.tables.formats, match, seat, loaded, names)
+        return tables_view(plays.tables.formats, match, seat, loaded, names)
     return match_view(match, seat, loaded, names)
 
 
