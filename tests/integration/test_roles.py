@@ -18,9 +18,10 @@ from tests.app_login import as_app
 from web.app import create_app
 from web.settings import Settings
 
+# The hash each event is given is the caller's to compute; the role's test needs none right.
 APPEND = (
-    "SELECT outcome FROM append_events("
-    "'match-x', 0, ARRAY['created'], ARRAY[1], ARRAY['{}'::bytea], NULL, NULL)"
+    "SELECT outcome FROM append_events('match-x', 0, decode(repeat('00', 32), 'hex'), "
+    "ARRAY['created'], ARRAY[1], ARRAY['{}'::bytea], ARRAY['\\x01'::bytea], NULL, NULL)"
 )
 
 REFUSED = [
@@ -94,7 +95,11 @@ def test_nothing_the_application_role_tried_changed_anything(
 def test_the_application_role_appends_through_the_function_and_reads(
     app_connection: psycopg.Connection[tuple[object, ...]],
 ) -> None:
-    appended = app_connection.execute(APPEND.replace("'match-x', 0", "'match-x', 1")).fetchone()
+    # Chained to the head the first append left: the hash it was given.
+    second = APPEND.replace(
+        "'match-x', 0, decode(repeat('00', 32), 'hex')", "'match-x', 1, '\\x01'"
+    )
+    appended = app_connection.execute(second).fetchone()
     assert appended == ("appended",)
     assert app_connection.execute(
         "SELECT version FROM streams WHERE stream_id = 'match-x'"
