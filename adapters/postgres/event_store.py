@@ -55,6 +55,13 @@ SELECT outcome, current_version, first_version, last_version, positions, last_ha
 FROM append_events(%b::text, %b::bigint, %b::bytea, %b::text[], %b::integer[], %b::bytea[],
                    %b::bytea[], %b::text, %b)
 """
+# What a database before migration 0021 has (0009's function, which chains in SQL): a server
+# started before the upgrade and still running after it goes on appending; migration 0021
+# leaves this function in place for the release before it, which calls only this one.
+APPEND_BEFORE_0021 = """
+SELECT outcome, current_version, first_version, last_version, positions, last_hash
+FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text, %b)
+"""
 # An append sent again at most this often: once for a cached head that was stale, once for a
 # head moved by an append that committed while the statement ran.
 APPEND_TRIES = 3
@@ -107,6 +114,7 @@ class PostgresEventStore:
         ``wake_match_streams=False`` sends no wake-ups (for benchmarks: live streams off)."""
         self._pool = pool
         self._heads = Heads()
+        self._before_0021 = False
         self._wakeups: WakeupSender | None = None
         if wake_match_streams:
             # Wake-ups go through a connection of their own, to the pool's database.
@@ -194,14 +202,25 @@ class PostgresEventStore:
 
     async def _call_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
         try:
-            async with self._pool.connection() as connection:
-                cursor = await connection.execute(APPEND, params)
-                row = await cursor.fetchone()
+            try:
+                row = await self._execute_append(params)
+            except psycopg.errors.UndefinedFunction:
+                # The schema is before 0021, or has just been upgraded past it.
+                self._before_0021 = not self._before_0021
+                row = await self._execute_append(params)
         except psycopg.DataError as error:
             # In practice: data that is not UTF-8 JSON, which the jsonb column refuses.
             raise MalformedEvent(f"the events cannot be stored: {error}") from error
         assert row is not None, "append_events returns one row"
         return row
+
+    async def _execute_append(self, params: tuple[object, ...]) -> tuple[Any, ...] | None:
+        statement, sent = APPEND, params
+        if self._before_0021:
+            statement, sent = APPEND_BEFORE_0021, tuple(params[i] for i in (0, 1, 3, 4, 5, 7, 8))
+        async with self._pool.connection() as connection:
+            cursor = await connection.execute(statement, sent)
+            return await cursor.fetchone()
 
     async def close_wakeups(self) -> None:
         """Send the wake-ups of every append so far and close the connection they go through

@@ -29,6 +29,12 @@ was taken: the update waits for it, then finds the head moved and changes nothin
 head it read says the version was right. The adapter sends the append again, and that one
 sees the conflict (or, for the same request, the key to replay).
 
+The new function is an overload of ``append_events`` (it takes the previous hash and the
+hashes); 0009's, which chains in SQL, stays for a server of the release before this one that
+is still running during the upgrade: both take the same row lock on the head and chain the same
+way, so they may append to one stream side by side. Today's adapter calls the old one only on a
+database not yet upgraded. A later migration may drop it once no such server can be left.
+
 ``append_events`` still runs ``SECURITY DEFINER`` as ``gin_owner`` with a fixed
 ``search_path``: the service's role still cannot write ``events``, ``streams`` or
 ``idempotency_keys`` but through it. It is PL/pgSQL only so that its statement's plan is kept
@@ -54,12 +60,10 @@ Every index and trigger on ``events`` is kept; each has a reader or a guarantee:
 
 The four partial indexes cost an insert only a test of its type unless the row is one they
 hold, and the triggers' ``WHEN`` likewise: what an append paid for was the loop and the hashing,
-not them. No stored row changes: the migration only replaces the function.
+not them. No stored row changes: the migration only adds the function.
 """
 
 from __future__ import annotations
-
-import importlib
 
 from alembic import op
 
@@ -67,8 +71,6 @@ revision = "0021"
 down_revision = "0020"
 branch_labels = None
 depends_on = None
-
-_0009 = importlib.import_module("migrations.versions.0009_append_returns_head")
 
 ARGUMENTS = "text, bigint, bytea, text[], integer[], bytea[], bytea[], text, bytea"
 APPEND_EVENTS = f"append_events({ARGUMENTS})"
@@ -173,8 +175,17 @@ END
 $$;
 """
 
+# Owned by whoever owns ``events``: ``gin_owner`` since 0008, but a database restored from a
+# dump made without owners (``tests/old_records``) has its tables owned by whoever restored it,
+# and a function that writes them must run as that role.
 PRIVILEGES = f"""
-ALTER FUNCTION {APPEND_EVENTS} OWNER TO gin_owner;
+DO $$
+BEGIN
+    EXECUTE format('ALTER FUNCTION {APPEND_EVENTS} OWNER TO %I',
+                   (SELECT pg_get_userbyid(relowner) FROM pg_class
+                    WHERE oid = 'public.events'::regclass));
+END
+$$;
 REVOKE ALL ON FUNCTION {APPEND_EVENTS} FROM PUBLIC;
 ALTER FUNCTION {APPEND_EVENTS} SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp;
 GRANT EXECUTE ON FUNCTION {APPEND_EVENTS} TO gin_app;
@@ -182,14 +193,11 @@ GRANT EXECUTE ON FUNCTION {APPEND_EVENTS} TO gin_app;
 
 
 def upgrade() -> None:
-    op.execute(f"DROP FUNCTION {_0009.APPEND_EVENTS}")
     op.execute(APPEND)
     op.execute(PRIVILEGES)
 
 
 def downgrade() -> None:
-    # The earlier function chains in SQL from the head's stored hash: the rows written since
-    # carry the same hashes it would have computed, so nothing else changes back.
+    # 0009's function, still here, chains in SQL from the head's stored hash: the rows written
+    # since carry the hashes it would have computed, so nothing else changes back.
     op.execute(f"DROP FUNCTION {APPEND_EVENTS}")
-    op.execute(_0009.WITH_HEAD)
-    op.execute(_0009.PRIVILEGES)
