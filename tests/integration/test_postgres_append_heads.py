@@ -11,7 +11,7 @@ import pytest
 
 from adapters.postgres.event_store import PostgresEventStore
 from service.ports.event_store import AppendResult, ConcurrencyConflict, NewEvent
-from service.store.hash_chain import link_hash
+from service.store.hash_chain import GENESIS, chain, link_hash
 from service.store.upcasting import canonical_json
 from tests.app_login import as_app
 
@@ -100,3 +100,20 @@ async def test_an_append_chains_to_the_head_the_database_holds_not_the_one_last_
         third.hash == appended.last_hash == link_hash(forged_hash, "match-h", 3, "E", 1, third.data)
     )
     assert (await first.verify_stream("match-h")).ok
+
+
+async def test_the_adapters_hashes_are_those_the_function_before_0021_computed_in_sql(
+    stores: tuple[PostgresEventStore, ...],
+) -> None:
+    # One stream appended by turns through 0009's function (hashes made in SQL, as a server of
+    # the release before 0021 still appends during an upgrade) and through today's statement.
+    in_sql, here = stores
+    in_sql._before_0021 = True  # the fallback the adapter takes on a database before 0021
+    events = [event(n=n, text="é ✓") for n in range(1, 7)]
+    for version in range(0, 6, 2):
+        writer = in_sql if version % 4 == 0 else here
+        await writer.append("match-s", events[version : version + 2], expected_version=version)
+
+    stored = await here.read_stream("match-s")
+    assert [e.hash for e in stored] == chain(GENESIS, "match-s", 1, events)
+    assert (await in_sql.verify_stream("match-s")).ok
