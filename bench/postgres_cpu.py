@@ -80,7 +80,7 @@ async def run(url: str, operations: int) -> None:
             await measure("raw INSERT + COMMIT (one row)", postgres, operations, _raw(pool, 1))
             await measure("raw INSERT + COMMIT (two rows)", postgres, operations, _raw(pool, 2))
             await measure(
-                "raw INSERT + COMMIT (two rows, events' shape)",
+                "raw INSERT + COMMIT (two rows, as events)",
                 postgres,
                 operations,
                 _raw_events(pool),
