@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from adapters.postgres.event_store import PostgresEventStore
+from adapters.postgres.heads import Heads
 from service.ports.event_store import AppendResult, ConcurrencyConflict, NewEvent
 from service.store.hash_chain import GENESIS, chain, link_hash
 from service.store.upcasting import canonical_json
@@ -117,3 +118,19 @@ async def test_the_adapters_hashes_are_those_the_function_before_0021_computed_i
     stored = await here.read_stream("match-s")
     assert [e.hash for e in stored] == chain(GENESIS, "match-s", 1, events)
     assert (await in_sql.verify_stream("match-s")).ok
+
+
+def test_a_head_seen_by_a_late_read_does_not_replace_a_later_one() -> None:
+    heads = Heads(limit=2)
+    heads.saw("a", 3, b"3")
+    heads.saw("a", 2, b"2")  # a read that started before the append at 3 answered after it
+    assert heads.get("a") == (3, b"3")
+
+
+def test_the_head_seen_longest_ago_goes_first() -> None:
+    heads = Heads(limit=2)
+    heads.saw("a", 1, b"a")
+    heads.saw("b", 1, b"b")
+    heads.saw("a", 2, b"a2")  # seen again: now the newest
+    heads.saw("c", 1, b"c")
+    assert [heads.get(s) for s in "abc"] == [(2, b"a2"), None, (1, b"c")]
