@@ -6,8 +6,7 @@ Revises: 0020
 Create Date: 2026-12-02
 
 ``append_events`` was a PL/pgSQL loop: lock the stream head, hash one event with ``sha256``,
-insert it, again for the next, then move the head. It cost about three times a raw insert of
-the same rows in PostgreSQL's CPU. Now the adapter chains the hashes itself
+insert it, again for the next, then move the head. Now the adapter chains the hashes itself
 (``service.store.hash_chain.chain``, the formula the database used, so every stored hash stays
 what it was and verification is unchanged) and passes them, with the hash of the head it
 chained them to, to a function whose body is one statement:
@@ -35,9 +34,12 @@ is still running during the upgrade: both take the same row lock on the head and
 way, so they may append to one stream side by side. Today's adapter calls the old one only on a
 database not yet upgraded. A later migration may drop it once no such server can be left.
 
-``append_events`` still runs ``SECURITY DEFINER`` as ``gin_owner`` with a fixed
-``search_path``: the service's role still cannot write ``events``, ``streams`` or
-``idempotency_keys`` but through it. It is PL/pgSQL only so that its statement's plan is kept
+``append_events`` still runs ``SECURITY DEFINER`` as ``gin_owner`` (the owner of ``events``)
+with a fixed ``search_path``: the service's role still cannot write ``events``, ``streams`` or
+``idempotency_keys`` but through it, so versions stay gap-free and the head in step with its
+last event. The hashes are now the caller's to compute and the function stores them as given:
+as before, whoever can call it can append what they like, and verification recomputes every
+link from the events themselves. It is PL/pgSQL only so that its statement's plan is kept
 between calls (an SQL function that may not be inlined is planned again on every call).
 
 Every index and trigger on ``events`` is kept; each has a reader or a guarantee:
@@ -55,12 +57,13 @@ Every index and trigger on ``events`` is kept; each has a reader or a guarantee:
 - ``events_append_only``, ``events_no_truncate``: stored events are never changed or removed
   (they fire on UPDATE, DELETE, TRUNCATE only: an insert never reaches them);
 - ``events_keep_match_deadline``: a match has a deadline exactly when its committed events say
-  so, kept in the append's own transaction (its ``WHEN`` runs only for the three types it
-  concerns).
+  so, kept in the append's own transaction (its ``WHEN`` lets the function run only for the
+  three types it concerns).
 
 The four partial indexes cost an insert only a test of its type unless the row is one they
-hold, and the triggers' ``WHEN`` likewise: what an append paid for was the loop and the hashing,
-not them. No stored row changes: the migration only adds the function.
+hold, and the trigger's ``WHEN`` likewise. No stored row changes: the migration only adds the
+function. docs/scaling.md has what it changed, measured: the loop and the hashing in SQL turned
+out not to be what made an append cost about twice a raw insert of its rows.
 """
 
 from __future__ import annotations
