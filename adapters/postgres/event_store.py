@@ -62,8 +62,7 @@ APPEND_BEFORE_0021 = """
 SELECT outcome, current_version, first_version, last_version, positions, last_hash
 FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text, %b)
 """
-# An append sent again at most this often: once for a cached head that was stale, once for a
-# head moved by an append that committed while the statement ran.
+# Tries of an append: a stale cached head costs one more, a head moved mid-statement one more.
 APPEND_TRIES = 3
 
 COLUMNS = "stream_id, version, position, type, schema_version, data, hash, recorded_at"
@@ -205,7 +204,8 @@ class PostgresEventStore:
             try:
                 row = await self._execute_append(params)
             except psycopg.errors.UndefinedFunction:
-                # The schema is before 0021, or has just been upgraded past it.
+                # A database before 0021 (0009's function only), or one whose upgrade has
+                # since dropped 0009's: the other one is there.
                 self._before_0021 = not self._before_0021
                 row = await self._execute_append(params)
         except psycopg.DataError as error:
