@@ -14,9 +14,10 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
-from domain import view
 from domain.commands import SeatCommand
+from domain.match_rules import as_seat
 from service.bots.policy import Bot, bot_for
 from service.errors import DatabaseUnavailable, StaleVersion, VersionConflict
 from service.matches.use_cases import CommandRequest, MatchService
@@ -26,6 +27,9 @@ from service.store.match_streams import Loaded
 BotFactory = Callable[[str], Bot]
 
 _log = logging.getLogger("gin.bots")
+# A bot answering a person needs a handful of moves, but at three seats the person may sit out
+# while two bots play a whole hand (or several, drawn at the wall): that person hears of it all.
+MOVE_LIMIT = 2_000
 WITHOUT_BOTS_KEPT = 100_000  # match ids, then forgotten all at once (and learnt again)
 
 
@@ -36,10 +40,10 @@ def bot_seats(match: RegisteredMatch) -> dict[int, str]:
 
 class BotRunner:
     def __init__(
-        self, matches: MatchService, *, bots: BotFactory = bot_for, move_limit: int = 50
+        self, matches: MatchService, *, bots: BotFactory = bot_for, move_limit: int = MOVE_LIMIT
     ) -> None:
-        """``move_limit`` bounds the moves of one call: a bot answering a person needs a
-        handful; anything left over waits for the next call (the background loop's)."""
+        """``move_limit`` bounds the moves of one call; anything left over waits for the next
+        call (the background loop's)."""
         self._matches = matches
         self._bots = bots
         self._move_limit = move_limit
@@ -62,11 +66,12 @@ class BotRunner:
             self._without_bots.add(match.match_id)
         return seats
 
-    async def answer(self, match: RegisteredMatch, after: Loaded) -> Loaded:
+    async def answer(self, match: RegisteredMatch, after: Loaded[Any]) -> Loaded[Any]:
         """The bots' answer to a state just committed (by a person's command): every bot move
         due from there, and the state they lead to; ``after`` itself when no bot is to act."""
         seats = self._seats(match)
-        if after.state.turn not in seats:
+        awaits = self._matches.rules_for(match).awaits
+        if not any(awaits(after.state, seat) for seat in seats):
             return after
         return await self._play_while_due(match, seats)
 
@@ -79,16 +84,17 @@ class BotRunner:
         if seats:
             await self._play_while_due(match, seats)
 
-    async def _play_while_due(self, match: RegisteredMatch, seats: dict[int, str]) -> Loaded:
+    async def _play_while_due(self, match: RegisteredMatch, seats: dict[int, str]) -> Loaded[Any]:
         """A bot that fails is logged, never raised: whatever woke it is committed, and a
         person whose command did so must hear that it was."""
         match_id = match.match_id
+        awaits = self._matches.rules_for(match).awaits
         async with self._one_call_per_match(match_id):
             loaded = await self._matches.load(match)
             try:
                 for _ in range(self._move_limit):
-                    seat = loaded.state.turn
-                    if seat is None or seat not in seats:
+                    seat = next((s for s in seats if awaits(loaded.state, s)), None)
+                    if seat is None:
                         break
                     loaded = await self._play(match, seat, seats[seat], loaded)
             except DatabaseUnavailable:
@@ -105,11 +111,15 @@ class BotRunner:
         stalled, self._stalled = self._stalled, set()
         return stalled
 
-    async def _play(self, match: RegisteredMatch, seat: int, level: str, loaded: Loaded) -> Loaded:
-        command = self._bots(level).choose(view(loaded.state, seat))
+    async def _play(
+        self, match: RegisteredMatch, seat: int, level: str, loaded: Loaded[Any]
+    ) -> Loaded[Any]:
+        seen = self._matches.rules_for(match).bot_view(loaded.state, seat)
+        command = self._bots(level).choose(seen)
         if not isinstance(command, SeatCommand):
             raise TypeError(f"a {level} bot named a command no seat may send")
-        request = CommandRequest(command=command, if_match=loaded.version)
+        # Chosen on its table's view, where it sits at a table seat: sent for its match seat.
+        request = CommandRequest(command=as_seat(command, seat), if_match=loaded.version)
         try:
             return await self._matches.handle(match, seat, request)
         except (StaleVersion, VersionConflict):

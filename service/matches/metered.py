@@ -1,8 +1,8 @@
-"""The match services, counting each command by its type and what came of it.
+"""The match service, counting each command by its type and what came of it, at every table
+size.
 
-Subclasses rather than changes to ``MatchService`` and ``FormatMatchService``: the use cases
-stay as they read, and a composition root that wants no metrics builds the plain ones. Both
-count through ``metered``, so a command is counted the same way at every table size.
+A subclass rather than a change to ``MatchService``: the use cases stay as they read, and a
+composition root that wants no metrics builds the plain one.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from typing import Any, TypeVar
 
 from domain.commands import SeatCommand
 from domain.errors import DomainError
-from domain.formats import FormatState
 from service.errors import ServiceError, StaleVersion, VersionConflict
-from service.matches.formats import FormatMatchService
 from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
 from service.ports.metrics import Metrics
@@ -47,25 +45,7 @@ class MeteredMatchService(MatchService):
         super().__init__(*args, **kwargs)
         self.metrics = metrics
 
-    async def handle(self, match: RegisteredMatch, seat: int, request: CommandRequest) -> Loaded:
-        return await metered(self.metrics, request.command, super().handle(match, seat, request))
-
-
-class MeteredFormatMatchService(FormatMatchService):
-    """A three- or four-player seat's command is counted; the bot moves it carries are
-    appended within it, not handled as commands of their own."""
-
-    def __init__(self, *args: Any, metrics: Metrics, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.metrics = metrics
-
     async def handle(
-        self,
-        match: RegisteredMatch,
-        seat: int,
-        command: SeatCommand,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> Loaded[FormatState]:
-        handling = super().handle(match, seat, command, if_match, idempotency_key)
-        return await metered(self.metrics, command, handling)
+        self, match: RegisteredMatch, seat: int, request: CommandRequest
+    ) -> Loaded[Any]:
+        return await metered(self.metrics, request.command, super().handle(match, seat, request))

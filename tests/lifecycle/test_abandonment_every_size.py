@@ -6,6 +6,7 @@ verifies, and a match that ended is never idle again."""
 from __future__ import annotations
 
 import pytest
+from service.matches.formats import FormatMatchService
 
 from adapters.memory.event_store import InMemoryEventStore
 from adapters.memory.idle_matches import InMemoryIdleMatches
@@ -15,7 +16,6 @@ from domain.options import RuleOptions
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
 from service.matches.abandonment import Abandonment
-from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
 from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
 from tests.lifecycle.table import ABANDON_AFTER, MovableClock
@@ -48,7 +48,7 @@ class Tables:
     async def create(self, seats: int, *, invited: bool) -> str:
         if seats == 2:
             made = await self.matches.create_match(
-                options=UNCLOCKED, invite_seat=1 if invited else None
+                options=UNCLOCKED, invite_seats=[1] if invited else []
             )
             return made.match_id
         players: Players = 3 if seats == 3 else 4
