@@ -22,12 +22,10 @@ from service.audit.game_record import GameRecord
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
 from service.errors import DeadlinePassed
-from service.fairness.log import FairnessLog
 from service.matches.deadline_timer import DeadlineTimer
-from service.matches.formats import FormatMatchService
-from service.matches.use_cases import MatchService
+from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
-from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
+from service.store.match_streams import MatchStreams
 from tests.lifecycle.table import MovableClock
 
 CLOCKED = RuleOptions(turn_seconds=10, bank_seconds=20, timeouts_to_forfeit=2)
@@ -40,25 +38,24 @@ class FormatLife:
         self.clock = MovableClock()
         self.store = InMemoryEventStore(clock=self.clock)
         registry = InMemoryMatchRegistry()
-        self.formats = FormatMatchService(
-            MatchStreams(self.store, THREE_OR_FOUR_SEATS),
+        self.formats = MatchService(
+            MatchStreams(self.store),
             registry,
-            FairnessLog(self.store),
             new_match_id=lambda: str(uuid.UUID(int=rng.getrandbits(128))),
             clock=self.clock,
         )
         self.deadlines = InMemoryDeadlines(self.store)
-        two_players = MatchService(MatchStreams(self.store), registry, clock=self.clock)
-        self.timer = DeadlineTimer(self.deadlines, two_players, formats=self.formats)
+        self.timer = DeadlineTimer(self.deadlines, self.formats)
 
     async def create(self, players: Players) -> tuple[RegisteredMatch, dict[int, str]]:
         created = await self.formats.create_match(players=players, options=self.options)
-        match = await self.formats.registry.get(created.created.match_id)
+        match = await self.formats.registry.get(created.match_id)
         assert match is not None
-        return match, created.created.tokens
+        return match, created.tokens
 
     async def state(self, match: RegisteredMatch) -> FormatState:
-        return (await self.formats.load(match)).state
+        state: FormatState = (await self.formats.load(match)).state
+        return state
 
     async def past_deadline(self, match: RegisteredMatch) -> int:
         """Move the clock to the match's next deadline; the seat on it."""
@@ -83,7 +80,9 @@ class FormatLife:
         assert place is not None
         command = view(state.tables[place[0]].state, place[1]).legal_actions[0]
         assert isinstance(command, SeatCommand)
-        await self.formats.handle(match, seat, msgspec.structs.replace(command, seat=seat))
+        await self.formats.handle(
+            match, seat, CommandRequest(msgspec.structs.replace(command, seat=seat))
+        )
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -180,7 +179,7 @@ async def test_formats_resigning_ends_the_match_and_is_never_too_late(players: P
     seat = await life.past_deadline(match)
     life.clock.advance(1)
 
-    after = await life.formats.handle(match, seat, Resign(seat=seat))
+    after = await life.formats.handle(match, seat, CommandRequest(Resign(seat=seat)))
 
     ending = after.state.ending
     assert ending is not None
@@ -241,7 +240,7 @@ async def test_bots_answer_a_default_move_and_only_the_person_is_on_the_clock() 
     created = await life.formats.create_match(
         players=4, options=CLOCKED, bots=[None, "simple", "random", "simple"]
     )
-    match = await life.formats.registry.get(created.created.match_id)
+    match = await life.formats.registry.get(created.match_id)
     assert match is not None
     for _ in range(CLOCKED.timeouts_to_forfeit):
         state = await life.state(match)
