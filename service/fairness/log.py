@@ -188,13 +188,7 @@ class FairnessLog:
         """Write every record due at ``state`` that is not written yet. ``written``: the
         stream's version if the caller knows it (it saves a read; a wrong one only conflicts,
         and the next attempt reads it)."""
-        await self.sync_slots(match, fairness_slots(state, self.links), written=written)
-
-    async def sync_slots(
-        self, match: RegisteredMatch, slots: Sequence[Slot], *, written: int | None = None
-    ) -> None:
-        """As ``sync``, given the records due (``slots``) rather than the state they follow
-        from."""
+        slots = fairness_slots(state, self.links)
         stream = fairness_stream(match.match_id)
         for _ in range(_SYNC_ATTEMPTS):
             if written is None:
