@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +22,9 @@ from service.matches.use_case_types import CommandRequest
 from service.ports import event_store
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
+
+# What a bot seat plays at a state: its seat and command (None: no bot is to move).
+BotChoice = Callable[[Any], tuple[int, SeatCommand] | None]
 
 
 class PlayingMatches(MatchServiceBase):
@@ -75,6 +79,33 @@ class PlayingMatches(MatchServiceBase):
                 "handled; nothing was applied"
             ) from None
         if touches_fairness([*events, *steps]):
+            await self.fairness.sync(match, after.state)
+        return after
+
+    async def play_bots(
+        self, match: RegisteredMatch, loaded: Loaded[Any], choose: BotChoice, *, limit: int
+    ) -> Loaded[Any]:
+        """Up to ``limit`` bot moves, each ``choose``n on the state the one before led to and
+        decided with the system steps it makes due, as ``handle`` decides a seat's command, then
+        appended together at ``loaded``'s version (``ConcurrencyConflict`` if the match moved
+        on). A run of bot moves with no person between (two bots' hands while a person sits
+        out) is one append, not one each."""
+        rules, now = self.rules_for(match), self.clock()
+        state, events = loaded.state, []
+        for _ in range(limit):
+            chosen = choose(state)
+            if chosen is None:
+                break
+            made = rules.decided(state, chosen[1], chosen[0], now)
+            links = self.fairness.links
+            steps, state = system_steps(
+                rules.fold(made, state), match, links=links, now=now, made=made
+            )
+            events += [*made, *steps]
+        if not events:
+            return loaded
+        after, _ = await self.streams_for(match).append(match.match_id, loaded, events, state=state)
+        if touches_fairness(events):
             await self.fairness.sync(match, after.state)
         return after
 
