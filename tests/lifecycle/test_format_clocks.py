@@ -21,8 +21,8 @@ from domain.formats import FormatPhase, FormatState, Players, TableEvent
 from service.audit.game_record import GameRecord
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
-from service.errors import DeadlinePassed
 from service.bots.runner import BotRunner
+from service.errors import DeadlinePassed
 from service.matches.deadline_timer import DeadlineTimer
 from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
