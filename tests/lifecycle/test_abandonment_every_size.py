@@ -10,14 +10,12 @@ import pytest
 from adapters.memory.event_store import InMemoryEventStore
 from adapters.memory.idle_matches import InMemoryIdleMatches
 from adapters.memory.match_registry import InMemoryMatchRegistry
-from domain.formats import Players
 from domain.options import RuleOptions
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
 from service.matches.abandonment import Abandonment
-from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
-from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
+from service.store.match_streams import MatchStreams
 from tests.lifecycle.table import ABANDON_AFTER, MovableClock
 
 UNCLOCKED = RuleOptions(game_target=30, match_target=0)
@@ -32,40 +30,21 @@ class Tables:
         store = InMemoryEventStore(clock=self.clock)
         registry = InMemoryMatchRegistry()
         self.matches = MatchService(MatchStreams(store), registry, clock=self.clock)
-        self.formats = FormatMatchService(
-            MatchStreams(store, THREE_OR_FOUR_SEATS),
-            registry,
-            self.matches.fairness,
-            clock=self.clock,
-        )
         self.abandonment = Abandonment(
-            InMemoryIdleMatches(store),
-            self.matches,
-            after_seconds=ABANDON_AFTER,
-            formats=self.formats,
+            InMemoryIdleMatches(store), self.matches, after_seconds=ABANDON_AFTER
         )
 
     async def create(self, seats: int, *, invited: bool) -> str:
-        if seats == 2:
-            made = await self.matches.create_match(
-                options=UNCLOCKED, invite_seat=1 if invited else None
-            )
-            return made.match_id
-        players: Players = 3 if seats == 3 else 4
-        table = await self.formats.create_match(
-            players=players, options=UNCLOCKED, invite_seats=[seats - 1] if invited else []
+        made = await self.matches.create_match(
+            players=seats, options=UNCLOCKED, invite_seats=[seats - 1] if invited else []
         )
-        return table.created.match_id
+        return made.match_id
 
     async def ending(self, match_id: str) -> tuple[str, int | None, int | None] | None:
         """The match's ending (reason, seat, winner); None while it runs. Its record verifies."""
         match = await self.matches.match(match_id)
-        if len(match.seats) == 2:
-            ending = (await self.matches.load(match)).state.ending
-            record, _ = await served_record(self.matches, match)
-        else:
-            ending = (await self.formats.load(match)).state.ending
-            record, _ = await served_record(self.formats, match)
+        ending = (await self.matches.load(match)).state.ending
+        record, _ = await served_record(self.matches, match)
         verdict = verify_record(record)
         assert verdict.ok, verdict.render()
         return None if ending is None else (ending.reason, ending.seat, ending.winner)

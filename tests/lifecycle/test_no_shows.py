@@ -20,7 +20,7 @@ async def invited(life: Lifecycle, options: RuleOptions, operator_id: str | None
     assert life.matches.commitments is not None
     committed = await life.matches.commitments.create()
     return await life.matches.create_match(
-        options=options, commitment=committed.commitment, invite_seat=1, operator_id=operator_id
+        options=options, commitment=committed.commitment, invite_seats=[1], operator_id=operator_id
     )
 
 
