@@ -131,8 +131,19 @@ def _stamp(state: FormatState, touched: Iterable[int], now: datetime) -> StampCl
 
 def _tables_clock(
     state: FormatState, made: Sequence[FormatEvent], now: datetime, waiting: Sequence[int]
-) -> StampClocks | None:
-    return _stamp(state, (e.table for e in made if type(e) is TableEvent), now)
+) -> AwaitJoin | StampClocks | None:
+    """One join deadline for every invited seat not yet in; once they are (the cut made), the
+    clocks of the tables where something happened, or, without turn clocks, the join deadline
+    cleared."""
+    if state.phase is FormatPhase.CUT:
+        if waiting and state.options.join_seconds and state.deadline is None:
+            return AwaitJoin(seat=waiting[0], at=now)
+        return None
+    stamped = _stamp(state, (e.table for e in made if type(e) is TableEvent), now)
+    deadline = state.deadline
+    if stamped is None and deadline is not None and deadline.kind == "join" and deadline.due_at:
+        return StampClocks(at=now, tables=[])
+    return stamped
 
 
 def _tables_decided(

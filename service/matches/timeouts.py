@@ -25,16 +25,20 @@ class TimingOut(MatchServiceBase):
         rules = self.rules_for(match)
         loaded = await self.streams_for(match).load(match_id)
         clock, now = rules.deadline(loaded.state), self.clock()
-        if clock is None or clock.seat is None or clock.due_at is None or now < clock.due_at:
+        if clock is None or clock.due_at is None or now < clock.due_at:
             return None
         if clock.kind == "join":
             # Read afresh, not from the cache: the player may have joined a moment ago.
             match = await self.registry.get(match_id) or match
-            if match.full:
+            absent = [s.seat for s in match.seats if s.token_hash is None and s.bot is None]
+            if not absent:
                 return None
             forfeit = match.operator_id is not None and loaded.state.options.no_show == "forfeit"
-            command: NoShow | TimeOut = NoShow(seat=clock.seat, at=now, forfeit=forfeit)
-        elif match.seats[clock.seat].bot is not None:
+            # A deadline naming no seat is every invited seat's: the lowest absent one is the
+            # no-show.
+            seat = absent[0] if clock.seat is None else clock.seat
+            command: NoShow | TimeOut = NoShow(seat=seat, at=now, forfeit=forfeit)
+        elif clock.seat is None or match.seats[clock.seat].bot is not None:
             return None
         else:
             command = TimeOut(seat=clock.seat, at=now)
