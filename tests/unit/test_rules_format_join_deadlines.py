@@ -101,6 +101,7 @@ def test_a_forfeit_goes_where_a_resignation_before_the_deal_would(
 
     _, ended = match.do(NoShow(seat=absent, at=DUE, forfeit=True))
 
+    assert isinstance(ended, MatchEnded)
     assert (ended.reason, ended.seat, ended.winner) == ("no_show", absent, winner)
 
 
