@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from tests.api.any_size import EVERY_SIZE, create_at
+from tests.api.any_size import EVERY_SIZE, create_at, seat_phase
 from tests.api.conftest import Asgi
 from tests.api.players import LONG_GAME, Table, choose
 
@@ -71,7 +71,7 @@ async def test_two_different_commands_at_once_apply_exactly_one(asgi: Asgi, seat
         view = await seat_to_act(http, table)
         # Laying off, a seat sends several commands in a row: two of them, one after the
         # other, are both legal, so only a real overlap could refuse one. Played, not raced.
-        if len(view["legal_actions"]) < 2 or view["phase"] == "layoff":
+        if len(view["legal_actions"]) < 2 or seat_phase(view) == "layoff":
             played = await http.post(
                 f"{table.path}/commands",
                 json=choose(view, rng),
