@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import time
 from collections.abc import Awaitable, Callable
 
@@ -22,6 +23,12 @@ from service.ports.event_store import NewEvent
 EVENT = NewEvent("discarded", 1, b'{"type":"discarded","seat":0,"card":"Td"}')
 RAW_TABLE = "bench_postgres_cpu_raw"
 RAW_INSERT = f"INSERT INTO {RAW_TABLE} (stream_id, type, data) VALUES (%s, %s, %s)"
+
+RAW_EVENTS = "bench_postgres_cpu_events"
+RAW_EVENTS_INSERT = (
+    f"INSERT INTO {RAW_EVENTS} (stream_id, version, type, schema_version, data, hash) "
+    "VALUES (%s, 1, %s, 1, %s, %s), (%s, 2, %s, 1, %s, %s)"
+)
 
 Operation = Callable[[int], Awaitable[object]]
 
@@ -50,6 +57,14 @@ async def run(url: str, operations: int) -> None:
             await store.append(stream, [EVENT, EVENT], expected_version=versions[stream])
             versions[stream] += 2
 
+        # The same, once every stream exists, with no wake-up after it: the append alone.
+        quiet = PostgresEventStore(pool, wake_match_streams=False)
+
+        async def append_more(i: int) -> None:
+            stream = streams[i]
+            await quiet.append(stream, [EVENT, EVENT], expected_version=versions[stream])
+            versions[stream] += 2
+
         async def read_tail(i: int) -> None:
             await store.read_stream(streams[i], after_version=versions[streams[i]])
 
@@ -64,13 +79,22 @@ async def run(url: str, operations: int) -> None:
             print(f"{'operation':<42} {'CPU ms':>8} {'wall ms':>8}")
             await measure("raw INSERT + COMMIT (one row)", postgres, operations, _raw(pool, 1))
             await measure("raw INSERT + COMMIT (two rows)", postgres, operations, _raw(pool, 2))
+            await measure(
+                "raw INSERT + COMMIT (two rows, as events)",
+                postgres,
+                operations,
+                _raw_events(pool),
+            )
             await measure("append of two events (append_events)", postgres, operations, append)
+            await measure(
+                "the same, existing streams, no wake-up", postgres, operations, append_more
+            )
             await measure("read a stream's tail (nothing new)", postgres, operations, read_tail)
             await measure("read a whole stream (2-4 events)", postgres, operations, read_all)
             await measure("a stream's version", postgres, operations, stream_version)
         finally:
             async with pool.connection() as connection:
-                await connection.execute(f"DROP TABLE {RAW_TABLE}")
+                await connection.execute(f"DROP TABLE {RAW_TABLE}, {RAW_EVENTS}")
 
 
 async def _create_raw_table(pool: Pool) -> None:
@@ -79,6 +103,9 @@ async def _create_raw_table(pool: Pool) -> None:
             f"CREATE TABLE {RAW_TABLE} (id bigserial PRIMARY KEY, stream_id text NOT NULL, "
             "type text NOT NULL, data bytea NOT NULL)"
         )
+        # Every column, constraint and index of ``events`` (and its generated ``body``), no
+        # trigger and no stream head: what an append's rows cost by themselves.
+        await connection.execute(f"CREATE TABLE {RAW_EVENTS} (LIKE events INCLUDING ALL)")
 
 
 def _raw(pool: Pool, rows: int) -> Operation:
@@ -87,6 +114,17 @@ def _raw(pool: Pool, rows: int) -> Operation:
     async def operation(i: int) -> None:
         async with pool.connection() as connection:
             await connection.execute(insert, (f"match-{i}", EVENT.type, EVENT.data) * rows)
+
+    return operation
+
+
+def _raw_events(pool: Pool) -> Operation:
+    streams = itertools.count()  # a new stream each time: the warm-up runs operation 0 twice
+
+    async def operation(i: int) -> None:
+        row = (f"raw-{next(streams)}", EVENT.type, EVENT.data, bytes(32))
+        async with pool.connection() as connection:
+            await connection.execute(RAW_EVENTS_INSERT, row * 2)
 
     return operation
 

@@ -7,6 +7,7 @@ over), or any seed. Once a hand is over both hands are shown in its result (``la
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import msgspec
@@ -217,3 +218,20 @@ def scores_view(state: MatchState) -> ScoresView:
 
 def _names(mask: Mask) -> list[str]:
     return names(cards_of(mask))
+
+
+def redact_events(events: Sequence[tuple[int, Event]], seat: int | None) -> list[tuple[int, Event]]:
+    """Each event as ``seat`` may see it, given that these events run up to the present.
+
+    A hand is over, and its cards may be shown, if the events after it hold its end.
+    """
+    redacted: list[tuple[int, Event]] = []
+    hand_over = False
+    for version, event in reversed(events):
+        if isinstance(event, Scored | HandDrawn):
+            hand_over = True
+        redacted.append((version, redact_event(event, seat, hand_over)))
+        if isinstance(event, Dealt):
+            hand_over = True  # everything before a deal belongs to a finished hand
+    redacted.reverse()
+    return redacted

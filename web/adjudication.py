@@ -19,7 +19,7 @@ from domain.formats import FormatState, FormatTableView, format_public_view
 from service.matches.adjudication import adjudicate
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
-from web.params import Formats, Matches, MatchId
+from web.params import Matches, MatchId
 from web.schemas import THREE_OR_FOUR_PLAYERS, TWO_PLAYERS
 
 
@@ -58,7 +58,6 @@ class AdjudicationController(Controller):
         match_id: MatchId,
         data: JSONBody[Adjudication],
         matches: Matches,
-        formats: Formats,
         operator_keys: Operators,
         authorization: OperatorAuthorization = None,
     ) -> AdjudicatedTable | AdjudicatedFormatTable:
@@ -72,7 +71,6 @@ class AdjudicationController(Controller):
             verdict=data.verdict,
             seat=data.seat,
             reason=data.reason,
-            formats=formats,
         )
         if isinstance(after.state, FormatState):
             return AdjudicatedFormatTable(**asdict(format_public_view(after.state)))

@@ -50,16 +50,15 @@ from service.fairness.commitments import SeedCommitments
 from service.matches.abandonment import Abandonment
 from service.matches.deadline_timer import DeadlineTimer, running_deadlines
 from service.matches.idempotent import IdempotentCreations
-from service.matches.metered import MeteredFormatMatchService, MeteredMatchService
+from service.matches.metered import MeteredMatchService
 from service.matches.play import MatchPlays
 from service.matches.stream_tickets import StreamTickets
-from service.matches.tables import RoundTables
 from service.players.accounts import Accounts
 from service.players.invites import Invitations
 from service.players.projector import Projector
 from service.players.quick_match import QuickMatch
 from service.players.running import running_projector, running_quick_match_repair
-from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
+from service.store.match_streams import MatchStreams
 from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
 from service.tournament.matches import OperatorMatches
@@ -78,7 +77,6 @@ from web.commitments import CommitmentsController
 from web.cors import cors_config, refused_preflight_as_problem
 from web.dependencies import (
     provide_bots,
-    provide_formats,
     provide_matches,
     provide_plays,
     provide_wakeups,
@@ -153,17 +151,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.stream_tickets = StreamTickets(PostgresStreamTicketStore(pool))
             app.state.creations = IdempotentCreations(PostgresMatchCreations(pool))
             app.state.operator_matches = OperatorMatches(registry, store)
-            app.state.formats = MeteredFormatMatchService(
-                MatchStreams(store, THREE_OR_FOUR_SEATS, snapshot_every=settings.snapshot_every),
-                registry,
-                app.state.matches.fairness,
-                clock=app.state.matches.clock,
-                metrics=metrics,
-            )
-            app.state.rounds = Rounds(
-                app.state.matches, app.state.creations, RoundTables(app.state.formats)
-            )
-            app.state.plays = MatchPlays(app.state.matches, app.state.bots, app.state.formats)
+            app.state.rounds = Rounds(app.state.matches, app.state.creations)
+            app.state.plays = MatchPlays(app.state.matches, app.state.bots)
             signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
             app.state.notary = Notary(
                 signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
@@ -210,12 +199,10 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                         DeadlineTimer(
                             PostgresDeadlines(pool),
                             app.state.matches,
-                            formats=app.state.formats,
                             abandonment=Abandonment(
                                 PostgresIdleMatches(pool),
                                 app.state.matches,
                                 after_seconds=settings.abandon_after_seconds,
-                                formats=app.state.formats,
                             ),
                         ),
                         wakeups,
@@ -262,7 +249,6 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             "matches": Provide(provide_matches, sync_to_thread=False),
             "wakeups": Provide(provide_wakeups, sync_to_thread=False),
             "bots": Provide(provide_bots, sync_to_thread=False),
-            "formats": Provide(provide_formats, sync_to_thread=False),
             "plays": Provide(provide_plays, sync_to_thread=False),
             "operator_keys": Provide(provide_operator_keys, sync_to_thread=False),
             "feed": Provide(provide_feed, sync_to_thread=False),

@@ -41,7 +41,7 @@ class CheckpointsController(Controller):
         rewrite of anything up to that version no longer matches it (at every table size: a
         three- or four-player match's stream is ``format-match-<id>``)."""
         registered = await matches.match(str(match_id))
-        record, _ = await plays.service_for(registered).record(registered)
+        record, _ = await plays.record(registered)
         return provide_notary(state).record_checkpoints(record)[0]
 
     @get(

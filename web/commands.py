@@ -99,10 +99,10 @@ class CommandsController(Controller):
             if_match=version_of(if_match),
         )
         plays = provide_plays(state)
-        played = await plays.service_for(by.match).command(by.match, by.seat, request)
+        played = await plays.command(by.match, by.seat, request)
         receipt = await provide_notary(state).receipt(by.match, played.reached)
         names = await provide_accounts(state).seat_names(by.match)
-        response = seat_view(plays, by.match, by.seat, played.answered, names)
+        response = seat_view(by.match, by.seat, played.answered, names)
         if receipt is not None:
             response.headers[RECEIPT_HEADER] = receipt
         return response

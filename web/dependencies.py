@@ -7,7 +7,6 @@ from typing import cast
 from litestar.datastructures import State
 
 from service.bots.runner import BotRunner
-from service.matches.formats import FormatMatchService
 from service.matches.play import MatchPlays
 from service.matches.tokens import bearer_token
 from service.matches.use_cases import MatchService, Seated
@@ -16,10 +15,6 @@ from service.ports.wakeups import Wakeups
 
 def provide_matches(state: State) -> MatchService:
     return cast(MatchService, state.matches)
-
-
-def provide_formats(state: State) -> FormatMatchService:
-    return cast(FormatMatchService, state.formats)
 
 
 async def seated(matches: MatchService, match_id: str, authorization: str | None) -> Seated:

@@ -6,7 +6,7 @@ from litestar import Controller, get
 
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
-from web.params import After, Authorization, Matches, MatchId, Plays
+from web.params import After, Authorization, Matches, MatchId
 from web.schemas import EventEnvelope, EventFeed
 
 
@@ -24,7 +24,6 @@ class EventsController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        plays: Plays,
         after: After = 0,
         authorization: Authorization = None,
     ) -> EventFeed:
@@ -33,7 +32,7 @@ class EventsController(Controller):
         spectator may see them."""
         seat = await optional_seat_of(matches, str(match_id), authorization)
         record = await matches.match(str(match_id))
-        events = await plays.service_for(record).events(record, seat, after_version=after)
+        events = await matches.events(record, seat, after_version=after)
         return EventFeed(
             match_id=str(match_id),
             events=[EventEnvelope(version, event) for version, event in events],

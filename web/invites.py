@@ -130,5 +130,5 @@ class InvitesController(Controller):
         seated = await invitations.accept(player, data.invite_code)
         # The cut of a match of three or four seats waits for its last invited seat.
         record = await matches.match(seated.match_id)
-        await plays.service_for(record).joined(record)
+        await plays.joined(record)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)

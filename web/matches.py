@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
+import msgspec
 from litestar import Controller, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
@@ -20,16 +21,16 @@ from domain.formats import (
     TableEvent,
     format_public_view,
 )
+from service.bots.runner import BotRunner
 from service.errors import InvalidParameter
-from service.matches.formats import CreatedFormatMatch, FormatMatchService
 from service.matches.idempotent import IdempotentCreations
-from service.matches.use_cases import CreatedMatch
+from service.matches.use_cases import CreatedMatch, MatchService
 from service.ports.match_registry import RegisteredMatch
 from service.ports.operator_keys import Operator
 from web.docs import problems
 from web.invites import InvitationsDependency
 from web.operators import OperatorAuthorization, Operators, creating_operator
-from web.params import Bots, Formats, IdempotencyKey, Matches, MatchId, Plays
+from web.params import Bots, IdempotencyKey, Matches, MatchId, Plays
 from web.players import AccountsDependency
 from web.schemas import (
     CreateMatch,
@@ -84,7 +85,6 @@ class MatchesController(Controller):
         bots: Bots,
         operator_keys: Operators,
         creations: Creations,
-        formats: Formats,
         authorization: OperatorAuthorization = None,
         idempotency_key: IdempotencyKey = None,
     ) -> NewMatch:
@@ -101,7 +101,7 @@ class MatchesController(Controller):
         scope = operator.operator_id if operator else ANONYMOUS
         if data.players != 2:
             return await _create_tables_match(
-                formats, creations, data, operator, scope, idempotency_key
+                matches, bots, creations, data, operator, scope, idempotency_key
             )
         check_two_player_fields(data)
 
@@ -110,7 +110,7 @@ class MatchesController(Controller):
                 options=data.options,
                 external_ref=data.external_ref,
                 entropy=data.entropy,
-                invite_seat=(1 - data.seat) if data.invite else None,
+                invite_seats=[1 - data.seat] if data.invite else [],
                 commitment=data.commitment,
                 bots=data.bots,
                 operator_id=operator.operator_id if operator else None,
@@ -150,7 +150,7 @@ class MatchesController(Controller):
         await invitations.check(None, data.invite_code)
         seated = await matches.join(data.invite_code, data.entropy)
         record = await matches.match(seated.match_id)
-        await plays.service_for(record).joined(record)
+        await plays.joined(record)
         return Joined(match_id=seated.match_id, seat=seated.seat, token=seated.token)
 
     @get(
@@ -168,11 +168,10 @@ class MatchesController(Controller):
         """Players, status, scores and every finished hand and game: no token needed, and
         nothing a spectator may not see."""
         record = await matches.match(str(match_id))
-        play = plays.service_for(record)
-        loaded = await play.load(record)
+        loaded = await matches.load(record)
         names = await accounts.players.names(str(match_id))
         if isinstance(loaded.state, FormatState):  # the summary's shape follows the state's
-            return await tables_summary(plays.tables.formats, record, players(record, names))
+            return await tables_summary(matches, record, players(record, names))
         events = await matches.events(str(match_id), None, after_version=0)
         status: Status = "in_progress"
         if loaded.state.phase is Phase.MATCH_OVER:
@@ -193,8 +192,17 @@ class MatchesController(Controller):
         )
 
 
+class CreatedWithInvites(msgspec.Struct, frozen=True):
+    """A match of three or four seats as made, under its Idempotency-Key: its invite codes
+    apart (the shape a retry's answer is kept in)."""
+
+    created: CreatedMatch
+    invite_codes: dict[int, str]  # by seat
+
+
 async def _create_tables_match(
-    formats: FormatMatchService,
+    matches: MatchService,
+    bots: BotRunner,
     creations: IdempotentCreations,
     data: CreateMatch,
     operator: Operator | None,
@@ -204,17 +212,22 @@ async def _create_tables_match(
     """A match of three or four seats; under an ``idempotency_key``, made once, as a
     two-player match is (the body, table size included, is what a retry must repeat)."""
 
-    async def create() -> CreatedFormatMatch:
-        return await create_tables_match(formats, data, operator.operator_id if operator else None)
+    async def create() -> CreatedWithInvites:
+        created = await create_tables_match(
+            matches, data, operator.operator_id if operator else None
+        )
+        return CreatedWithInvites(created, created.invite_codes)
 
     made = await creations.once(
         scope=scope,
         key=idempotency_key,
         request=["match", data],
         create=create,
-        answer=CreatedFormatMatch,
+        answer=CreatedWithInvites,
     )
     created = made.created
+    if any(data.bots):
+        await bots.resume(created.match_id)
     return NewMatch(
         match_id=created.match_id,
         seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
@@ -230,14 +243,14 @@ def check_two_player_fields(data: CreateMatch) -> None:
 
 
 async def create_tables_match(
-    formats: FormatMatchService, data: CreateMatch, operator_id: str | None
-) -> CreatedFormatMatch:
+    matches: MatchService, data: CreateMatch, operator_id: str | None
+) -> CreatedMatch:
     if data.entropy or data.commitment:
         raise InvalidParameter("entropy and commitment are for two-player matches")
     if data.invite:
         raise InvalidParameter("name the invited seats of this match in invite_seats")
     assert data.players in (3, 4)
-    return await formats.create_match(
+    return await matches.create_match(
         players=data.players,
         options=data.options,
         invite_seats=data.invite_seats,
@@ -249,11 +262,11 @@ async def create_tables_match(
 
 
 async def tables_summary(
-    formats: FormatMatchService, record: RegisteredMatch, players: list[Player]
+    matches: MatchService, record: RegisteredMatch, players: list[Player]
 ) -> FormatMatchSummary:
     """``players``: who sits where, with the seats' tournament ids and display names."""
-    loaded = await formats.load(record)
-    events = [event for _, event in await formats.events(record, None, after_version=0)]
+    loaded = await matches.load(record)
+    events = [event for _, event in await matches.events(record, None, after_version=0)]
     status: Status = "in_progress"
     if not record.full:
         status = "waiting_for_opponent"

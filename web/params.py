@@ -9,7 +9,6 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, PathParameter, QueryParameter
 
 from service.bots.runner import BotRunner
-from service.matches.formats import FormatMatchService
 from service.matches.play import MatchPlays
 from service.matches.use_cases import MatchService
 from service.ports.wakeups import Wakeups
@@ -19,7 +18,6 @@ MatchId = Annotated[UUID, PathParameter(name="match_id", description="The match'
 Matches = NamedDependency[MatchService]
 WakeupsDependency = NamedDependency[Wakeups]
 Bots = NamedDependency[BotRunner]
-Formats = NamedDependency[FormatMatchService]
 Plays = NamedDependency[MatchPlays]
 Authorization = Annotated[
     str | None,

@@ -45,7 +45,7 @@ class RecordsController(Controller):
         played, at every table). ``checkpoints``: both streams' ends, signed. A seat a player
         account holds shows the player's ``display_name``."""
         registered = await matches.match(str(match_id))
-        record, _ = await plays.service_for(registered).record(registered)
+        record, _ = await plays.record(registered)
         signed = provide_notary(state).record_checkpoints(record)
         names = await accounts.players.names(record.match_id)
         seats = [
@@ -68,7 +68,7 @@ class RecordsController(Controller):
         dealt; the history names the round, the table and its seats, and speaks in table
         seats)."""
         registered = await matches.match(str(match_id))
-        return await plays.service_for(registered).hand_history(registered, hand)
+        return await plays.hand_history(registered, hand)
 
     @get("/replay", summary="The complete state after an event", responses=problems(400, 404, 409))
     async def replay(
@@ -79,4 +79,4 @@ class RecordsController(Controller):
         four-player match answers with every table's hand, and refuses the round being
         played."""
         registered = await matches.match(str(match_id))
-        return await plays.service_for(registered).replay(registered, at)
+        return await plays.replay(registered, at)

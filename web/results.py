@@ -96,7 +96,7 @@ class ResultController(Controller):
 
 async def result_of(matches: MatchService, plays: MatchPlays, match_id: str) -> MatchResult:
     record = await matches.match(match_id)
-    return match_result(record, await plays.service_for(record).outcome(record))
+    return match_result(record, await plays.outcome(record))
 
 
 def match_result(record: RegisteredMatch, outcome: Outcome) -> MatchResult:

@@ -14,8 +14,8 @@ import msgspec
 from litestar import Controller, Request, get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from service.audit.record_kinds import record_kind
 from service.errors import DatabaseUnavailable, InvalidParameter
-from service.matches.play import MatchPlay
 from service.matches.stream_tickets import StreamTickets
 from service.matches.use_cases import MatchService
 from service.ports.match_registry import RegisteredMatch
@@ -28,7 +28,6 @@ from web.params import (
     LastEventId,
     Matches,
     MatchId,
-    Plays,
     StreamTicketParameter,
     WakeupsDependency,
 )
@@ -54,7 +53,6 @@ class StreamController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        plays: Plays,
         wakeups: WakeupsDependency,
         stream_tickets: Tickets,
         after: After = 0,
@@ -80,7 +78,7 @@ class StreamController(Controller):
         seat = await _seat(matches, stream_tickets, str(match_id), authorization, ticket)
         start = resume_after(last_event_id, after)
         record = await matches.match(str(match_id))
-        live = await _live(plays.service_for(record), record, seat)
+        live = await _live(matches, record, seat)
         return ServerSentEvent(_messages(live, wakeups, start))
 
 
@@ -111,14 +109,14 @@ async def _seat(
     return await tickets.redeem(match_id, ticket)
 
 
-async def _live(play: MatchPlay, match: RegisteredMatch, seat: int | None) -> _Live:
-    finished = await play.finished(match)
+async def _live(matches: MatchService, match: RegisteredMatch, seat: int | None) -> _Live:
+    finished = await matches.finished(match)
 
     async def read(version: int) -> Sequence[tuple[int, Any]]:
-        return await play.events(match, seat, after_version=version)
+        return await matches.events(match, seat, after_version=version)
 
-    stream = play.stream_id(match.match_id)
-    return _Live(stream, read, play.event_type, play.endings, finished)
+    kind = record_kind(match)
+    return _Live(kind.stream.stream_id(match.match_id), read, kind.tag, kind.endings, finished)
 
 
 async def _messages(

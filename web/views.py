@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from litestar import Controller, Response, get
 from litestar.status_codes import HTTP_304_NOT_MODIFIED
@@ -11,67 +12,36 @@ from msgspec.structs import asdict
 from domain import view
 from domain.formats import FormatState, format_view
 from service.fairness.log import fairness_view
-from service.matches.formats import FormatMatchService
-from service.matches.play import AnyLoaded, MatchPlays
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 from web.dependencies import seated
 from web.docs import BEARER, problems
 from web.etags import version_of, view_etag
-from web.params import Authorization, IfNoneMatch, Matches, MatchId, Plays
+from web.params import Authorization, IfNoneMatch, Matches, MatchId
 from web.players import AccountsDependency
 from web.schemas import AnyMatchView, FormatMatchView, MatchView
 
 
-def match_view(
-    match: RegisteredMatch, seat: int, loaded: Loaded, names: Mapping[int, str]
-) -> Response[AnyMatchView]:
-    """``names``: the display names of the seats player accounts hold."""
-    body = MatchView(
-        **asdict(view(loaded.state, seat)),
-        match_id=match.match_id,
-        version=loaded.version,
-        fairness=fairness_view(match, loaded.state),
-        display_names=[names.get(s.seat) for s in match.seats],
-    )
-    response: Response[AnyMatchView] = Response(
-        body, headers={"ETag": view_etag(loaded.version, seat)}
-    )
-    return response
-
-
-def tables_view(
-    formats: FormatMatchService,
-    match: RegisteredMatch,
-    seat: int,
-    loaded: Loaded[FormatState],
-    names: Mapping[int, str],
-) -> Response[AnyMatchView]:
-    body = FormatMatchView(
-        **asdict(format_view(loaded.state, seat)),
-        match_id=match.match_id,
-        version=loaded.version,
-        fairness=formats.fairness_view(match, loaded.state),
-        display_names=[names.get(s.seat) for s in match.seats],
-    )
-    response: Response[AnyMatchView] = Response(
-        body, headers={"ETag": view_etag(loaded.version, seat)}
-    )
-    return response
-
-
 def seat_view(
-    plays: MatchPlays,
-    match: RegisteredMatch,
-    seat: int,
-    loaded: AnyLoaded,
-    names: Mapping[int, str],
+    match: RegisteredMatch, seat: int, loaded: Loaded[Any], names: Mapping[int, str]
 ) -> Response[AnyMatchView]:
     """The view's response for a match of any table size: the one place a view's shape is
-    chosen, by the state it is made from."""
-    if isinstance(loaded.state, FormatState):
-        return tables_view(plays.tables.formats, match, seat, loaded, names)
-    return match_view(match, seat, loaded, names)
+    chosen, by the state it is made from. ``names``: the display names of the seats player
+    accounts hold."""
+    state = loaded.state
+    shape, seen = (
+        (FormatMatchView, format_view(state, seat))
+        if isinstance(state, FormatState)
+        else (MatchView, view(state, seat))
+    )
+    body = shape(
+        **asdict(seen),
+        match_id=match.match_id,
+        version=loaded.version,
+        fairness=fairness_view(match, state),
+        display_names=[names.get(s.seat) for s in match.seats],
+    )
+    return Response(body, headers={"ETag": view_etag(loaded.version, seat)})
 
 
 class ViewController(Controller):
@@ -88,7 +58,6 @@ class ViewController(Controller):
         self,
         match_id: MatchId,
         matches: Matches,
-        plays: Plays,
         accounts: AccountsDependency,
         authorization: Authorization = None,
         if_none_match: IfNoneMatch = None,
@@ -96,7 +65,7 @@ class ViewController(Controller):
         """Your hand, what you know of the table, the scores, whose turn it is and the
         commands you may send now (``legal_actions``). ``ETag`` names the version."""
         by = await seated(matches, str(match_id), authorization)
-        loaded = await plays.service_for(by.match).load(by.match)
+        loaded = await matches.load(by.match)
         known = version_of(if_none_match) if if_none_match else None
         if known == loaded.version:
             return Response(
@@ -105,4 +74,4 @@ class ViewController(Controller):
                 headers={"ETag": view_etag(loaded.version, by.seat)},
             )
         names = await accounts.seat_names(by.match)
-        return seat_view(plays, by.match, by.seat, loaded, names)
+        return seat_view(by.match, by.seat, loaded, names)

@@ -27,7 +27,7 @@ from service.ports.event_store import (
     check_page,
     check_snapshot,
 )
-from service.store.hash_chain import GENESIS, link_hash, request_fingerprint, verify_chain
+from service.store.hash_chain import GENESIS, chain, request_fingerprint, verify_chain
 
 
 class InMemoryEventStore:
@@ -92,28 +92,15 @@ class InMemoryEventStore:
         self, stream_id: str, stream: list[StoredEvent], events: Sequence[NewEvent]
     ) -> list[StoredEvent]:
         previous = stream[-1].hash if stream else GENESIS
-        version, position = len(stream), len(self._log)
+        version, position = len(stream) + 1, len(self._log) + 1
+        hashes = chain(previous, stream_id, version, events)
         now = self._clock()
-        recorded = []
-        for event in events:
-            version += 1
-            position += 1
-            previous = link_hash(
-                previous, stream_id, version, event.type, event.schema_version, event.data
+        return [
+            StoredEvent(
+                stream_id, version + i, position + i, e.type, e.schema_version, e.data, h, now
             )
-            recorded.append(
-                StoredEvent(
-                    stream_id,
-                    version,
-                    position,
-                    event.type,
-                    event.schema_version,
-                    event.data,
-                    previous,
-                    now,
-                )
-            )
-        return recorded
+            for i, (e, h) in enumerate(zip(events, hashes, strict=True))
+        ]
 
     async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
         return self._streams.get(stream_id, [])[max(after_version, 0) :]

@@ -6,6 +6,13 @@ The schema and the ``append_events`` function come from the migrations (see
 append is one statement in its own transaction, so one round trip; pool connections run in
 autocommit.
 
+The adapter chains an append's hashes itself (``service.store.hash_chain.chain``), to the head
+it last saw of that stream: its own appends and every read of a stream's tail tell it (``Heads``
+keeps them). The statement moves the head only if it is still at that version and hash; when
+it is not, the answer carries the head the statement saw, and the adapter chains again to it
+(migration 0021 says why a second try is sometimes needed). A head it has never seen of a
+stream past version 0 is read first, one more round trip.
+
 An append to a match stream also wakes whoever waits on it, in any process: after it commits,
 never inside its transaction (``adapters/postgres/wakeup_sender.py`` says why and how).
 """
@@ -22,6 +29,7 @@ from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
 from adapters.postgres.arrays import bytea_array, int_array, text_array
+from adapters.postgres.heads import Heads
 from adapters.postgres.pool import open_guarded_pool
 from adapters.postgres.wakeup_sender import WakeupSender
 from service.errors import IdempotencyKeyReused
@@ -39,13 +47,23 @@ from service.ports.event_store import (
     check_page,
     check_snapshot,
 )
-from service.store.hash_chain import GENESIS, request_fingerprint, verify_chain
+from service.store.hash_chain import GENESIS, chain, request_fingerprint, verify_chain
 from service.store.live_streams import wakes_readers
 
 APPEND = """
 SELECT outcome, current_version, first_version, last_version, positions, last_hash
+FROM append_events(%b::text, %b::bigint, %b::bytea, %b::text[], %b::integer[], %b::bytea[],
+                   %b::bytea[], %b::text, %b)
+"""
+# What a database before migration 0021 has (0009's function, which chains in SQL): a server
+# started before the upgrade and still running after it goes on appending; migration 0021
+# leaves this function in place for the release before it, which calls only this one.
+APPEND_BEFORE_0021 = """
+SELECT outcome, current_version, first_version, last_version, positions, last_hash
 FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text, %b)
 """
+# Tries of an append: a stale cached head costs one more, a head moved mid-statement one more.
+APPEND_TRIES = 3
 
 COLUMNS = "stream_id, version, position, type, schema_version, data, hash, recorded_at"
 
@@ -94,6 +112,8 @@ class PostgresEventStore:
         """``pool`` must hand out connections in autocommit mode (see ``open_pool``).
         ``wake_match_streams=False`` sends no wake-ups (for benchmarks: live streams off)."""
         self._pool = pool
+        self._heads = Heads()
+        self._before_0021 = False
         self._wakeups: WakeupSender | None = None
         if wake_match_streams:
             # Wake-ups go through a connection of their own, to the pool's database.
@@ -123,18 +143,51 @@ class PostgresEventStore:
         fingerprint: bytes | None = None,
     ) -> AppendResult:
         check_append(stream_id, events, expected_version)
-        params = append_params(stream_id, events, expected_version, idempotency_key, fingerprint)
+        if idempotency_key is not None and fingerprint is None:
+            fingerprint = request_fingerprint(stream_id, expected_version, events)
+        previous = await self._previous_hash(stream_id, expected_version)
+        for _ in range(APPEND_TRIES):
+            params = append_params(
+                stream_id, events, expected_version, previous, idempotency_key, fingerprint
+            )
+            row = await self._try_append(params)
+            outcome, current, head_hash = row[0], row[1], row[5]
+            if outcome != "conflict":
+                break
+            if head_hash is None:
+                if current != expected_version:
+                    break
+                continue  # a new stream made meanwhile: this time the statement sees it
+            self._heads.saw(stream_id, current, head_hash)
+            if current != expected_version:
+                break
+            # Same version: either our head was stale (chain again to the one seen), or an
+            # append committed while the statement ran (the next one sees it).
+            previous = head_hash
+        if outcome == "appended":
+            self._heads.saw(stream_id, row[3], row[5])
+            if self._wakeups is not None and wakes_readers(stream_id):
+                self._wakeups.appended(stream_id)
+        return _append_outcome(stream_id, expected_version, row)
+
+    async def _previous_hash(self, stream_id: str, expected_version: int) -> bytes:
+        """The hash an append at ``expected_version`` chains to, as far as this process knows."""
+        if expected_version == 0:
+            return GENESIS
+        known = self._heads.get(stream_id)
+        if known is None or known[0] < expected_version:
+            known = await self._head(stream_id)
+        # At another version the append fails (or replays its key) whatever it chains to.
+        return known[1] if known[0] == expected_version else GENESIS
+
+    async def _try_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
         try:
-            row = await self._call_append(params)
+            return await self._call_append(params)
         except psycopg.errors.UniqueViolation as error:
             if error.diag.constraint_name != "idempotency_keys_pkey":
                 raise
             # Another stream's append took this key while we ran; now the key is visible.
-            row = await self._call_append(params)
-        woken = row[0] == "appended" and wakes_readers(stream_id)
-        if self._wakeups is not None and woken:
-            self._wakeups.appended(stream_id)
-        return _append_outcome(stream_id, expected_version, row)
+            return await self._call_append(params)
 
     async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
         async with self._pool.connection() as connection:
@@ -148,14 +201,26 @@ class PostgresEventStore:
 
     async def _call_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
         try:
-            async with self._pool.connection() as connection:
-                cursor = await connection.execute(APPEND, params)
-                row = await cursor.fetchone()
+            try:
+                row = await self._execute_append(params)
+            except psycopg.errors.UndefinedFunction:
+                # A database before 0021 (0009's function only), or one whose upgrade has
+                # since dropped 0009's: the other one is there.
+                self._before_0021 = not self._before_0021
+                row = await self._execute_append(params)
         except psycopg.DataError as error:
             # In practice: data that is not UTF-8 JSON, which the jsonb column refuses.
             raise MalformedEvent(f"the events cannot be stored: {error}") from error
         assert row is not None, "append_events returns one row"
         return row
+
+    async def _execute_append(self, params: tuple[object, ...]) -> tuple[Any, ...] | None:
+        statement, sent = APPEND, params
+        if self._before_0021:
+            statement, sent = APPEND_BEFORE_0021, tuple(params[i] for i in (0, 1, 3, 4, 5, 7, 8))
+        async with self._pool.connection() as connection:
+            cursor = await connection.execute(statement, sent)
+            return await cursor.fetchone()
 
     async def close_wakeups(self) -> None:
         """Send the wake-ups of every append so far and close the connection they go through
@@ -167,7 +232,10 @@ class PostgresEventStore:
         async with self._pool.connection() as connection:
             cursor = connection.cursor(row_factory=args_row(StoredEvent))
             await cursor.execute(READ_STREAM, (stream_id, after_version))
-            return await cursor.fetchall()
+            events = await cursor.fetchall()
+        if events:
+            self._heads.saw(stream_id, events[-1].version, events[-1].hash)
+        return events
 
     async def read_all(self, *, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
         check_page(after_position, limit)
@@ -225,7 +293,10 @@ class PostgresEventStore:
                 "SELECT version, last_hash FROM streams WHERE stream_id = %s", (stream_id,)
             )
             row = await cursor.fetchone()
-        return (row[0], row[1]) if row else (0, GENESIS)
+        if row is None:
+            return 0, GENESIS
+        self._heads.saw(stream_id, row[0], row[1])
+        return row[0], row[1]
 
     async def verify_stream(self, stream_id: str) -> VerifyReport:
         # One snapshot for head and events, so an append in between cannot look like tampering.
@@ -262,18 +333,21 @@ def append_params(
     stream_id: str,
     events: Sequence[NewEvent],
     expected_version: int,
+    previous: bytes,
     idempotency_key: str | None,
     fingerprint: bytes | None = None,
 ) -> tuple[object, ...]:
-    """The parameters of ``APPEND`` for one append."""
+    """The parameters of ``APPEND`` for one append, its events chained to ``previous``."""
     if idempotency_key is not None and fingerprint is None:
         fingerprint = request_fingerprint(stream_id, expected_version, events)
     return (
         stream_id,
         expected_version,
+        previous,
         text_array([event.type for event in events]),
         int_array([event.schema_version for event in events]),
         bytea_array([event.data for event in events]),
+        bytea_array(chain(previous, stream_id, expected_version + 1, events)),
         idempotency_key,
         fingerprint if idempotency_key is not None else None,
     )

@@ -9,15 +9,17 @@ a ``deadline_set`` of its own: that is what the service's timer waits for.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from msgspec.structs import replace
 
 from domain.clocks import stamp_time
-from domain.commands import StampTime, TimeOut
+from domain.commands import AwaitJoin, NoShow, StampTime, TimeOut
 from domain.decide import decide
 from domain.errors import IllegalMove, InvalidCommand, MatchOver
-from domain.events import DeadlineSet, MatchEnded
+from domain.events import DeadlineSet, MatchEnded, TimedOut
 from domain.formats.commands import StampClocks
-from domain.formats.endings import ended
+from domain.formats.endings import conceded_to, ended, ended_by
 from domain.formats.events import FormatEvent, TableEvent
 from domain.formats.evolve import evolve_format
 from domain.formats.state import FormatPhase, FormatState
@@ -29,8 +31,10 @@ def stamp_clocks(state: FormatState, command: StampClocks) -> list[FormatEvent]:
         type(index) is not int or not 0 <= index < len(state.tables) for index in tables
     ):
         raise InvalidCommand("tables must be distinct tables of the round")
-    if not state.options.turn_seconds or state.ending is not None:
+    if state.ending is not None:
         return []  # a match that ended other than by play has no clock left to stop
+    if not state.options.turn_seconds:
+        return _join_cleared(state, command)
     events: list[FormatEvent] = []
     for index in sorted(tables):
         table = state.tables[index]
@@ -44,6 +48,41 @@ def stamp_clocks(state: FormatState, command: StampClocks) -> list[FormatEvent]:
     for event in events:
         state = evolve_format(state, event)
     return [*events, *_next_deadline(state, command)]
+
+
+def await_join(state: FormatState, command: AwaitJoin) -> list[FormatEvent]:
+    """Every invited seat has ``join_seconds`` from the match's creation: one deadline for them
+    all, naming no seat (docs/rules.md, "Join deadlines, no-shows, abandonment and
+    adjudication")."""
+    options = state.options
+    if state.phase is not FormatPhase.CUT or not options.join_seconds or state.deadline:
+        raise IllegalMove("a join deadline is set only on a match waiting for its players")
+    due = command.at + timedelta(seconds=options.join_seconds)
+    return [
+        DeadlineSet(
+            seat=None, at=command.at, due_at=due, banks_ms=list(state.banks_ms), kind="join"
+        )
+    ]
+
+
+def no_show(state: FormatState, command: NoShow) -> list[FormatEvent]:
+    """The join deadline passed with ``seat`` (the lowest absent seat) still empty: the match is
+    cancelled, or that seat forfeits as a resignation before the deal would."""
+    seat = command.seat
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
+    if state.phase is FormatPhase.MATCH_OVER:
+        raise MatchOver("the match is over")
+    deadline = state.deadline
+    if state.phase is not FormatPhase.CUT or deadline is None or deadline.kind != "join":
+        raise IllegalMove("only a match waiting for an invited player has a join deadline")
+    if deadline.due_at is None or command.at < deadline.due_at:
+        due = "none" if deadline.due_at is None else deadline.due_at.isoformat()
+        raise IllegalMove(f"the invited players have until {due} to join")
+    winner = conceded_to(state, seat) if command.forfeit else None
+    # Recorded as at two seats: the time it was noticed, which a verifier checks again.
+    timed_out = TimedOut(seat=seat, due_at=deadline.due_at, at=command.at, consecutive=1)
+    return [timed_out, ended_by(state, "no_show", seat, winner)]
 
 
 def time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
@@ -73,6 +112,15 @@ def time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
     spent = DeadlineSet(seat=None, at=command.at, due_at=None, banks_ms=banks)
     timed_out, *moved = inner
     return [TableEvent(index, seats, event) for event in (timed_out, spent, *moved)]
+
+
+def _join_cleared(state: FormatState, command: StampClocks) -> list[FormatEvent]:
+    """Without turn clocks the only deadline is the join deadline, cleared once the cut was
+    made (every invited seat has joined)."""
+    deadline = state.deadline
+    if state.phase is FormatPhase.CUT or deadline is None or deadline.due_at is None:
+        return []
+    return [DeadlineSet(seat=None, at=command.at, due_at=None, banks_ms=list(state.banks_ms))]
 
 
 def _next_deadline(state: FormatState, command: StampClocks) -> list[FormatEvent]:

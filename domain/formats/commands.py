@@ -7,7 +7,7 @@ from datetime import datetime
 
 import msgspec
 
-from domain.commands import Abandon, Adjudicate, SeatCommand, TimeOut
+from domain.commands import Abandon, Adjudicate, AwaitJoin, NoShow, SeatCommand, TimeOut
 from domain.errors import InvalidCommand
 from domain.formats.events import Players
 from domain.options import RuleOptions
@@ -47,9 +47,18 @@ class StampClocks(_SystemCommand, tag="stamp_clocks", frozen=True):
     tables: list[int]
 
 
-# ``TimeOut``, ``Adjudicate`` and ``Abandon`` are the two-player commands (with match seats).
+# The two-player commands with match seats (``AwaitJoin``'s seat is not used: one deadline
+# serves every invited seat).
 FormatSystemCommand = (
-    StartFormatMatch | CutSeats | DealTable | StampClocks | TimeOut | Adjudicate | Abandon
+    StartFormatMatch
+    | CutSeats
+    | DealTable
+    | StampClocks
+    | TimeOut
+    | Adjudicate
+    | Abandon
+    | AwaitJoin
+    | NoShow
 )
 FormatCommand = FormatSystemCommand | SeatCommand
 

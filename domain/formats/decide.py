@@ -9,11 +9,21 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.cards import names
-from domain.commands import Abandon, Adjudicate, ChooseDealer, Deal, Resign, SeatCommand, TimeOut
+from domain.commands import (
+    Abandon,
+    Adjudicate,
+    AwaitJoin,
+    ChooseDealer,
+    Deal,
+    NoShow,
+    Resign,
+    SeatCommand,
+    TimeOut,
+)
 from domain.decide import PLAY_HANDLERS, decide
 from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
 from domain.events import HandDrawn, Scored
-from domain.formats.clocks import stamp_clocks, time_out
+from domain.formats.clocks import await_join, no_show, stamp_clocks, time_out
 from domain.formats.commands import (
     CutSeats,
     DealTable,
@@ -105,9 +115,6 @@ def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
     if type(version) is not int or version not in KNOWN_RULES_VERSIONS:
         raise InvalidCommand(f"rules_version must be one of {list(KNOWN_RULES_VERSIONS)}")
     _require_phase(state, FormatPhase.START, "create the match")
-    # Every seat is seated when the match is created or waits for its invite with no deadline.
-    if command.options.join_seconds:
-        raise InvalidOptions("join_seconds is for two-player matches: leave it 0")
     return [
         FormatMatchCreated(players=command.players, options=command.options, rules_version=version)
     ]
@@ -242,6 +249,8 @@ _SYSTEM: dict[type[Any], Callable[[FormatState, Any], list[FormatEvent]]] = {
     DealTable: _deal,
     StampClocks: stamp_clocks,
     TimeOut: _time_out,
+    AwaitJoin: await_join,
+    NoShow: no_show,
     Adjudicate: lambda state, command: [adjudicate(state, command)],
     Abandon: lambda state, command: [abandon(state, command)],
 }

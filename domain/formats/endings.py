@@ -30,25 +30,29 @@ def adjudicate(state: FormatState, command: Adjudicate) -> MatchEnded:
         raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
     _require_running(state, "adjudicate")
     if seat is None:
-        return _ended(state, reason, None, None, command.reason)
+        return ended_by(state, reason, None, None, command.reason)
     if command.verdict == "award":
-        return _ended(state, reason, seat, state.side_of(seat), command.reason)
-    return _ended(state, reason, seat, conceded_to(state, seat), command.reason)
+        return ended_by(state, reason, seat, state.side_of(seat), command.reason)
+    return ended_by(state, reason, seat, conceded_to(state, seat), command.reason)
 
 
 def abandon(state: FormatState, command: Abandon) -> MatchEnded:
     """Nobody moved for too long: the match ends, nobody wins, the scores stand."""
     _require_running(state, "abandon")
-    return _ended(state, "abandoned", None, None, None)
+    return ended_by(state, "abandoned", None, None)
 
 
 def ended(state: FormatState, reason: EndReason, seat: int) -> MatchEnded:
     """``seat`` gives the match up for ``reason``; the winner is the side it concedes to."""
-    return _ended(state, reason, seat, conceded_to(state, seat), None)
+    return ended_by(state, reason, seat, conceded_to(state, seat))
 
 
-def _ended(
-    state: FormatState, reason: EndReason, seat: int | None, winner: int | None, note: str | None
+def ended_by(
+    state: FormatState,
+    reason: EndReason,
+    seat: int | None,
+    winner: int | None,
+    note: str | None = None,
 ) -> MatchEnded:
     return MatchEnded(
         reason=reason,

@@ -5,11 +5,12 @@ A "side" is what keeps a score: a player in the three-player game, a team in the
 four-player game (team 0: seats 0 and 2; team 1: seats 1 and 3). Lists named per side are
 indexed that way.
 
-Two two-player events are also the match's own: ``match_ended`` (the match ended other than by
-play: ``winner``, ``match_scores`` and ``games_won`` are by side) and ``deadline_set`` (the
-match's next deadline, the earliest of its tables' turn clocks: ``seat`` is a match seat and
-``banks_ms`` lists every seat's bank), so the store keeps a format match's deadline as it keeps
-a two-player match's.
+Three two-player events are also the match's own: ``match_ended`` (the match ended other than
+by play: ``winner``, ``match_scores`` and ``games_won`` are by side), ``deadline_set`` (the
+match's next deadline, the earliest of its tables' turn clocks or the join deadline: ``seat``
+is a match seat and ``banks_ms`` lists every seat's bank), so the store keeps a format match's
+deadline as it keeps a two-player match's, and ``timed_out`` (a no-show, just before its
+``match_ended``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from domain.events import DeadlineSet, Event, MatchEnded
+from domain.events import DeadlineSet, Event, MatchEnded, TimedOut
 from domain.options import RuleOptions
 from domain.rules_versions import UNVERSIONED, RulesVersion
 
@@ -129,6 +130,7 @@ FormatEvent = (
     | FormatMatchWon
     | MatchEnded
     | DeadlineSet
+    | TimedOut
 )
 
 # A match ends when it is won, or otherwise (a resignation, a forfeit on time).

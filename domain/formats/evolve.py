@@ -9,7 +9,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.events import DeadlineSet, DealerChosen, Dealt, MatchCreated, MatchEnded
+from domain.events import DeadlineSet, DealerChosen, Dealt, MatchCreated, MatchEnded, TimedOut
 from domain.evolve import EVOLVERS, fold
 from domain.formats.events import (
     FormatEvent,
@@ -198,4 +198,6 @@ _EVOLVERS: dict[type[Any], Callable[[FormatState, Any], FormatState]] = {
     FormatMatchWon: _match_won,
     MatchEnded: _match_ended,
     DeadlineSet: _deadline_set,
+    # A no-show's time, for a verifier: the ``match_ended`` right after it ends the match.
+    TimedOut: lambda state, _: state,
 }

@@ -9,6 +9,7 @@ cards are shown to everybody, as in the two-player game.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import msgspec
 from msgspec.structs import asdict, replace
@@ -72,6 +73,8 @@ class FormatTableView(msgspec.Struct, frozen=True, kw_only=True, repr_omit_defau
     winner: int | None
     options: RuleOptions
     ending: MatchEnded | None = None
+    # While invited seats are awaited with ``join_seconds``: when the match ends without them.
+    join_due_at: datetime | None = None
 
 
 class FormatSeatView(FormatTableView, frozen=True, kw_only=True):
@@ -129,7 +132,15 @@ def _match_view(state: FormatState, viewer: int | None) -> FormatTableView:
         winner=state.winner,
         options=state.options,
         ending=state.ending,
+        join_due_at=_join_due_at(state),
     )
+
+
+def _join_due_at(state: FormatState) -> datetime | None:
+    deadline = state.deadline
+    if deadline is None or deadline.kind != "join" or state.phase is not FormatPhase.CUT:
+        return None
+    return deadline.due_at
 
 
 def _table_view(state: FormatState, index: int, viewer: int | None) -> SeatedTableView:

@@ -29,7 +29,7 @@ from service.audit.verify_seeds import (
     table_slots_due,
 )
 from service.fairness.events import FairnessView, Slot, fairness_slots
-from service.formats.fairness import format_fairness_slots
+from service.matches.outcome import Outcome, table_outcome, two_player_outcome
 from service.ports.event_store import StoredEvent
 from service.ports.match_registry import RegisteredMatch
 from service.store.codec import TABLE_EVENTS, TWO_SEAT_EVENTS, tag_of
@@ -57,6 +57,7 @@ class RecordKind(Generic[S, E]):
     replay: Callable[[str, Sequence[tuple[int, E]], int, int], ReplayState | FormatReplayState]
     hand_history: Callable[[str, Sequence[tuple[int, E]], FairnessView, int], str]
     fewest_seats: int
+    outcome: Callable[[S, Sequence[E]], Outcome]  # how the match stands, at every size
 
     def events(self, record: GameRecord) -> list[tuple[int, E]]:
         """The record's match events, decoded as they stand (``service.audit.verify``
@@ -99,6 +100,7 @@ ONE_HAND: RecordKind[MatchState, Event] = RecordKind(
     replay=replay_state,
     hand_history=hand_history,
     fewest_seats=2,
+    outcome=two_player_outcome,
 )
 TABLES: RecordKind[TablesState, FormatEvent] = RecordKind(
     stream=THREE_OR_FOUR_SEATS,
@@ -108,13 +110,14 @@ TABLES: RecordKind[TablesState, FormatEvent] = RecordKind(
     endings=FORMAT_MATCH_ENDINGS,
     ends_hand=_ends_table_hand,
     finished_part=finished_rounds,
-    fairness_due=format_fairness_slots,
+    fairness_due=fairness_slots,
     slots_due=table_slots_due,
     seed_labels=table_labels,
     check_play=check_tables_play,
     replay=tables_replay_state,
     hand_history=table_hand_history,
     fewest_seats=3,
+    outcome=table_outcome,
 )
 _BY_STREAM: dict[str, RecordKind[Any, Any]] = {
     kind.stream.prefix: kind for kind in (ONE_HAND, TABLES)

@@ -326,7 +326,11 @@ def _table_clock_or_ending(
     if isinstance(event, MatchEnded):
         return [*_ending(event)]
     if isinstance(event, DeadlineSet):  # the match's next deadline, no table's clock moving
+        if event.kind == "join" and event.due_at is not None:
+            return [AwaitJoin(seat=0, at=event.at)]  # one deadline, for every invited seat
         return [StampClocks(at=event.at, tables=[])]
+    if isinstance(event, TimedOut):  # a no-show: the operator's choice made it a forfeit or not
+        return [NoShow(seat=event.seat, at=event.at, forfeit=f) for f in (True, False)]
     if not isinstance(event, TableEvent) or not _in_play(state, event):
         return []
     inner = event.event

@@ -16,13 +16,14 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from domain.events import MATCH_ENDING_TYPES
+from domain.formats import FORMAT_MATCH_ENDING_TYPES
 from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
 from service.ports.wakeups import Wakeups
 from service.stopping import stop_tasks
-from service.store.match_streams import TWO_SEATS, stream_id
+from service.store.match_streams import KINDS, match_id_of, stream_id
 
 _log = logging.getLogger("gin.bots")
 
@@ -43,9 +44,7 @@ class DueMatches:
     def notice(self, stream: str | None) -> None:
         if stream is None:
             self._sweep = True
-        elif (match_id := TWO_SEATS.match_id_of(stream)) is not None and not self._ignored(
-            match_id
-        ):
+        elif (match_id := match_id_of(stream)) is not None and not self._ignored(match_id):
             self._due.add(match_id)
         else:
             return
@@ -64,8 +63,9 @@ class DueMatches:
 async def unfinished_bot_matches(registry: MatchRegistry, store: EventStore) -> set[str]:
     """Every match with a bot seat whose stream holds no end of the match."""
     with_bots = await registry.matches_with_bots()
-    won = await store.latest_versions([stream_id(m) for m in with_bots], MATCH_ENDING_TYPES)
-    return {match_id for match_id in with_bots if stream_id(match_id) not in won}
+    streams = [kind.stream_id(m) for m in with_bots for kind in KINDS]  # one exists of each
+    won = await store.latest_versions(streams, (*MATCH_ENDING_TYPES, *FORMAT_MATCH_ENDING_TYPES))
+    return {m for m in with_bots if not any(kind.stream_id(m) in won for kind in KINDS)}
 
 
 @asynccontextmanager

@@ -1,10 +1,12 @@
-"""Bot seats play themselves: while a bot is to act, the runner shows it its seat's view, and
-nothing else, and sends the command it names through the same use case as a person's command
-(the same rules, the same expected version, committed before anything is answered).
+"""Bot seats play themselves, at every table size: while a bot is to act, the runner shows it
+its seat's view (at three and four seats, its table's), and nothing else, and plays the command
+it names as a person's command is played (the same rules and system steps, committed before
+anything is answered), in an append after the command that made it due.
 
-Each bot move is sent with the version its view was made at, so a move decided on a table that
-has since changed is refused rather than applied somewhere it was not meant for. Another
-process playing the same move first is no failure: the runner looks again and carries on from
+The moves of a run of bots (every move until a person is to act) are decided one after another
+and appended together at the version the first was decided on, so a run decided on a table
+that has since changed is refused rather than applied somewhere it was not meant for. Another
+process playing the same moves first is no failure: the runner looks again and carries on from
 whatever was committed. Within one process, a match is played by one call at a time.
 """
 
@@ -14,18 +16,25 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
-from domain import view
 from domain.commands import SeatCommand
+from domain.match_rules import as_seat
 from service.bots.policy import Bot, bot_for
-from service.errors import DatabaseUnavailable, StaleVersion, VersionConflict
-from service.matches.use_cases import CommandRequest, MatchService
+from service.errors import DatabaseUnavailable
+from service.matches.use_cases import MatchService
+from service.ports.event_store import ConcurrencyConflict
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
 
 BotFactory = Callable[[str], Bot]
 
 _log = logging.getLogger("gin.bots")
+# A bot answering a person needs a handful of moves, but at three seats the person may sit out
+# while two bots play a whole hand (or many, drawn at the wall): that person hears of it all,
+# the bots' moves committed every ``MOVES_PER_APPEND``.
+MOVE_LIMIT = 1_000_000
+MOVES_PER_APPEND = 2_000
 WITHOUT_BOTS_KEPT = 100_000  # match ids, then forgotten all at once (and learnt again)
 
 
@@ -36,10 +45,10 @@ def bot_seats(match: RegisteredMatch) -> dict[int, str]:
 
 class BotRunner:
     def __init__(
-        self, matches: MatchService, *, bots: BotFactory = bot_for, move_limit: int = 50
+        self, matches: MatchService, *, bots: BotFactory = bot_for, move_limit: int = MOVE_LIMIT
     ) -> None:
-        """``move_limit`` bounds the moves of one call: a bot answering a person needs a
-        handful; anything left over waits for the next call (the background loop's)."""
+        """``move_limit`` bounds the moves of one call; anything left over waits for the next
+        call (the background loop's)."""
         self._matches = matches
         self._bots = bots
         self._move_limit = move_limit
@@ -62,11 +71,12 @@ class BotRunner:
             self._without_bots.add(match.match_id)
         return seats
 
-    async def answer(self, match: RegisteredMatch, after: Loaded) -> Loaded:
+    async def answer(self, match: RegisteredMatch, after: Loaded[Any]) -> Loaded[Any]:
         """The bots' answer to a state just committed (by a person's command): every bot move
         due from there, and the state they lead to; ``after`` itself when no bot is to act."""
         seats = self._seats(match)
-        if after.state.turn not in seats:
+        awaits = self._matches.rules_for(match).awaits
+        if not any(awaits(after.state, seat) for seat in seats):
             return after
         return await self._play_while_due(match, seats)
 
@@ -79,18 +89,21 @@ class BotRunner:
         if seats:
             await self._play_while_due(match, seats)
 
-    async def _play_while_due(self, match: RegisteredMatch, seats: dict[int, str]) -> Loaded:
+    async def _play_while_due(self, match: RegisteredMatch, seats: dict[int, str]) -> Loaded[Any]:
         """A bot that fails is logged, never raised: whatever woke it is committed, and a
         person whose command did so must hear that it was."""
         match_id = match.match_id
+        awaits = self._matches.rules_for(match).awaits
         async with self._one_call_per_match(match_id):
             loaded = await self._matches.load(match)
+            played = 0
             try:
-                for _ in range(self._move_limit):
-                    seat = loaded.state.turn
-                    if seat is None or seat not in seats:
+                while played < self._move_limit:
+                    if not any(awaits(loaded.state, seat) for seat in seats):
                         break
-                    loaded = await self._play(match, seat, seats[seat], loaded)
+                    limit = min(MOVES_PER_APPEND, self._move_limit - played)
+                    loaded = await self._play(match, seats, loaded, limit)
+                    played += limit
             except DatabaseUnavailable:
                 # Nothing was played, and no append will wake this match: the background
                 # runner takes it up again (``take_stalled``).
@@ -105,16 +118,27 @@ class BotRunner:
         stalled, self._stalled = self._stalled, set()
         return stalled
 
-    async def _play(self, match: RegisteredMatch, seat: int, level: str, loaded: Loaded) -> Loaded:
-        command = self._bots(level).choose(view(loaded.state, seat))
-        if not isinstance(command, SeatCommand):
-            raise TypeError(f"a {level} bot named a command no seat may send")
-        request = CommandRequest(command=command, if_match=loaded.version)
+    async def _play(
+        self, match: RegisteredMatch, seats: dict[int, str], loaded: Loaded[Any], limit: int
+    ) -> Loaded[Any]:
+        """The bots' moves from ``loaded`` on, up to ``limit``, in one append at its version."""
+        rules = self._matches.rules_for(match)
+
+        def choose(state: Any) -> tuple[int, SeatCommand] | None:
+            seat = next((s for s in seats if rules.awaits(state, s)), None)
+            if seat is None:
+                return None
+            command = self._bots(seats[seat]).choose(rules.bot_view(state, seat))
+            if not isinstance(command, SeatCommand):
+                raise TypeError(f"a {seats[seat]} bot named a command no seat may send")
+            # Chosen on its table's view, where it sits at a table seat: sent for its seat.
+            return seat, as_seat(command, seat)
+
         try:
-            return await self._matches.handle(match, seat, request)
-        except (StaleVersion, VersionConflict):
-            # Another process played this seat (or the table moved on): look again.
-            _log.debug("bot move superseded", extra={"match_id": match.match_id, "seat": seat})
+            return await self._matches.play_bots(match, loaded, choose, limit=limit)
+        except ConcurrencyConflict:
+            # Another process played these seats (or the table moved on): look again.
+            _log.debug("bot move superseded", extra={"match_id": match.match_id})
             return await self._matches.load(match)
 
     @asynccontextmanager

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from domain import CardsCut, Dealt, Event, HandDrawn, MatchState, MatchWon, Phase, Scored
 from domain.events import MatchEnded
+from domain.formats import FormatEvent, FormatMatchWon, FormatState, SeatsCut, TableEvent
 from service.fairness.events import (
     EntropyFixed,
     FairnessEvent,
@@ -83,13 +84,16 @@ def fill(slot: Slot, match: RegisteredMatch, links: int = CHAIN_LINKS) -> Fairne
 
 
 def fairness_view(
-    match: RegisteredMatch, state: MatchState, links: int = CHAIN_LINKS
+    match: RegisteredMatch, state: MatchState | FormatState, links: int = CHAIN_LINKS
 ) -> FairnessView:
     """The same summary a record of the match holds, made from the state alone.
 
     Every answer to a seat carries one, and it changes only with a cut, a deal, a hand's end
     or the match's: so it is made once per step from what it depends on, and kept.
     """
+    if isinstance(state, FormatState):
+        slots = tuple(fairness_slots(state, links))
+        return view_of_slots(match.server_secret, tuple(match.entropy), slots, links)
     return _fairness_view(
         match.server_secret,
         tuple(match.entropy),
@@ -139,10 +143,15 @@ def view_of_slots(
     )
 
 
-def touches_fairness(events: Sequence[Event]) -> bool:
-    """Whether appending ``events`` may make fairness records due."""
+_TOUCHING = (CardsCut, Dealt, Scored, HandDrawn, MatchWon, MatchEnded, SeatsCut, FormatMatchWon)
+
+
+def touches_fairness(events: Sequence[Event | FormatEvent]) -> bool:
+    """Whether appending ``events`` (of a match of any size) may make fairness records due."""
     return any(
-        isinstance(e, CardsCut | Dealt | Scored | HandDrawn | MatchWon | MatchEnded) for e in events
+        isinstance(e, _TOUCHING)
+        or (isinstance(e, TableEvent) and isinstance(e.event, Dealt | Scored | HandDrawn))
+        for e in events
     )
 
 
@@ -174,18 +183,12 @@ class FairnessLog:
         return result.last_version
 
     async def sync(
-        self, match: RegisteredMatch, state: MatchState, *, written: int | None = None
+        self, match: RegisteredMatch, state: MatchState | FormatState, *, written: int | None = None
     ) -> None:
         """Write every record due at ``state`` that is not written yet. ``written``: the
         stream's version if the caller knows it (it saves a read; a wrong one only conflicts,
         and the next attempt reads it)."""
-        await self.sync_slots(match, fairness_slots(state, self.links), written=written)
-
-    async def sync_slots(
-        self, match: RegisteredMatch, slots: Sequence[Slot], *, written: int | None = None
-    ) -> None:
-        """As ``sync``, given the records due (``slots``) rather than the state they follow
-        from: three- and four-player matches work those out from their own state."""
+        slots = fairness_slots(state, self.links)
         stream = fairness_stream(match.match_id)
         for _ in range(_SYNC_ATTEMPTS):
             if written is None:

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
-from domain import decide
 from domain.commands import Abandon
 from domain.errors import DomainError
-from domain.formats import FormatState, decide_format
 from service.errors import DatabaseUnavailable
-from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
 from service.ports import event_store
 from service.ports.idle_matches import IdleMatch, IdleMatches
-from service.store.match_streams import THREE_OR_FOUR_SEATS, TWO_SEATS, Loaded
+from service.store.match_streams import Loaded, match_id_of
 
 _log = logging.getLogger("gin.abandonment")
 ABANDON_AFTER_SECONDS = 7 * 24 * 3600.0
@@ -42,12 +40,9 @@ class Abandonment:
         after_seconds: float = ABANDON_AFTER_SECONDS,
         lease_seconds: float = LEASE_SECONDS,
         claimed_at_once: int = CLAIMED_AT_ONCE,
-        formats: FormatMatchService | None = None,
     ) -> None:
-        """``formats``: where matches of three or four seats are ended (None: they are not)."""
         self._idle = idle
         self._matches = matches
-        self._formats = formats
         self._after = timedelta(seconds=after_seconds)
         self._lease = lease_seconds
         self._batch = claimed_at_once
@@ -73,38 +68,20 @@ class Abandonment:
             if len(claimed) < self._batch:
                 return abandoned
 
-    async def abandon(self, idle: IdleMatch, now: datetime) -> Loaded | Loaded[FormatState] | None:
+    async def abandon(self, idle: IdleMatch, now: datetime) -> Loaded[Any] | None:
         """End the match found idle at ``idle.version``; None if it has moved on or ended."""
-        match_id = TWO_SEATS.match_id_of(idle.stream_id)
+        match_id = match_id_of(idle.stream_id)
         if match_id is None:
-            return await self._abandon_table(idle)
+            return None
         match = await self._matches.match(match_id)
         loaded = await self._matches.load(match)
         if loaded.version != idle.version:
             return None
         try:
-            events = decide(loaded.state, Abandon())
+            events = self._matches.rules_for(match).decide(loaded.state, Abandon())
         except DomainError:
             return None
         try:
             return await self._matches.append_decided(match, loaded, events, now=now)
-        except event_store.ConcurrencyConflict:
-            return None
-
-    async def _abandon_table(self, idle: IdleMatch) -> Loaded[FormatState] | None:
-        """A match of three or four seats found idle, ended the same way."""
-        match_id = THREE_OR_FOUR_SEATS.match_id_of(idle.stream_id)
-        if match_id is None or self._formats is None:
-            return None
-        match = await self._matches.match(match_id)
-        loaded = await self._formats.load(match)
-        if loaded.version != idle.version:
-            return None
-        try:
-            events = decide_format(loaded.state, Abandon())
-        except DomainError:
-            return None
-        try:
-            return await self._formats.append_decided(match, loaded, events)
         except event_store.ConcurrencyConflict:
             return None

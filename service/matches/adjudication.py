@@ -1,18 +1,16 @@
 """Operators end their own matches: forfeit a seat, award the match to one, or void it, for a
 reason kept in the ``match_ended`` event. Decided and appended like any command, at every
-table size (``formats``: where a match of three or four seats is decided)."""
+table size."""
 
 from __future__ import annotations
 
-from domain import decide
+from typing import Any
+
 from domain.commands import Adjudicate, Verdict
-from domain.formats import FormatState
-from domain.state import MatchState
 from service.errors import NotYourMatch, VersionConflict
-from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
 from service.ports import event_store
-from service.store.match_streams import THREE_OR_FOUR_SEATS, Loaded, kind_for
+from service.store.match_streams import Loaded
 
 
 async def adjudicate(
@@ -23,17 +21,14 @@ async def adjudicate(
     verdict: Verdict,
     seat: int | None,
     reason: str,
-    formats: FormatMatchService | None = None,
-) -> Loaded[MatchState] | Loaded[FormatState]:
+) -> Loaded[Any]:
     """The match after the operator's verdict; refused unless ``operator_id`` created it."""
     match = await matches.match(match_id)
     if match.operator_id != operator_id:
         raise NotYourMatch("only the operator that created a match may adjudicate it")
     command = Adjudicate(verdict=verdict, seat=seat, reason=reason)
-    if formats is not None and kind_for(len(match.seats)) is THREE_OR_FOUR_SEATS:
-        return await formats.adjudicate(match, command)
     loaded = await matches.load(match)
-    events = decide(loaded.state, command)
+    events = matches.rules_for(match).decide(loaded.state, command)
     try:
         return await matches.append_decided(match, loaded, events, now=matches.clock())
     except event_store.ConcurrencyConflict as conflict:

@@ -8,8 +8,7 @@ go back to sleep. The timeout is then appended at the match's version like any c
 that got there first wins, and the timeout is dropped. Deadlines that fell due while no process
 ran are due at once when one starts; one whose claimer died is taken up when its lease ends.
 
-Three- and four-player matches keep their next deadline in their own streams the same way; the
-timer times them out through ``FormatMatchService`` when it is given one.
+Matches of every table size keep their next deadline in their streams the same way.
 
 The same timer sweeps for abandoned matches (``service.matches.abandonment``) on start and then
 every ``Abandonment.sweep_seconds``: idleness is read from what the store already keeps, so no
@@ -26,12 +25,11 @@ from datetime import datetime, timedelta
 
 from service.errors import DatabaseUnavailable
 from service.matches.abandonment import Abandonment
-from service.matches.formats import FormatMatchService
 from service.matches.use_cases import MatchService
 from service.ports.deadlines import Deadlines
 from service.ports.wakeups import Wakeups
 from service.stopping import stop_tasks
-from service.store.match_streams import THREE_OR_FOUR_SEATS, TWO_SEATS, kind_of, match_id_of
+from service.store.match_streams import match_id_of
 
 _log = logging.getLogger("gin.clocks")
 CLAIMED_AT_ONCE = 100
@@ -48,29 +46,21 @@ class DeadlineTimer:
         lease_seconds: float = LEASE_SECONDS,
         claimed_at_once: int = CLAIMED_AT_ONCE,
         abandonment: Abandonment | None = None,
-        formats: FormatMatchService | None = None,
     ) -> None:
         """``lease_seconds`` is how long a claimed deadline is left to its claimer before
-        another process may take it up; ``abandonment``, if given, is swept as well;
-        ``formats``, if given, times out three- and four-player matches too."""
+        another process may take it up; ``abandonment``, if given, is swept as well."""
         self._deadlines = deadlines
         self._matches = matches
         self._lease = lease_seconds
         self._batch = claimed_at_once
         self._changed = asyncio.Event()
         self._abandonment = abandonment
-        self._formats = formats
         self._next_sweep: datetime | None = None  # None: sweep now (on start)
 
     def notice(self, stream: str | None) -> None:
         """A wake-up: a match's deadline may have moved (None: wake-ups may have been missed)."""
-        if stream is None or self._timed(stream):
+        if stream is None or match_id_of(stream) is not None:
             self._changed.set()
-
-    def _timed(self, stream: str) -> bool:
-        """Whether ``stream`` is a match this timer times out."""
-        kind = kind_of(stream)
-        return kind is TWO_SEATS or (kind is THREE_OR_FOUR_SEATS and self._formats is not None)
 
     async def fire_due(self) -> int:
         """Claim every deadline due now and time each out; how many timeouts applied."""
@@ -93,14 +83,10 @@ class DeadlineTimer:
 
     async def _time_out(self, stream: str) -> bool:
         """Whether a timeout applied in the match of ``stream``."""
-        match_id, kind = match_id_of(stream), kind_of(stream)
+        match_id = match_id_of(stream)
         if match_id is None:
             return False
-        if kind is TWO_SEATS:
-            return await self._matches.time_out(match_id) is not None
-        if self._formats is not None:
-            return await self._formats.time_out(match_id) is not None
-        return False
+        return await self._matches.time_out(match_id) is not None
 
     async def sweep_if_due(self) -> int:
         """Abandon the idle matches if a sweep is due (always on the first call); how many."""

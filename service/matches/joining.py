@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from domain import Event, fold
+from typing import Any
+
 from domain.errors import MatchAlreadyEnded
-from domain.events import SeatJoined
-from domain.state import Phase
 from service.errors import InviteNotFound
 from service.matches import tokens
 from service.matches.service_base import MatchServiceBase
@@ -28,34 +27,38 @@ class JoiningMatches(MatchServiceBase):
         invited = await self.registry.invited_match(code_hash)
         # A match that ended before its invite was used (a no-show, an abandonment) seats
         # nobody: the invite is left as it was.
-        if invited is not None and (await self.streams.load(invited)).state.phase is (
-            Phase.MATCH_OVER
-        ):
-            raise MatchAlreadyEnded("the match is over: it ended before this invite was used")
+        if invited is not None:
+            match = await self.match(invited)
+            rules = self.rules_for(match)
+            if rules.over((await self.streams_for(match).load(invited)).state):
+                raise MatchAlreadyEnded("the match is over: it ended before this invite was used")
         seated = await self.registry.accept_invite(code_hash, tokens.secret_hash(token), entropy)
         if seated is None:
             raise InviteNotFound("the invite code is unknown or has already been used")
         match_id, seat = seated
-        match = await self.match(match_id)
-        if len(match.seats) == 2:  # a three- or four-player match cuts in its own stream
-            await self._announce_join(match, seat)
+        await self._announce_join(await self.match(match_id), seat)
         return SeatToken(match_id, seat, token)
 
     async def _announce_join(self, match: RegisteredMatch, seat: int) -> None:
-        """Append the join, and the cut that was waiting for this seat, to the match. The seat
-        is already the player's, so a conflict (another seat's join, a clock) is retried on
-        the new head rather than dropped: the join must reach the record."""
+        """Append the join (where the rules record one), and the cut that was waiting for
+        this seat, to the match. The seat is already the player's, so a conflict (another
+        seat's join, a clock) is retried on the new head rather than dropped: the join must
+        reach the record."""
+        streams, rules = self.streams_for(match), self.rules_for(match)
         for attempt in range(JOIN_APPEND_TRIES):
-            loaded = await self.streams.load(match.match_id)
-            joined: list[Event] = [SeatJoined(seat=seat)]
+            loaded = await streams.load(match.match_id)
+            joined: list[Any] = rules.joined(seat)
             steps, state = system_steps(
-                fold(joined, loaded.state),
+                rules.fold(joined, loaded.state),
                 match,
                 links=self.fairness.links,
                 now=self.clock(),
+                made=joined,
             )
+            if not joined and not steps:
+                return  # another seat's join made the cut
             try:
-                after, _ = await self.streams.append(
+                after, _ = await streams.append(
                     match.match_id, loaded, [*joined, *steps], state=state
                 )
             except event_store.ConcurrencyConflict:

@@ -1,8 +1,8 @@
-"""The match services, counting each command by its type and what came of it.
+"""The match service, counting each command by its type and what came of it, at every table
+size.
 
-Subclasses rather than changes to ``MatchService`` and ``FormatMatchService``: the use cases
-stay as they read, and a composition root that wants no metrics builds the plain ones. Both
-count through ``metered``, so a command is counted the same way at every table size.
+A subclass rather than a change to ``MatchService``: the use cases stay as they read, and a
+composition root that wants no metrics builds the plain one.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any, TypeVar
 
 from domain.commands import SeatCommand
 from domain.errors import DomainError
-from domain.formats import FormatState
 from service.errors import ServiceError, StaleVersion, VersionConflict
-from service.matches.formats import FormatMatchService
+from service.matches.playing import BotChoice
 from service.matches.use_cases import CommandRequest, MatchService
+from service.ports.event_store import ConcurrencyConflict
 from service.ports.match_registry import RegisteredMatch
 from service.ports.metrics import Metrics
 from service.store.match_streams import Loaded
@@ -26,7 +26,7 @@ T = TypeVar("T")
 async def metered(metrics: Metrics, command: SeatCommand, handling: Awaitable[T]) -> T:
     """``handling`` of ``command`` awaited, and counted by the command's type and outcome."""
     # The tag of a command struct: one of the few command types the domain defines.
-    command_type = str(type(command).__struct_config__.tag)
+    command_type = _tag(command)
     try:
         after = await handling
     except (VersionConflict, StaleVersion):
@@ -47,25 +47,33 @@ class MeteredMatchService(MatchService):
         super().__init__(*args, **kwargs)
         self.metrics = metrics
 
-    async def handle(self, match: RegisteredMatch, seat: int, request: CommandRequest) -> Loaded:
+    async def handle(
+        self, match: RegisteredMatch, seat: int, request: CommandRequest
+    ) -> Loaded[Any]:
         return await metered(self.metrics, request.command, super().handle(match, seat, request))
 
+    async def play_bots(
+        self, match: RegisteredMatch, loaded: Loaded[Any], choose: BotChoice, *, limit: int
+    ) -> Loaded[Any]:
+        """Each bot move counted as a command of its own, as it was decided."""
+        chosen: list[SeatCommand] = []
 
-class MeteredFormatMatchService(FormatMatchService):
-    """A three- or four-player seat's command is counted; the bot moves it carries are
-    appended within it, not handled as commands of their own."""
+        def counted(state: Any) -> tuple[int, SeatCommand] | None:
+            move = choose(state)
+            if move is not None:
+                chosen.append(move[1])
+            return move
 
-    def __init__(self, *args: Any, metrics: Metrics, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.metrics = metrics
+        try:
+            after = await super().play_bots(match, loaded, counted, limit=limit)
+        except ConcurrencyConflict:
+            for command in chosen:
+                self.metrics.command(_tag(command), "conflict")
+            raise
+        for command in chosen:
+            self.metrics.command(_tag(command), "applied")
+        return after
 
-    async def handle(
-        self,
-        match: RegisteredMatch,
-        seat: int,
-        command: SeatCommand,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> Loaded[FormatState]:
-        handling = super().handle(match, seat, command, if_match, idempotency_key)
-        return await metered(self.metrics, command, handling)
+
+def _tag(command: SeatCommand) -> str:
+    return str(type(command).__struct_config__.tag)

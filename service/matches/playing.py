@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
-from domain import decide, fold
 from domain.commands import Resign, SeatCommand
-from domain.state import MatchState
+from domain.match_rules import MatchRules
 from service.errors import (
     DeadlinePassed,
     IdempotencyKeyReused,
@@ -20,18 +21,24 @@ from service.matches.system_steps import system_steps
 from service.matches.use_case_types import CommandRequest
 from service.ports import event_store
 from service.ports.match_registry import RegisteredMatch
-from service.store.match_streams import Loaded, stream_id
+from service.store.match_streams import Loaded
+
+# What a bot seat plays at a state: its seat and command (None: no bot is to move).
+BotChoice = Callable[[Any], tuple[int, SeatCommand] | None]
 
 
 class PlayingMatches(MatchServiceBase):
-    async def handle(self, match: RegisteredMatch, seat: int, request: CommandRequest) -> Loaded:
+    async def handle(
+        self, match: RegisteredMatch, seat: int, request: CommandRequest
+    ) -> Loaded[Any]:
         """Decide and append ``request.command`` for ``seat`` of ``match`` (the registry row
         the request was authenticated with); the state after it, as committed."""
         received_at = self.clock()
         if not match.full:
-            raise WaitingForOpponent("the invited player has not joined yet")
+            raise WaitingForOpponent("an invited player has not joined yet")
         match_id = match.match_id
-        loaded = await self.streams.load(match_id)
+        streams, rules = self.streams_for(match), self.rules_for(match)
+        loaded = await streams.load(match_id)
         key = fingerprint = None
         if request.idempotency_key is not None:
             key = _store_key(match_id, seat, request.idempotency_key)
@@ -39,21 +46,25 @@ class PlayingMatches(MatchServiceBase):
             # Looked up after loading: a first attempt the lookup misses commits after the
             # load too, so this attempt is decided on the same version or meets a conflict, and
             # the store answers its append with the first one's.
-            first = await self.streams.store.find_idempotent(key)
+            first = await streams.store.find_idempotent(key)
             if first is not None:
-                return await self._answer_again(match_id, first, fingerprint)
+                return await self._answer_again(match, first, fingerprint)
         if request.if_match is not None and request.if_match != loaded.version:
             raise StaleVersion(
                 f"the match is at version {loaded.version}, not {request.if_match}; "
                 "load the view again"
             )
-        require_in_time(loaded.state, seat, request.command, received_at)
-        events = decide(loaded.state, request.command)
+        require_in_time(rules, loaded.state, seat, request.command, received_at)
+        events = rules.decided(loaded.state, request.command, seat, received_at)
         steps, state = system_steps(
-            fold(events, loaded.state), match, links=self.fairness.links, now=received_at
+            rules.fold(events, loaded.state),
+            match,
+            links=self.fairness.links,
+            now=received_at,
+            made=events,
         )
         try:
-            after, _ = await self.streams.append(
+            after, _ = await streams.append(
                 match_id,
                 loaded,
                 [*events, *steps],
@@ -71,32 +82,64 @@ class PlayingMatches(MatchServiceBase):
             await self.fairness.sync(match, after.state)
         return after
 
+    async def play_bots(
+        self, match: RegisteredMatch, loaded: Loaded[Any], choose: BotChoice, *, limit: int
+    ) -> Loaded[Any]:
+        """Up to ``limit`` bot moves, each ``choose``n on the state the one before led to and
+        decided with the system steps it makes due, as ``handle`` decides a seat's command, then
+        appended together at ``loaded``'s version (``ConcurrencyConflict`` if the match moved
+        on). A run of bot moves with no person between (two bots' hands while a person sits
+        out) is one append, not one each."""
+        rules, now = self.rules_for(match), self.clock()
+        state, events = loaded.state, []
+        for _ in range(limit):
+            chosen = choose(state)
+            if chosen is None:
+                break
+            made = rules.decided(state, chosen[1], chosen[0], now)
+            links = self.fairness.links
+            steps, state = system_steps(
+                rules.fold(made, state), match, links=links, now=now, made=made
+            )
+            events += [*made, *steps]
+        if not events:
+            return loaded
+        after, _ = await self.streams_for(match).append(match.match_id, loaded, events, state=state)
+        if touches_fairness(events):
+            await self.fairness.sync(match, after.state)
+        return after
+
     async def _answer_again(
-        self, match_id: str, first: event_store.IdempotentAppend, fingerprint: bytes
-    ) -> Loaded:
+        self, match: RegisteredMatch, first: event_store.IdempotentAppend, fingerprint: bytes
+    ) -> Loaded[Any]:
         """The answer to a retry: the state right after the append its first attempt made."""
-        if first.fingerprint != fingerprint or first.result.stream_id != stream_id(match_id):
+        streams = self.streams_for(match)
+        if first.fingerprint != fingerprint or first.result.stream_id != streams.stream_id(
+            match.match_id
+        ):
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was already used for a different command"
             )
-        answered = await self.streams.load_at(match_id, first.result.last_version)
+        answered = await streams.load_at(match.match_id, first.result.last_version)
         # With its first append, so a receipt signs the hash the store kept for it.
         return Loaded(answered.state, answered.version, first.result)
 
 
 def require_in_time(
-    state: MatchState, seat: int, command: SeatCommand, at: datetime, *, named: int | None = None
+    rules: MatchRules[Any, Any], state: Any, seat: int, command: SeatCommand, at: datetime
 ) -> None:
-    """A seat's move received after its deadline is refused: the timeout is what applies.
-    Resigning is never too late. ``named`` is the seat the refusal names when it is not
-    ``seat`` (a match seat playing at a table of a larger match)."""
-    clock = state.clock
-    if clock is None or clock.seat != seat or clock.due_at is None or at <= clock.due_at:
+    """A seat's move received after its deadline (on its table's clock) is refused: the
+    timeout is what applies. Resigning is never too late."""
+    hand = rules.hand_of(state, seat)
+    if hand is None:
+        return
+    clock = hand[0].clock
+    if clock is None or clock.seat != hand[1] or clock.due_at is None or at <= clock.due_at:
         return
     if not isinstance(command, Resign):
         raise DeadlinePassed(
-            f"seat {seat if named is None else named}'s time ran out at "
-            f"{clock.due_at.isoformat()}; the server makes its default move"
+            f"seat {seat}'s time ran out at {clock.due_at.isoformat()}; the server makes its "
+            "default move"
         )
 
 

@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 from domain import RuleOptions
-from service.errors import IdempotencyKeyReused, InvalidRound, MatchNotFound
+from service.errors import IdempotencyKeyReused, MatchNotFound
 from service.fairness.seeds import new_secret
 from service.matches import tokens
-from service.matches.creating import SEATS, CreatingMatches
+from service.matches.creating import CreatingMatches
 from service.matches.seat_ids import seat_ids
 from service.matches.use_case_types import CreatedMatch, RoundMatch, RoundRequest, _NewMatch
 from service.ports.match_registry import NewRound, RegisteredMatch, Registration
 from service.store.match_streams import Loaded
-
-if TYPE_CHECKING:
-    from service.matches.tables import NewTable, RoundTables
 
 ROUND_STARTS_AT_ONCE = 8  # of a round's matches, started at once (each holds a connection)
 
@@ -36,19 +33,14 @@ def _same_match(registered: RegisteredMatch, asked: RoundMatch) -> bool:
 
 
 class CreatingRounds(CreatingMatches):
-    async def create_round(
-        self, round: RoundRequest, tables: RoundTables | None = None
-    ) -> list[CreatedMatch]:
+    async def create_round(self, round: RoundRequest) -> list[CreatedMatch]:
         """All the round's matches, or none: they are registered in one transaction (where a
-        taken external ref refuses them all) before any of them starts. ``tables`` makes the
-        matches of more than two seats."""
-        prepared = [self._prepare_asked(round, match, tables) for match in round.matches]
+        taken external ref refuses them all) before any of them starts."""
+        prepared = [self._prepare_asked(round, match) for match in round.matches]
         # Each match's seed chain is walked (and kept) in a thread while the registry's
         # transaction waits on the database: the walks are most of a round's computing.
         walked = asyncio.create_task(
-            asyncio.to_thread(
-                self.fairness.walk_chains, [n.match for n in prepared if isinstance(n, _NewMatch)]
-            )
+            asyncio.to_thread(self.fairness.walk_chains, [n.match for n in prepared])
         )
         try:
             await self._register_round(round, prepared)
@@ -57,34 +49,24 @@ class CreatingRounds(CreatingMatches):
         # Fresh streams cannot conflict: their appends go side by side, a few at a time.
         gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
 
-        async def start(new: _NewMatch | NewTable) -> CreatedMatch:
+        async def start(new: _NewMatch) -> CreatedMatch:
             async with gate:
-                if isinstance(new, _NewMatch):
-                    return await self._start(new)
-                assert tables is not None  # only ``tables`` prepares a NewTable
-                return await tables.start(new, round.options)
+                return await self._start(new)
 
         return list(await asyncio.gather(*(start(new) for new in prepared)))
 
-    def _prepare_asked(
-        self, round: RoundRequest, asked: RoundMatch, tables: RoundTables | None
-    ) -> _NewMatch | NewTable:
-        if asked.players == len(SEATS):
-            return self._prepare(
-                options=round.options,
-                external_ref=asked.external_ref,
-                server_secret=new_secret(),
-                operator_id=round.operator_id,
-                external_player_ids=asked.external_player_ids,
-                bots=asked.bots,
-            )
-        if tables is None:
-            raise InvalidRound("this service makes rounds of two-player matches only")
-        return tables.prepare(asked, round.operator_id, self._new_match_id())
+    def _prepare_asked(self, round: RoundRequest, asked: RoundMatch) -> _NewMatch:
+        return self._prepare(
+            options=round.options,
+            players=asked.players,
+            external_ref=asked.external_ref,
+            server_secret=new_secret(),
+            operator_id=round.operator_id,
+            external_player_ids=asked.external_player_ids,
+            bots=asked.bots,
+        )
 
-    async def _register_round(
-        self, round: RoundRequest, prepared: Sequence[_NewMatch | NewTable]
-    ) -> None:
+    async def _register_round(self, round: RoundRequest, prepared: Sequence[_NewMatch]) -> None:
         await self.registry.create_round(
             NewRound(
                 round_id=round.round_id,
@@ -103,7 +85,7 @@ class CreatingRounds(CreatingMatches):
         )
 
     async def resume_round(
-        self, round: RoundRequest, match_ids: Sequence[str], tables: RoundTables | None = None
+        self, round: RoundRequest, match_ids: Sequence[str]
     ) -> list[CreatedMatch]:
         """Finish a round that a request registered and never answered (it died or failed
         part way): each match gets new seat tokens, since the first ones were never sent, and
@@ -113,41 +95,33 @@ class CreatingRounds(CreatingMatches):
         if len(match_ids) != len(round.matches):
             raise IdempotencyKeyReused(_NOT_THE_ROUND)
         found = [
-            await self._registered_as(match_id, asked, round.options, tables)
+            await self._registered_as(match_id, asked, round.options)
             for match_id, asked in zip(match_ids, round.matches, strict=True)
         ]
         gate = asyncio.Semaphore(ROUND_STARTS_AT_ONCE)
 
-        async def resume(registered: RegisteredMatch, loaded: Loaded | None) -> CreatedMatch:
+        async def resume(registered: RegisteredMatch, loaded: Loaded[Any]) -> CreatedMatch:
             async with gate:
-                if loaded is not None:
-                    return await self._resume(round.options, registered, loaded)
-                assert tables is not None  # checked by ``_registered_as``
-                return await tables.resume(registered, round.options)
+                return await self._resume(round.options, registered, loaded)
 
         return list(await asyncio.gather(*(resume(*pair) for pair in found)))
 
     async def _registered_as(
-        self, match_id: str, asked: RoundMatch, options: RuleOptions, tables: RoundTables | None
-    ) -> tuple[RegisteredMatch, Loaded | None]:
-        """The registered match and, of two seats, its stream (more seats: checked by
-        ``tables``), if it is the match ``asked`` for."""
+        self, match_id: str, asked: RoundMatch, options: RuleOptions
+    ) -> tuple[RegisteredMatch, Loaded[Any]]:
+        """The registered match and its stream, if it is the match ``asked`` for."""
         registered = await self.registry.get(match_id)
         if registered is None:
             raise MatchNotFound(f"there is no match {match_id}")
-        if asked.players != len(SEATS):
-            if tables is None or not _same_match(registered, asked):
-                raise IdempotencyKeyReused(_NOT_THE_ROUND)
-            await tables.check(registered, options, _NOT_THE_ROUND)
-            return registered, None
-        loaded = await self.streams.load(match_id)
-        started_otherwise = loaded.version > 0 and loaded.state.options != options
-        if started_otherwise or not _same_match(registered, asked):
+        if len(registered.seats) != asked.players or not _same_match(registered, asked):
+            raise IdempotencyKeyReused(_NOT_THE_ROUND)
+        loaded = await self.streams_for(registered).load(match_id)
+        if loaded.version > 0 and loaded.state.options != options:
             raise IdempotencyKeyReused(_NOT_THE_ROUND)
         return registered, loaded
 
     async def _resume(
-        self, options: RuleOptions, registered: RegisteredMatch, loaded: Loaded
+        self, options: RuleOptions, registered: RegisteredMatch, loaded: Loaded[Any]
     ) -> CreatedMatch:
         match_id = registered.match_id
         made = {seat.seat: tokens.new_token() for seat in registered.seats if seat.bot is None}

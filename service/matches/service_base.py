@@ -1,11 +1,14 @@
-"""What every match use case shares: the ports, the fairness log and the registry rows read."""
+"""What every match use case shares: the ports, the fairness log and the registry rows read,
+and, for each match, its rules and its streams (chosen by its seats, ``kind_for``)."""
 
 from __future__ import annotations
 
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
+from domain.match_rules import MatchRules
 from service.errors import MatchNotFound
 from service.fairness.commitments import SeedCommitments
 from service.fairness.log import FairnessLog
@@ -13,7 +16,7 @@ from service.fairness.seeds import CHAIN_LINKS
 from service.matches.use_case_types import PlayerSeat
 from service.ports.clock import Clock, system_clock
 from service.ports.match_registry import MatchRegistry, RegisteredMatch
-from service.store.match_streams import MatchStreams
+from service.store.match_streams import KINDS, MatchStreams, kind_for
 
 RECORDS_CACHED = 10_000
 
@@ -32,12 +35,15 @@ class MatchServiceBase:
         clock: Clock = system_clock,
         player_seat: PlayerSeat | None = None,
     ) -> None:
-        """``new_match_id`` (a UUID string each call; random by default) and ``chain_links``
-        (the length of each seed chain) are for callers that play matches again by seed: the
-        verifier's tests, which also need matches that run through several short chains.
+        """``streams`` is the two-player matches' streams; the other kinds are kept alike over
+        the same store. ``new_match_id`` (a UUID string each call; random by default) and
+        ``chain_links`` (the length of each seed chain) are for callers that play matches
+        again by seed: the verifier's tests, which also need matches that run through
+        several short chains.
         ``clock`` stamps each command with the time it was received (the turn clocks)."""
         self.clock = clock
         self.streams = streams
+        self._streams = {kind.prefix: streams.of_kind(kind) for kind in KINDS}
         self.registry = registry
         self.commitments = commitments
         self.fairness = FairnessLog(streams.store, links=chain_links)
@@ -45,6 +51,12 @@ class MatchServiceBase:
         self.player_seat = player_seat
         # Only records of full matches are cached: nothing in them can change any more.
         self._full_records: OrderedDict[str, RegisteredMatch] = OrderedDict()
+
+    def streams_for(self, match: RegisteredMatch) -> MatchStreams[Any, Any]:
+        return self._streams[kind_for(len(match.seats)).prefix]
+
+    def rules_for(self, match: RegisteredMatch) -> MatchRules[Any, Any]:
+        return kind_for(len(match.seats)).rules
 
     async def match(self, match_id: str) -> RegisteredMatch:
         record = self._full_records.get(match_id)

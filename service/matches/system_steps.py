@@ -1,68 +1,59 @@
-"""The steps nobody at the table takes: the cut and every deal, each with its seed.
+"""The steps nobody at the table takes: the cut and every deal, each with its seed, then the
+clock's step.
 
 They run in the same append as the command that makes them due, so a client never waits on
 the server to shuffle, and no half-finished transition is ever committed. Each seed comes from
-the match's committed chain of server seeds and both seats' entropy (``service.fairness.seeds``).
+the match's committed chain of server seeds and the seats' entropy (``service.fairness.seeds``).
+What is due, and what the clocks do, the match's rules say (``domain.match_rules``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from domain import Command, Cut, Deal, Event, MatchState, decide, fold, legal_actions
-from domain.commands import AwaitJoin, StampTime
-from domain.state import Phase
+from domain.match_rules import MatchRules
 from service.fairness.log import cut_seed, deal_seed
 from service.fairness.seeds import CHAIN_LINKS
 from service.ports.match_registry import RegisteredMatch
+from service.store.match_streams import kind_for
 
 
 def system_steps(
-    state: MatchState,
+    state: Any,
     match: RegisteredMatch,
     *,
     links: int = CHAIN_LINKS,
     now: datetime | None = None,
-) -> tuple[list[Event], MatchState]:
+    made: Sequence[Any] = (),
+) -> tuple[list[Any], Any]:
     """The events of every system step due at ``state``, and the state they lead to (each
     event folded once); ``links`` is the length of the match's seed chains. ``now``, the time
-    the decision that led here was received, restarts a match's turn clock."""
-    events: list[Event] = []
-    while (command := _next_step(state, match, links)) is not None:
-        step = decide(state, command)
-        state = fold(step, state)
+    ``made`` (the events that led here) was received, restarts the match's turn clocks."""
+    rules: MatchRules[Any, Any] = kind_for(len(match.seats)).rules
+    events: list[Any] = []
+    while (command := _next_step(rules, state, match, links)) is not None:
+        step = rules.decide(state, command)
+        state = rules.fold(step, state)
         events += step
-    if now is not None and (clock := _clock_step(state, match, now)) is not None:
-        step = decide(state, clock)
-        state = fold(step, state)
-        events += step
+    if now is not None:
+        waiting = [s.seat for s in match.seats if s.token_hash is None and s.bot is None]
+        clock = rules.clock_step(state, [*made, *events], now, waiting)
+        if clock is not None:
+            step = rules.decide(state, clock)
+            state = rules.fold(step, state)
+            events += step
     return events, state
 
 
-def _clock_step(state: MatchState, match: RegisteredMatch, now: datetime) -> Command | None:
-    """The clock's step at ``now``: a join deadline for an invited seat not yet in, or the
-    turn clock restarted (which also clears a join deadline once the players are in)."""
-    options = state.options
-    if not (options.turn_seconds or options.join_seconds or state.clock is not None):
-        return None
-    waiting = [s.seat for s in match.seats if s.token_hash is None and s.bot is None]
-    if state.phase is Phase.CUT and waiting:
-        if options.join_seconds and state.clock is None:
-            return AwaitJoin(seat=waiting[0], at=now)
-        return None
-    if options.turn_seconds or state.clock is not None:
-        return StampTime(at=now)
-    return None
-
-
-def _next_step(state: MatchState, match: RegisteredMatch, links: int) -> Command | None:
-    due = legal_actions(state, None)
-    if not due:
-        return None
-    step = due[0]
-    # The cut waits for both seats, so an invited player's entropy is in it.
-    if isinstance(step, Cut) and match.full:
-        return Cut(seed=cut_seed(match, links))
-    if isinstance(step, Deal):
-        return Deal(seed=deal_seed(match, state.deals + 1, links))
+def _next_step(
+    rules: MatchRules[Any, Any], state: Any, match: RegisteredMatch, links: int
+) -> Any | None:
+    due = rules.system_step(state)
+    # The cut waits for every seat, so every invited player's entropy is in it.
+    if due == "cut" and match.full:
+        return rules.cut(cut_seed(match, links))
+    if due == "deal":
+        return rules.deal(deal_seed(match, state.deals + 1, links))
     return None

@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
-from domain import Event, RuleOptions
+from domain import RuleOptions
 from domain.commands import SeatCommand
 from service.ports.match_registry import RegisteredMatch
 
@@ -18,16 +18,17 @@ from service.ports.match_registry import RegisteredMatch
 PlayerSeat = Callable[[str, str], Awaitable[int | None]]
 
 
-class CreatedMatch(msgspec.Struct, frozen=True):
+class CreatedMatch(msgspec.Struct, frozen=True, omit_defaults=True):
     match_id: str
     tokens: dict[int, str]  # by seat: only the seats created with a token
-    invite_code: str | None
+    invite_code: str | None  # the first invited seat's
     commitment: str  # chain 1's commitment of the match's seeds (hex)
+    invite_codes: dict[int, str] = msgspec.field(default_factory=dict)  # by invited seat
 
 
 class RoundMatch(msgspec.Struct, frozen=True, kw_only=True):
     external_ref: str | None = None
-    players: int = 2  # the seats of the match: 3 or 4 are made by ``RoundTables``
+    players: int = 2  # the seats of the match
     external_player_ids: Sequence[str | None] = ()
     bots: Sequence[str | None] = ()
 
@@ -43,8 +44,8 @@ class RoundRequest(msgspec.Struct, frozen=True, kw_only=True):
 class _NewMatch(NamedTuple):
     match: RegisteredMatch
     tokens: dict[int, str]
-    invite_code: str | None
-    events: list[Event]
+    invite_codes: dict[int, str]  # by invited seat
+    events: list[Any]
 
 
 class SeatToken(msgspec.Struct, frozen=True):

@@ -1,5 +1,7 @@
 """The use cases of the service, with no HTTP in them: create a match, seat an invited player,
-authenticate a seat, handle a seat's command, and read a match's events as a seat may see them.
+authenticate a seat, handle a seat's command, and read a match's events as a seat may see them,
+each written once for every table size: a match's rules (``domain.match_rules``) and its
+streams are chosen by its seats.
 
 Handling a command is load -> decide -> append at the loaded version, with every system step
 the command makes due (the next deal) in the same append. A command is answered only after its
@@ -20,8 +22,8 @@ from __future__ import annotations
 from service.matches.authenticating import AuthenticatingSeats
 from service.matches.creating import SEATS
 from service.matches.joining import JOIN_APPEND_TRIES, JoiningMatches
-from service.matches.playing import PlayingMatches, require_in_time
-from service.matches.reading import ReadingMatches, redact_events
+from service.matches.playing import PlayingMatches
+from service.matches.reading import ReadingMatches
 from service.matches.round_creation import ROUND_STARTS_AT_ONCE, CreatingRounds
 from service.matches.service_base import RECORDS_CACHED
 from service.matches.timeouts import TimingOut
@@ -50,8 +52,6 @@ __all__ = [
     "SeatToken",
     "Seated",
     "_NewMatch",
-    "redact_events",
-    "require_in_time",
 ]
 
 

@@ -107,7 +107,7 @@ class Accounts:
         """A match with the player in seat 0 and, in seat 1, a bot or an invited player."""
         return await self.matches.create_match(
             options=options,
-            invite_seat=None if bot else 1,
+            invite_seats=[] if bot else [1],
             bots=[None, bot] if bot else (),
             seat_tokens={0: await self.seat_token(player.player_id)},
         )

@@ -2,10 +2,10 @@
 
 Each event's hash is ``sha256(previous hash || stream id || version || type || schema version
 || data)``; the first event of a stream chains to 32 zero bytes. Every variable-length field
-is preceded by its length, so no two different events encode to the same bytes. The
-PostgreSQL adapter computes the same hash inside the database (``append_events`` in the
-migrations); verification always recomputes it here, so the two implementations check each
-other.
+is preceded by its length, so no two different events encode to the same bytes. Both
+adapters chain an append's events here (``chain``) and hand the database the hashes to store;
+releases before migration 0021 computed them inside PostgreSQL with the same formula, and
+verification recomputes every link here whoever wrote it.
 """
 
 from __future__ import annotations
@@ -34,6 +34,19 @@ def link_hash(
         + struct.pack(">i", schema_version)
         + _field(data)
     ).digest()
+
+
+def chain(
+    previous: bytes, stream_id: str, first_version: int, events: Iterable[NewEvent]
+) -> list[bytes]:
+    """The hashes of events appended from ``first_version`` on, after a head hashed ``previous``."""
+    hashes = []
+    for version, event in enumerate(events, first_version):
+        previous = link_hash(
+            previous, stream_id, version, event.type, event.schema_version, event.data
+        )
+        hashes.append(previous)
+    return hashes
 
 
 def request_fingerprint(stream_id: str, expected_version: int, events: Iterable[NewEvent]) -> bytes:

@@ -25,9 +25,10 @@ from typing import Any, Generic, overload
 import msgspec
 from typing_extensions import TypeVar
 
-import domain
 from domain import Event, MatchState
-from domain.formats import FormatEvent, FormatState, fold_format
+from domain import match_rules as rules
+from domain.formats import FormatEvent, FormatState
+from domain.match_rules import MatchRules
 from service.ports.event_store import AppendResult, EventStore, NewEvent, StoredEvent
 from service.store.codec import TABLE_EVENTS, TWO_SEAT_EVENTS, Codec
 from service.store.match_stream_names import MatchStream
@@ -53,10 +54,17 @@ class StreamKind(Generic[S, E]):
     prefix: str
     state: type[S]
     state_name: str
-    initial: Callable[[], S]
-    fold: Callable[[Iterable[E], S], S]
+    rules: MatchRules[S, E]  # what the match's events mean (``domain.match_rules``)
     codec: Codec[E]
     snapshot_type: str = field(init=False)
+
+    @property
+    def initial(self) -> Callable[[], S]:
+        return self.rules.initial
+
+    @property
+    def fold(self) -> Callable[[Iterable[E], S], S]:
+        return self.rules.fold
 
     def __post_init__(self) -> None:
         shape = hashlib.sha256(msgspec.json.encode(msgspec.json.schema(self.state)))
@@ -79,16 +87,14 @@ TWO_SEATS: StreamKind[MatchState, Event] = StreamKind(
     prefix=MatchStream.TWO_PLAYER.value,
     state=MatchState,
     state_name="match_state",
-    initial=domain.new_match,
-    fold=domain.fold,
+    rules=rules.TWO_SEATS,
     codec=TWO_SEAT_EVENTS,
 )
 THREE_OR_FOUR_SEATS: StreamKind[FormatState, FormatEvent] = StreamKind(
     prefix=MatchStream.FORMAT.value,
     state=FormatState,
     state_name="format_state",
-    initial=FormatState,
-    fold=fold_format,
+    rules=rules.THREE_OR_FOUR_SEATS,
     codec=TABLE_EVENTS,
 )
 # Every kind of a match's own event stream (the prefixes are named with the match's other
@@ -104,9 +110,8 @@ def stream_id(match_id: str) -> str:
 
 
 def kind_for(seats: int) -> StreamKind[Any, Any]:
-    """The kind of stream a match of ``seats`` seats keeps: the one place a seat count
-    chooses it."""
-    return TWO_SEATS if seats == 2 else THREE_OR_FOUR_SEATS
+    """The kind of stream a match of ``seats`` seats keeps: the one its rules choose."""
+    return TWO_SEATS if rules.rules_for(seats) is rules.TWO_SEATS else THREE_OR_FOUR_SEATS
 
 
 def kind_of(stream: str) -> StreamKind[Any, Any] | None:
@@ -182,6 +187,14 @@ class MatchStreams(Generic[S, E]):
     def empty(self) -> Loaded[S]:
         """A match before its first event."""
         return Loaded(self.kind.initial(), 0)
+
+    def of_kind(self, kind: StreamKind[Any, Any]) -> MatchStreams[Any, Any]:
+        """Streams of another kind over the same store, kept the same way."""
+        if kind is self.kind:
+            return self
+        return MatchStreams(
+            self.store, kind, snapshot_every=self._snapshot_every, cache_size=self._cache_size
+        )
 
     async def load(self, match_id: str) -> Loaded[S]:
         start = self._cache.get(match_id) or await self._snapshot(match_id) or self.empty()

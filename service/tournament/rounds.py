@@ -19,7 +19,6 @@ import msgspec
 from domain import RuleOptions
 from service.errors import InvalidRound, RoundNotFound
 from service.matches.idempotent import IdempotentCreations
-from service.matches.tables import RoundTables
 from service.matches.use_cases import CreatedMatch, MatchService, RoundMatch, RoundRequest
 from service.ports.match_registry import RoundInfo
 
@@ -34,16 +33,9 @@ class CreatedRound(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Rounds:
-    def __init__(
-        self,
-        matches: MatchService,
-        creations: IdempotentCreations,
-        tables: RoundTables | None = None,
-    ) -> None:
-        """``tables`` makes the round's matches of three or four seats."""
+    def __init__(self, matches: MatchService, creations: IdempotentCreations) -> None:
         self._matches = matches
         self._creations = creations
-        self._tables = tables
 
     async def create(
         self,
@@ -72,9 +64,9 @@ class Rounds:
             if found is not None:
                 # An earlier request with this key and body registered the round and never
                 # answered (the key's claim lapsed, or it failed part way): finish it.
-                made = await self._matches.resume_round(asked, found.match_ids, self._tables)
+                made = await self._matches.resume_round(asked, found.match_ids)
             else:
-                made = await self._matches.create_round(asked, self._tables)
+                made = await self._matches.create_round(asked)
             return CreatedRound(round_id=round_id, start_at=start_at, matches=made)
 
         return await self._creations.once(

@@ -36,7 +36,6 @@ def injected_clock(asgi: Asgi) -> MovableClock:
     clock = MovableClock()
     clock.now = datetime.now(UTC)
     asgi.app.state.matches.clock = clock
-    asgi.app.state.formats.clock = clock
     return clock
 
 

@@ -1,5 +1,5 @@
 """Three- and four-player matches played in this process for the verifier's tests: the real
-``FormatMatchService`` over the in-memory adapters, every seat a person whose moves a bot
+``MatchService`` over the in-memory adapters, every seat a person whose moves a bot
 chooses from that seat's table view, seats picked at random among those with a move (so the
 two tables of the four-player game finish their hands in either order). The record is the one
 ``GET /matches/{id}/record`` serves, built by the same ``served_record``.
@@ -24,17 +24,16 @@ from service.audit.game_record import GameRecord
 from service.audit.served_record import served_record
 from service.bots.random_bot import RandomBot
 from service.bots.simple import SimpleBot
-from service.fairness.log import FairnessLog
 from service.fairness.seeds import CHAIN_LINKS, locate
-from service.matches import tables as new_tables
-from service.matches.formats import FormatMatchService
+from service.matches import creating
+from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
-from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
+from service.store.match_streams import MatchStreams
 
 SHORT = RuleOptions(game_target=40, match_target=0)
 
 # Called after every command with the service, the match and the state the command led to.
-Watch = Callable[[FormatMatchService, RegisteredMatch, FormatState], Awaitable[None]]
+Watch = Callable[[MatchService, RegisteredMatch, FormatState], Awaitable[None]]
 
 
 async def played_format_match(
@@ -48,7 +47,7 @@ async def played_format_match(
     """The record of a complete match, the same for the same seed (the server secret too:
     the service draws it at random, so here it is drawn from the seed)."""
     rng = random.Random(seed)
-    with mock.patch.object(new_tables, "new_secret", side_effect=lambda: rng.randbytes(32)):
+    with mock.patch.object(creating, "new_secret", side_effect=lambda: rng.randbytes(32)):
         return await _play(rng, players, options, links, watch)
 
 
@@ -56,14 +55,14 @@ async def _play(
     rng: random.Random, players: Players, options: RuleOptions, links: int, watch: Watch | None
 ) -> GameRecord:
     store = InMemoryEventStore()
-    formats = FormatMatchService(
-        MatchStreams(store, THREE_OR_FOUR_SEATS),
+    formats = MatchService(
+        MatchStreams(store),
         InMemoryMatchRegistry(),
-        FairnessLog(store, links=links),
+        chain_links=links,
         new_match_id=lambda: str(uuid.UUID(int=rng.getrandbits(128))),
     )
     created = await formats.create_match(players=players, options=options)
-    match = await formats.registry.get(created.created.match_id)
+    match = await formats.registry.get(created.match_id)
     assert match is not None
     simple, wild = SimpleBot(), RandomBot(rng)
     state = (await formats.load(match)).state
@@ -81,7 +80,9 @@ async def _play(
         chosen = bot.choose(view(table.state, table_seat))
         assert isinstance(chosen, SeatCommand)
         state = (
-            await formats.handle(match, seat, msgspec.structs.replace(chosen, seat=seat))
+            await formats.handle(
+                match, seat, CommandRequest(msgspec.structs.replace(chosen, seat=seat))
+            )
         ).state
         if watch is not None:
             await watch(formats, match, state)

@@ -60,7 +60,7 @@ async def _play(
         options=options,
         entropy=ENTROPY,
         commitment=committed.commitment,
-        invite_seat=1 if invite else None,
+        invite_seats=[1] if invite else [],
     )
     match_id = created.match_id
     tokens = dict(created.tokens)

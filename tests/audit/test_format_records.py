@@ -19,7 +19,7 @@ from service.audit.game_record import GameRecord
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
 from service.fairness.seeds import deal_link
-from service.matches.formats import FormatMatchService
+from service.matches.use_cases import MatchService
 from service.ports.event_store import StoredEvent
 from service.ports.match_registry import RegisteredMatch
 from tests.audit.format_play import derivable_links, played_format_match
@@ -96,7 +96,7 @@ class LeakWatch:
         self.second_table_first = 0  # times the second table's hand ended while the first's went on
 
     async def __call__(
-        self, formats: FormatMatchService, match: RegisteredMatch, state: FormatState
+        self, formats: MatchService, match: RegisteredMatch, state: FormatState
     ) -> None:
         record, _ = await served_record(formats, match)
         assert verify_record(record).ok

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+import msgspec
 import pytest
 
 from adapters.memory.deadlines import InMemoryDeadlines
@@ -79,6 +80,15 @@ async def test_a_deadline_is_claimed_once_due_and_then_leased(clocks: Clocks) ->
     assert await deadlines.next_wakeup() == at + timedelta(seconds=LEASE)
     later = at + timedelta(seconds=LEASE)
     assert await deadlines.claim_due(later, limit=10, lease_seconds=LEASE) == ["match-a"]
+
+
+async def test_a_deadline_for_every_invited_seat_names_no_seat(clocks: Clocks) -> None:
+    # Three and four seats: one join deadline for all the seats still to come.
+    joined = DeadlineSet(seat=None, at=T0, due_at=T0 + timedelta(seconds=5), banks_ms=[0] * 3)
+    await clocks.append("match-a", msgspec.structs.replace(joined, kind="join"))
+    assert await clocks.deadlines.pending() == 1
+    at = T0 + timedelta(seconds=5)
+    assert await clocks.deadlines.claim_due(at, limit=10, lease_seconds=LEASE) == ["match-a"]
 
 
 async def test_a_new_deadline_replaces_the_old_and_its_lease(clocks: Clocks) -> None:

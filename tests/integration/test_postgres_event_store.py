@@ -12,7 +12,7 @@ import pytest
 from adapters.postgres.event_store import APPEND, PostgresEventStore, append_params
 from service.errors import IdempotencyKeyReused
 from service.ports.event_store import NewEvent
-from service.store.hash_chain import link_hash
+from service.store.hash_chain import GENESIS, link_hash
 from service.store.upcasting import canonical_json
 
 
@@ -160,7 +160,7 @@ async def test_a_reader_never_skips_an_event_whose_transaction_commits_late(
 ) -> None:
     await pg_store.append("before", [event(n=0)], expected_version=0)
     async with await psycopg.AsyncConnection.connect(fresh_database_url) as slow:
-        held = await slow.execute(APPEND, append_params("slow", [event(n=1)], 0, None))
+        held = await slow.execute(APPEND, append_params("slow", [event(n=1)], 0, GENESIS, None))
         row = await held.fetchone()
         assert row is not None
         (slow_position,) = row[4]
@@ -188,12 +188,15 @@ async def test_a_subscriber_paging_during_out_of_order_commits_sees_every_event_
 
     async def slow_writer(stream: str) -> None:
         async with await psycopg.AsyncConnection.connect(fresh_database_url) as connection:
+            previous = GENESIS
             for version in range(appends_each):
                 held = await connection.execute(
-                    APPEND, append_params(stream, [event(v=version)], version, None)
+                    APPEND, append_params(stream, [event(v=version)], version, previous, None)
                 )
                 row = await held.fetchone()
                 assert row is not None
+                assert row[0] == "appended"
+                previous = row[5]
                 await asyncio.sleep(rng.uniform(0, 0.015))
                 await connection.commit()
                 written.extend(row[4])
@@ -225,7 +228,7 @@ async def test_a_key_taken_by_a_concurrent_append_to_another_stream_is_refused(
     pg_store: PostgresEventStore, fresh_database_url: str
 ) -> None:
     async with await psycopg.AsyncConnection.connect(fresh_database_url) as first:
-        await first.execute(APPEND, append_params("stream-a", [event(n=1)], 0, "cmd-1"))
+        await first.execute(APPEND, append_params("stream-a", [event(n=1)], 0, GENESIS, "cmd-1"))
         contender = asyncio.create_task(
             pg_store.append("stream-b", [event(n=1)], expected_version=0, idempotency_key="cmd-1")
         )

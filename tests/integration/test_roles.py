@@ -18,9 +18,10 @@ from tests.app_login import as_app
 from web.app import create_app
 from web.settings import Settings
 
+# The hash each event is given is the caller's to compute; the role's test needs none right.
 APPEND = (
-    "SELECT outcome FROM append_events("
-    "'match-x', 0, ARRAY['created'], ARRAY[1], ARRAY['{}'::bytea], NULL, NULL)"
+    "SELECT outcome FROM append_events('match-x', 0, decode(repeat('00', 32), 'hex'), "
+    "ARRAY['created'], ARRAY[1], ARRAY['{}'::bytea], ARRAY['\\x01'::bytea], NULL, NULL)"
 )
 
 REFUSED = [
@@ -94,7 +95,11 @@ def test_nothing_the_application_role_tried_changed_anything(
 def test_the_application_role_appends_through_the_function_and_reads(
     app_connection: psycopg.Connection[tuple[object, ...]],
 ) -> None:
-    appended = app_connection.execute(APPEND.replace("'match-x', 0", "'match-x', 1")).fetchone()
+    # Chained to the head the first append left: the hash it was given.
+    second = APPEND.replace(
+        "'match-x', 0, decode(repeat('00', 32), 'hex')", "'match-x', 1, '\\x01'"
+    )
+    appended = app_connection.execute(second).fetchone()
     assert appended == ("appended",)
     assert app_connection.execute(
         "SELECT version FROM streams WHERE stream_id = 'match-x'"
@@ -147,7 +152,8 @@ def test_every_object_belongs_to_the_owner_and_the_app_is_granted_something(
         ).fetchall()
     assert strays == []
     assert ungranted == []
-    assert definer == [(True, ["search_path=pg_catalog, public, pg_temp"])]
+    # Two: one statement with the caller's hashes (0021), and 0009's for the release before it.
+    assert definer == [(True, ["search_path=pg_catalog, public, pg_temp"])] * 2
 
 
 class Lines(logging.Handler):

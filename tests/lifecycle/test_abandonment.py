@@ -28,7 +28,7 @@ async def test_a_match_waiting_for_its_invited_player_is_abandoned_too() -> None
     assert life.matches.commitments is not None
     committed = await life.matches.commitments.create()
     created = await life.matches.create_match(
-        options=UNCLOCKED, commitment=committed.commitment, invite_seat=1
+        options=UNCLOCKED, commitment=committed.commitment, invite_seats=[1]
     )
     life.clock.advance(ABANDON_AFTER)
     assert await life.abandonment.abandon_idle() == 1

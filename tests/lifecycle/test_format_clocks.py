@@ -21,13 +21,12 @@ from domain.formats import FormatPhase, FormatState, Players, TableEvent
 from service.audit.game_record import GameRecord
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record
+from service.bots.runner import BotRunner
 from service.errors import DeadlinePassed
-from service.fairness.log import FairnessLog
 from service.matches.deadline_timer import DeadlineTimer
-from service.matches.formats import FormatMatchService
-from service.matches.use_cases import MatchService
+from service.matches.use_cases import CommandRequest, MatchService
 from service.ports.match_registry import RegisteredMatch
-from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
+from service.store.match_streams import MatchStreams
 from tests.lifecycle.table import MovableClock
 
 CLOCKED = RuleOptions(turn_seconds=10, bank_seconds=20, timeouts_to_forfeit=2)
@@ -40,25 +39,26 @@ class FormatLife:
         self.clock = MovableClock()
         self.store = InMemoryEventStore(clock=self.clock)
         registry = InMemoryMatchRegistry()
-        self.formats = FormatMatchService(
-            MatchStreams(self.store, THREE_OR_FOUR_SEATS),
+        self.matches = MatchService(
+            MatchStreams(self.store),
             registry,
-            FairnessLog(self.store),
             new_match_id=lambda: str(uuid.UUID(int=rng.getrandbits(128))),
             clock=self.clock,
         )
         self.deadlines = InMemoryDeadlines(self.store)
-        two_players = MatchService(MatchStreams(self.store), registry, clock=self.clock)
-        self.timer = DeadlineTimer(self.deadlines, two_players, formats=self.formats)
+        self.timer = DeadlineTimer(self.deadlines, self.matches)
+        # The bots' moves that no request answered: the background runner's, played by hand.
+        self.bots = BotRunner(self.matches)
 
     async def create(self, players: Players) -> tuple[RegisteredMatch, dict[int, str]]:
-        created = await self.formats.create_match(players=players, options=self.options)
-        match = await self.formats.registry.get(created.created.match_id)
+        created = await self.matches.create_match(players=players, options=self.options)
+        match = await self.matches.registry.get(created.match_id)
         assert match is not None
-        return match, created.created.tokens
+        return match, created.tokens
 
     async def state(self, match: RegisteredMatch) -> FormatState:
-        return (await self.formats.load(match)).state
+        state: FormatState = (await self.matches.load(match)).state
+        return state
 
     async def past_deadline(self, match: RegisteredMatch) -> int:
         """Move the clock to the match's next deadline; the seat on it."""
@@ -71,7 +71,7 @@ class FormatLife:
 
     async def verified(self, match: RegisteredMatch) -> GameRecord:
         """The match's record; it must verify."""
-        record, _ = await served_record(self.formats, match)
+        record, _ = await served_record(self.matches, match)
         verdict = verify_record(record)
         assert verdict.ok, verdict.render()
         return record
@@ -83,7 +83,9 @@ class FormatLife:
         assert place is not None
         command = view(state.tables[place[0]].state, place[1]).legal_actions[0]
         assert isinstance(command, SeatCommand)
-        await self.formats.handle(match, seat, msgspec.structs.replace(command, seat=seat))
+        await self.matches.handle(
+            match, seat, CommandRequest(msgspec.structs.replace(command, seat=seat))
+        )
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -121,7 +123,7 @@ async def test_formats_the_timer_makes_the_default_move_once_a_deadline_passes(
     hand = state.tables[place[0]].state
     assert hand.timeouts[place[1]] == 1
     assert hand.upcard_passes == 1  # the default move: the upcard passed
-    events = [e for _, e in await life.formats.events(match, None, after_version=0)]
+    events = [e for _, e in await life.matches.events(match, None, after_version=0)]
     inner = [e.event for e in events if isinstance(e, TableEvent)]
     assert any(isinstance(e, TimedOut) for e in inner)
     assert isinstance(inner[-2], UpcardPassed)  # then the table's clock restarts
@@ -133,14 +135,14 @@ async def test_formats_a_move_after_its_deadline_is_refused_and_changes_nothing(
 ) -> None:
     life = FormatLife()
     match, _ = await life.create(players)
-    before = await life.formats.load(match)
+    before = await life.matches.load(match)
     seat = await life.past_deadline(match)
     life.clock.advance(0.001)
 
     with pytest.raises(DeadlinePassed):
         await life.play(match, seat)
 
-    assert (await life.formats.load(match)).version == before.version
+    assert (await life.matches.load(match)).version == before.version
 
 
 @pytest.mark.parametrize(("players", "winner_of"), [(3, None), (4, lambda seat: 1 - seat % 2)])
@@ -180,7 +182,7 @@ async def test_formats_resigning_ends_the_match_and_is_never_too_late(players: P
     seat = await life.past_deadline(match)
     life.clock.advance(1)
 
-    after = await life.formats.handle(match, seat, Resign(seat=seat))
+    after = await life.matches.handle(match, seat, CommandRequest(Resign(seat=seat)))
 
     ending = after.state.ending
     assert ending is not None
@@ -238,12 +240,13 @@ async def test_formats_the_decision_that_ends_a_round_is_charged_to_the_bank() -
 
 async def test_bots_answer_a_default_move_and_only_the_person_is_on_the_clock() -> None:
     life = FormatLife()
-    created = await life.formats.create_match(
+    created = await life.matches.create_match(
         players=4, options=CLOCKED, bots=[None, "simple", "random", "simple"]
     )
-    match = await life.formats.registry.get(created.created.match_id)
+    match = await life.matches.registry.get(created.match_id)
     assert match is not None
     for _ in range(CLOCKED.timeouts_to_forfeit):
+        await life.bots.resume(match.match_id)
         state = await life.state(match)
         assert state.ending is None
         assert state.deadline is not None

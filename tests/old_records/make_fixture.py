@@ -336,7 +336,6 @@ async def make(out: Path) -> None:
         clock = Clock()
         async with served(settings) as (app, http):
             app.state.matches.clock = clock
-            app.state.formats.clock = clock
             recorder = Recorder(app, http, clock)
             public_key = (await http.get("/checkpoints/key")).text
             await recorder.log_checkpoint("before any match")

@@ -126,7 +126,7 @@ async def served(url: str) -> AsyncIterator[tuple[Litestar, httpx.AsyncClient]]:
         lifespan.result()
     # After the last time the fixture's clock showed: nothing here depends on the day it runs.
     later = datetime.fromisoformat(EXPECTED["clock_end"]) + timedelta(minutes=1)
-    app.state.matches.clock = app.state.formats.clock = lambda: later
+    app.state.matches.clock = lambda: later
     transport = httpx.ASGITransport(app=cast(Any, app))
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:

@@ -7,23 +7,21 @@ from __future__ import annotations
 import json
 import random
 
-import msgspec
 import pytest
 
 from adapters.memory.event_store import InMemoryEventStore
 from adapters.memory.match_registry import InMemoryMatchRegistry
 from adapters.memory.players import InMemoryPlayers
-from domain import MatchState, Phase, RuleOptions, fold, view
+from domain import MatchState, Phase, RuleOptions, fold
 from domain.commands import SeatCommand
-from domain.formats import FormatPhase, FormatState, Players, fold_format, format_legal_actions
+from domain.formats import FormatPhase, FormatState, fold_format
+from domain.match_rules import as_seat
 from service.bots import bot_for
-from service.fairness.log import FairnessLog
-from service.matches.formats import FormatMatchService
 from service.matches.use_cases import CommandRequest, MatchService
 from service.players.accounts import Accounts
 from service.players.projector import Projector
 from service.ports.players import Player, PlayerMatch
-from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
+from service.store.match_streams import MatchStreams
 
 OPTIONS = RuleOptions(game_target=60, match_target=0)
 PERSON = bot_for("simple")
@@ -38,11 +36,6 @@ class World:
         self.players = InMemoryPlayers(registry)
         every = snapshot_every
         self.matches = MatchService(MatchStreams(self.store, snapshot_every=every), registry)
-        self.formats = FormatMatchService(
-            MatchStreams(self.store, THREE_OR_FOUR_SEATS, snapshot_every=every),
-            registry,
-            FairnessLog(self.store),
-        )
         self.accounts = Accounts(self.players, self.matches)
         self.projector = Projector(self.store, self.players, self.matches)
         self.credentials: dict[str, str] = {}
@@ -70,42 +63,25 @@ class World:
             assert created.invite_code is not None
             await self.accounts.join(players[1], created.invite_code)
             return created.match_id, players
-        assert seats in (3, 4)
-        size: Players = 3 if seats == 3 else 4
-        made = await self.formats.create_match(
-            players=size, options=OPTIONS, invite_seats=range(seats)
+        made = await self.matches.create_match(
+            players=seats, options=OPTIONS, invite_seats=range(seats)
         )
-        match_id = made.created.match_id
         for seat, code in sorted(made.invite_codes.items()):
             joined = await self.accounts.join(players[seat], code)
             assert joined.seat == seat
-        await self.formats.after_join(await self.matches.match(match_id))
-        return match_id, players
+        return made.match_id, players
 
     async def move(self, match_id: str, rng: random.Random) -> bool:
         """A seat on turn plays; whether the match goes on."""
         match = await self.matches.match(match_id)
-        if len(match.seats) == 2:
-            state = (await self.matches.load(match)).state
-            if state.phase is Phase.MATCH_OVER:
-                return False
-            assert state.turn is not None
-            command = PERSON.choose(view(state, state.turn))
-            assert isinstance(command, SeatCommand)
-            await self.matches.handle(match, state.turn, CommandRequest(command=command))
-            return True
-        loaded = (await self.formats.load(match)).state
-        if loaded.phase is FormatPhase.MATCH_OVER:
+        rules = self.matches.rules_for(match)
+        state = (await self.matches.load(match)).state
+        if rules.over(state):
             return False
-        seat = rng.choice([s for s in loaded.turns if format_legal_actions(loaded, s)])
-        index = loaded.table_of(seat)
-        assert index is not None
-        table = loaded.tables[index]
-        table_seat = table.table_seat(seat)
-        assert table_seat is not None
-        chosen = PERSON.choose(view(table.state, table_seat))
+        seat = rng.choice([s for s in range(len(match.seats)) if rules.awaits(state, s)])
+        chosen = PERSON.choose(rules.bot_view(state, seat))
         assert isinstance(chosen, SeatCommand)
-        await self.formats.handle(match, seat, msgspec.structs.replace(chosen, seat=seat))
+        await self.matches.handle(match, seat, CommandRequest(as_seat(chosen, seat)))
         return True
 
     async def turns_expected(self, match_id: str, seats: int) -> list[int]:
@@ -124,7 +100,8 @@ class World:
                 on = now
             return comes
         state = FormatState()
-        for _, format_event in await self.formats.streams.read_events(match_id, after_version=0):
+        streams = self.matches.streams_for(await self.matches.match(match_id))
+        for _, format_event in await streams.read_events(match_id, after_version=0):
             state = fold_format([format_event], state)
             now = set() if state.phase is FormatPhase.MATCH_OVER else set(state.turns)
             comes = [c + (s in now - on) for s, c in enumerate(comes)]

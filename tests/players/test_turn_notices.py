@@ -50,7 +50,8 @@ class World:
         command = PERSON.choose(view(state, state.turn))
         assert isinstance(command, SeatCommand)
         loaded = await self.matches.handle(match, state.turn, CommandRequest(command=command))
-        return loaded.state
+        after: MatchState = loaded.state
+        return after
 
 
 async def a_match(world: World) -> tuple[str, list[Player]]:

@@ -15,12 +15,9 @@ from adapters.memory.match_registry import InMemoryMatchRegistry
 from domain import RuleOptions
 from domain.state import Phase
 from service.errors import IdempotencyKeyReused, WrongToken
-from service.fairness.log import FairnessLog
-from service.matches.formats import FormatMatchService
 from service.matches.idempotent import HOLD, IdempotentCreations
-from service.matches.tables import NewTable, RoundTables
 from service.matches.use_cases import CreatedMatch, MatchService, RoundMatch, _NewMatch
-from service.store.match_streams import THREE_OR_FOUR_SEATS, MatchStreams
+from service.store.match_streams import MatchStreams
 from service.tournament.rounds import CreatedRound, Rounds
 
 OPTIONS = RuleOptions(game_target=30, match_target=60)
@@ -166,26 +163,6 @@ async def test_a_different_round_under_the_key_after_a_failure_is_refused() -> N
     assert await service.registry.get(before.match_id) == before
 
 
-class CrashingTables(RoundTables):
-    """Starts ``survivors`` matches of three or four seats, then fails like ``CrashingService``."""
-
-    def __init__(self, formats: FormatMatchService, survivors: int) -> None:
-        super().__init__(formats)
-        self.survivors = survivors
-
-    async def start(self, new: NewTable, options: RuleOptions) -> CreatedMatch:
-        if self.survivors == 0:
-            raise CrashError("the process died here")
-        self.survivors -= 1
-        return await super().start(new, options)
-
-
-def tables_over(store: InMemoryEventStore, registry: InMemoryMatchRegistry) -> FormatMatchService:
-    return FormatMatchService(
-        MatchStreams(store, THREE_OR_FOUR_SEATS), registry, FairnessLog(store)
-    )
-
-
 @pytest.mark.parametrize("seats", [2, 3, 4])
 async def test_a_round_of_any_table_size_is_finished_by_its_retry(seats: int) -> None:
     store, registry = InMemoryEventStore(), InMemoryMatchRegistry()
@@ -198,14 +175,11 @@ async def test_a_round_of_any_table_size_is_finished_by_its_retry(seats: int) ->
         )
         for n in range(6)
     ]
-    survivors = 2
-    crashing = CrashingService(MatchStreams(store), registry, survivors=6 if seats > 2 else 2)
-    tables = CrashingTables(tables_over(store, registry), survivors if seats > 2 else 6)
+    crashing = CrashingService(MatchStreams(store), registry, survivors=2)
     with pytest.raises(CrashError):
-        await create(Rounds(crashing, idempotent, tables), asked)
+        await create(Rounds(crashing, idempotent), asked)
     service = MatchService(MatchStreams(store), registry)
-    formats = tables_over(store, registry)
-    rounds = Rounds(service, idempotent, RoundTables(formats))
+    rounds = Rounds(service, idempotent)
     # The same refs (the request these tests send) with other players: another round.
     for size in {2, 3, 4} - {seats}:
         other = [*asked[:5], RoundMatch(external_ref="t-5", players=size)]
@@ -224,8 +198,5 @@ async def test_a_round_of_any_table_size_is_finished_by_its_retry(seats: int) ->
         assert sorted(made.tokens) == list(range(seats))
         for seat, token in made.tokens.items():
             assert (await service.authenticate(made.match_id, token)).seat == seat
-        if seats > 2:
-            assert (await formats.load(registered)).version > 0
-        else:
-            assert (await service.load(made.match_id)).version > 0
+        assert (await service.load(made.match_id)).version > 0
     assert await create(rounds, asked) == answer

@@ -73,9 +73,7 @@ async def test_a_snapshot_and_its_tail_equal_the_fold_of_every_event(seats: int)
     rng = random.Random(seats)
     for _ in range(40):
         await world.move(match_id, rng)
-    streams: MatchStreams[Any, Any] = world.formats.streams
-    if seats == 2:
-        streams = world.matches.streams
+    streams = world.matches.streams_for(await world.matches.match(match_id))
     kind = streams.kind
     records = await world.store.read_stream(kind.stream_id(match_id))
     snapshot = await world.store.load_snapshot(kind.stream_id(match_id))

@@ -149,12 +149,6 @@ def test_three_between_equal_standings_the_lower_seat_wins() -> None:
 # Turn clocks
 
 
-def test_formats_accept_a_turn_clock_but_no_join_deadline() -> None:
-    FormatMatch(4, CLOCKED)
-    with pytest.raises(Exception, match="join_seconds is for two-player matches"):
-        FormatMatch(3, RuleOptions(join_seconds=60))
-
-
 def test_four_each_table_has_its_own_clock_and_the_match_waits_for_the_earliest() -> None:
     match = clocked_four()
 

@@ -3,7 +3,6 @@ docs/rules.md decides them."""
 
 from __future__ import annotations
 
-import msgspec
 import pytest
 
 from domain.commands import ChooseDealer, DrawFromStock, PassUpcard, Resign
@@ -11,7 +10,6 @@ from domain.errors import (
     DomainError,
     IllegalMove,
     InvalidCommand,
-    InvalidOptions,
     MatchAlreadyEnded,
     MatchOver,
     NotYourTurn,
@@ -35,7 +33,6 @@ from domain.formats import (
     redact_format_events,
 )
 from domain.formats.commands import FormatCommand
-from domain.formats.events import Players
 from domain.formats.seating import cut_for_dealer
 from domain.formats.state import FormatState
 from domain.options import RuleOptions
@@ -384,14 +381,6 @@ def test_formats_play_only_once_dealt_and_replay_to_the_same_state() -> None:
     assert scored[0].seats == [1, 0]
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_a_join_deadline_is_refused_in_three_and_four_player_matches(players: Players) -> None:
-    options = msgspec.structs.replace(RuleOptions(), join_seconds=60)
-
-    with pytest.raises(InvalidOptions, match="join_seconds"):
-        FormatMatch(players, options)
-
-
 def test_resigning_is_never_listed_among_a_format_seat_s_legal_actions() -> None:
     match = format_match(3, dealer=2)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c", stock="Ks")
@@ -406,11 +395,6 @@ def refusal(state: FormatState, command: FormatCommand) -> tuple[type[DomainErro
 
 
 def test_format_refusals_name_the_seat_and_the_rule_word_for_word() -> None:
-    joining = msgspec.structs.replace(RuleOptions(), join_seconds=60)
-    assert refusal(FormatState(), StartFormatMatch(players=3, options=joining)) == (
-        InvalidOptions,
-        "join_seconds is for two-player matches: leave it 0",
-    )
     assert refusal(FormatState(), StartFormatMatch(players=5)) == (  # type: ignore[arg-type]
         InvalidCommand,
         "a match of this kind has 3 or 4 players",

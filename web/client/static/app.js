@@ -6,9 +6,7 @@
 
 import * as api from "./api.js";
 import { el, heading } from "./dom.js";
-import { playScreen } from "./play.js";
-
-/** @typedef {import("./play.js").SeatKey} SeatKey */
+/** @typedef {import("./tables.js").SeatKey} SeatKey */
 
 const main = /** @type {HTMLElement} */ (document.querySelector("main"));
 
@@ -117,6 +115,8 @@ async function route() {
       main.replaceChildren(failure("This browser holds no seat in this match."), el("a", { href: `#/replay/${argument}` }, ["Watch its replay"]));
       return;
     }
+    // The table's modules load when a table opens: the first screen is the lobby.
+    const { playScreen } = await import("./play.js");
     await playScreen(main, argument, key);
   } else if (screen === "join" && argument) {
     await joinMatch(argument);

@@ -1,36 +1,18 @@
-// The match stream re-run through the rules (docs/audit.md, step 4), written from
+// One table's hands re-run through the rules (docs/audit.md, step 4), written from
 // docs/rules.md alone: every move made by the seat whose turn it was, from cards it held;
 // every knock's melds, knock card and deadwood within the hand's limit; every layoff onto a
 // meld as it then stood; every hand's deadwood, outcome, points and bonuses; every game's
 // bonuses and totals; the match's winner; who deals each hand. The clock, timeouts and
-// endings other than by play are clock_check.js's.
+// endings other than by play are clock_check.js's; match_check.js runs a match's tables.
 
 import { deadwoodOf } from "./cards.js";
 import { ClockCheck } from "./clock_check.js";
-import { Checking, eventName, fail, show } from "./discrepancy.js";
+import { Checking, show } from "./discrepancy.js";
 import { allMeld, fits, gameScore, handScore, handTerms, inOrder, isMeld, leastAfterLayoffs, leastDeadwood, sameCards } from "./rules.js";
 
 /** @typedef {import("./rules.js").Options} Options */
 /** @typedef {"cut" | "choose" | "deal" | "offer" | "draw" | "act" | "layoff" | "score" | "wall" | "game_over" | "match_over" | "over"} Phase */
 /** @typedef {{ seat: number, card: string | null, shown: string[][], melds: string[][], count: number, gin: boolean, bigGin: boolean }} Knock */
-
-// What must come next when a record stops here.
-/** @type {Partial<Record<Phase, string>>} */
-const UNFINISHED = { wall: "hand_drawn", score: "scored", game_over: "game_won", match_over: "match_won" };
-
-/**
- * Checks every event of the match stream; the number of hands and games, for the verdict.
- * @param {{ version: number, data: any }[]} events the match stream's events, parsed
- */
-export function checkPlay(events) {
-  const [created, ...rest] = events;
-  if (created?.data?.type !== "match_created") fail(`match stream version ${created?.version ?? 1}: it does not begin with match_created`);
-  const table = new Table(created.data.options);
-  for (const { version, data } of rest) table.check(data, version);
-  const unfinished = UNFINISHED[table.phase];
-  if (unfinished) fail(`the record ends at version ${events.at(-1)?.version}, where the rules go on with ${eventName(unfinished)}`);
-  return { hands: table.hands, games: table.gamesWon[0] + table.gamesWon[1] };
-}
 
 /** The match as the rules have it after each event checked. */
 export class Table {

@@ -4,12 +4,12 @@
 // revealed seed against its chain's commitment, the secret against every commitment, the
 // records due in order), the cut and every deal against the decks their seeds give, every
 // draw from the stock against the deal's stock, the moves and scores through the rules
-// (play_check.js; format_check.js for three and four players, every table's deck its own),
+// (match_check.js, at every table size, every table's deck its own),
 // and the summary against the streams.
 
 import { RANKS, SUITS } from "./cards.js";
 import { Discrepancy, fail, show } from "./discrepancy.js";
-import { checkPlay } from "./play_check.js";
+import { checkMatch } from "./match_check.js";
 import { checkShape } from "./record_shape.js";
 
 /** @typedef {import("./api.js").GameRecord} GameRecord */
@@ -354,15 +354,7 @@ export async function verifyRecord(document) {
     if (entropy.length !== players) fail(`fairness stream: the entropy is not one per seat (${players} seats)`);
     await checkDeals(record, played, players, links, entropy);
     lines.push(`the cut and ${deals} deals match their seeds`);
-    const count = (/** @type {number} */ n, /** @type {string} */ what) => `${n} ${what}${n === 1 ? "" : "s"}`;
-    if (formatMatch) {
-      const { checkFormatPlay } = await import("./format_check.js");
-      const checked = checkFormatPlay(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) })));
-      lines.push(`${players} players: every table's moves and hand scores, and every round's score, follow the rules (${count(checked.hands, "hand")}, ${count(checked.rounds, "round")})`);
-    } else {
-      const checked = checkPlay(played.map((move) => ({ version: move.version, data: move.data })));
-      lines.push(`every move, score and bonus follows the rules (${count(checked.hands, "hand")}, ${count(checked.games, "game")})`);
-    }
+    lines.push(checkMatch(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) }))));
     const created = record.match_stream.events[0];
     const createdType = formatMatch ? "format_match_created" : "match_created";
     if (!created || created.type !== createdType) fail(`match stream: it does not begin with ${createdType}`);

@@ -662,6 +662,7 @@ export interface components {
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
             ending?: components["schemas"]["MatchEnded"] | null;
+            join_due_at?: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1058,6 +1059,7 @@ export interface components {
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
             ending?: components["schemas"]["MatchEnded"] | null;
+            join_due_at?: string | null;
             seat: number;
             table: number | null;
             hand: string[];
@@ -1092,7 +1094,7 @@ export interface components {
         FormatReplayState: {
             match_id: string;
             version: number;
-            event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"];
+            event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"];
             players: number;
             phase: components["schemas"]["FormatPhase"];
             round: number;
@@ -1137,6 +1139,7 @@ export interface components {
             winner: number | null;
             options: components["schemas"]["RuleOptions"];
             ending?: components["schemas"]["MatchEnded"] | null;
+            join_due_at?: string | null;
         };
         /** GameRecord */
         GameRecord: {

@@ -1,15 +1,47 @@
-// A three- or four-player match stream re-run through the rules (docs/rules.md, "Three and
-// four players"), as far as this browser goes: every table's hand is a two-player hand, so
-// each is checked move by move and scored by play_check.js's table (its own deck, table seat 1
-// dealing, the match's game and hand numbers, a target no hand reaches); the seats of every
-// table are those its round seated; a round is scored only once every table's hand is over,
-// and its points, net, winner, hand points and hands won are recomputed from the hands'
-// results, by the rules version the match recorded (docs/rules.md, "Rules versions"). Who
-// deals and sits out each round, the games' settlements and the match's end are left to
-// `gin verify`.
+// A match stream re-run through the rules (docs/audit.md, step 4). A two-player match is one
+// table (play_check.js) from its cut to its end. At three and four players (docs/rules.md,
+// "Three and four players") every table's hand is a two-player hand, so each is checked move
+// by move and scored by the same table (its own deck, table seat 1 dealing, the match's game
+// and hand numbers, a target no hand reaches); the seats of every table are those its round
+// seated; a round is scored only once every table's hand is over, and its points, net,
+// winner, hand points and hands won are recomputed from the hands' results, by the rules
+// version the match recorded (docs/rules.md, "Rules versions"). Who deals and sits out each
+// round, the games' settlements and the match's end are left to `gin verify`.
 
-import { Checking, fail, show } from "./discrepancy.js";
+import { Checking, eventName, fail, show } from "./discrepancy.js";
 import { Table } from "./play_check.js";
+
+/**
+ * Every event of the match stream checked; the verdict's line.
+ * @param {{ version: number, data: any }[]} events the match stream's events, parsed
+ */
+export function checkMatch(events) {
+  return events[0]?.data?.type === "format_match_created" ? checkRounds(events) : checkOneTable(events);
+}
+
+/** @typedef {import("./play_check.js").Phase} Phase */
+
+/** @param {number} n @param {string} what */
+const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+// What must come next when a record stops here.
+/** @type {Partial<Record<Phase, string>>} */
+const UNFINISHED = { wall: "hand_drawn", score: "scored", game_over: "game_won", match_over: "match_won" };
+
+/**
+ * A two-player match: one table, its hands, games and match.
+ * @param {{ version: number, data: any }[]} events the match stream's events, parsed
+ * @returns {string} the verdict's line
+ */
+function checkOneTable(events) {
+  const [created, ...rest] = events;
+  if (created?.data?.type !== "match_created") fail(`match stream version ${created?.version ?? 1}: it does not begin with match_created`);
+  const table = new Table(created.data.options);
+  for (const { version, data } of rest) table.check(data, version);
+  const unfinished = UNFINISHED[table.phase];
+  if (unfinished) fail(`the record ends at version ${events.at(-1)?.version}, where the rules go on with ${eventName(unfinished)}`);
+  return `every move, score and bonus follows the rules (${count(table.hands, "hand")}, ${count(table.gamesWon[0] + table.gamesWon[1], "game")})`;
+}
 
 // A table's hand never ends its game: the format counts the games.
 const HAND_ONLY_TARGET = 10_000;
@@ -19,11 +51,10 @@ const RULES_VERSIONS = [1, 2];
 
 /**
  * @param {{ version: number, data: any }[]} events the match stream's events, parsed
- * @returns {{ hands: number, rounds: number }}
+ * @returns {string} the verdict's line
  */
-export function checkFormatPlay(events) {
+function checkRounds(events) {
   const [created, ...rest] = events;
-  if (created?.data?.type !== "format_match_created") fail(`match stream version ${created?.version ?? 1}: it does not begin with format_match_created`);
   const players = created.data.players;
   const rulesVersion = created.data.rules_version ?? UNVERSIONED;
   if (!RULES_VERSIONS.includes(rulesVersion)) fail(`match stream version ${created.version}: rules version ${show(rulesVersion)} is not one of ${show(RULES_VERSIONS)}`);
@@ -110,5 +141,5 @@ export function checkFormatPlay(events) {
       scored = true;
     }
   }
-  return { hands, rounds: round };
+  return `${players} players: every table's moves and hand scores, and every round's score, follow the rules (${count(hands, "hand")}, ${count(round, "round")})`;
 }

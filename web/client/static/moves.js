@@ -1,0 +1,145 @@
+// The moves a seat can make at its table, drawn from the only moves the service lists for it
+// (``legal_actions``): the stock and the discard pile, the knock being laid off on, the hand
+// (a card is a button when discarding it is legal) and the ways to knock. Nothing here decides
+// what is legal, and the same controls serve every table size.
+
+import { arrangements, bestArrangement, cardLabel, cardName, sortCards } from "./cards.js";
+import { cardFace, cardRow, el, heading } from "./dom.js";
+
+/** @typedef {import("./api.js").Action} Action */
+/** @typedef {import("./seats.js").Side} Side */
+
+const ARRANGEMENTS_PER_KNOCK = 3;
+
+/** The keys of the moves that need no card. */
+export const KEYS = { s: "draw_from_stock", d: "draw_from_discard", t: "take_upcard", p: "pass_upcard", f: "finish_layoff", g: "big_gin" };
+
+/** @param {string} card */
+const spoken = (card) => `${cardName(card)} (${cardLabel(card)})`;
+
+/** @param {Action[]} actions @param {string} type */
+const find = (actions, type) => actions.find((action) => action.type === type);
+
+/**
+ * @param {string} label
+ * @param {Action | undefined} action
+ * @param {(action: Action) => void} act
+ * @param {string} [keyHint]
+ */
+function actionButton(label, action, act, keyHint) {
+  if (!action) return null;
+  return el("button", { type: "button", "data-action": action.type, "aria-keyshortcuts": keyHint, onclick: () => act(action) }, [label]);
+}
+
+/** @param {Side} view @param {Action[]} actions @param {(action: Action) => void} act */
+export function table(view, actions, act) {
+  const top = view.discard_pile.at(-1);
+  const dealerChoices = actions.filter((a) => a.type === "choose_dealer");
+  return el("section", { class: "table", "aria-label": "Table" }, [
+    el("div", { class: "stock" }, [
+      el("span", { class: "card back", role: "img", "aria-label": `stock, ${view.stock_size} cards` }, [String(view.stock_size)]),
+      actionButton("Draw from stock", find(actions, "draw_from_stock"), act, "s"),
+    ]),
+    el("div", { class: "pile" }, [
+      top ? cardFace(top) : el("span", { class: "card empty" }, ["—"]),
+      el("span", { class: "count" }, [`discard pile: ${view.discard_pile.length}`]),
+      actionButton(top ? `Take ${cardLabel(top)}` : "Take", find(actions, "draw_from_discard"), act, "d"),
+      actionButton(top ? `Take the upcard ${cardLabel(top)}` : "Take the upcard", find(actions, "take_upcard"), act, "t"),
+      actionButton("Pass", find(actions, "pass_upcard"), act, "p"),
+    ]),
+    dealerChoices.length
+      ? el("div", { class: "choices" }, dealerChoices.map((a) =>
+          actionButton(a.type === "choose_dealer" && a.dealer === view.seat ? "I deal" : "Opponent deals", a, act),
+        ))
+      : null,
+  ]);
+}
+
+/** The knocker's melds during layoff, with each layoff the service lists. */
+export function knockOnTable(/** @type {Side} */ view, /** @type {Action[]} */ actions, /** @type {(action: Action) => void} */ act) {
+  const knock = view.knock;
+  if (!knock) return null;
+  const who = knock.knocker === view.seat ? "You" : "Your opponent";
+  return el("section", { class: "knock", "aria-label": "The knock" }, [
+    heading(`${who} knocked${knock.gin ? " (gin)" : ""}`),
+    el("ol", { class: "melds" }, knock.melds.map((meld, index) =>
+      el("li", { "data-meld": index }, [
+        cardRow(meld, `meld ${index + 1}`),
+        ...actions.flatMap((a) =>
+          a.type === "lay_off" && a.meld === index
+            ? [actionButton(`Lay off ${cardLabel(a.card)}`, a, act)]
+            : [],
+        ),
+      ]),
+    )),
+    el("p", {}, [`Deadwood ${knock.deadwood_count}: `, cardRow(knock.deadwood, "knocker's deadwood")]),
+    actionButton("Finish laying off", find(actions, "finish_layoff"), act, "f"),
+  ]);
+}
+
+/**
+ * Your hand, melds grouped and deadwood last; a card is a button when discarding it is legal.
+ * @param {Side} view @param {Action[]} actions @param {(action: Action) => void} act
+ * @param {() => void} toggleKnock
+ */
+export function hand(view, actions, act, toggleKnock) {
+  const arranged = bestArrangement(view.hand);
+  /** @param {string} card */
+  const face = (card) => {
+    const discard = actions.find((a) => a.type === "discard" && a.card === card);
+    return discard ? cardFace(card, () => act(discard), "discard") : cardFace(card);
+  };
+  return el("section", { class: "hand", "aria-label": "Your hand" }, [
+    heading(`Your hand · deadwood ${arranged.count}`),
+    el("div", { class: "groups" }, [
+      ...arranged.melds.map((meld) => el("span", { class: "meld", role: "group", "aria-label": "meld" }, sortCards(meld).map(face))),
+      arranged.deadwood.length
+        ? el("span", { class: "deadwood", role: "group", "aria-label": "deadwood" }, arranged.deadwood.map(face))
+        : null,
+    ]),
+    el("div", { class: "actions" }, [
+      actions.some((a) => a.type === "knock")
+        ? el("button", { type: "button", "data-action": "knock-menu", "aria-keyshortcuts": "k", onclick: toggleKnock }, ["Knock…"])
+        : null,
+      actionButton("Big gin!", find(actions, "big_gin"), act, "g"),
+    ]),
+  ]);
+}
+
+/**
+ * Each knock the service lists, with the ways to lay out the other ten cards within the
+ * knock limit: the player picks the arrangement shown to the opponent.
+ * @param {Side} view @param {Action[]} actions @param {(action: Action) => void} act
+ */
+export function knockChoices(view, actions, act) {
+  const rows = actions.flatMap((action) => {
+    if (action.type !== "knock") return [];
+    const rest = view.hand.filter((card) => card !== action.card);
+    return arrangements(rest)
+      .filter((a) => a.count <= view.knock_limit)
+      .slice(0, ARRANGEMENTS_PER_KNOCK)
+      .map((arrangement) => {
+        const melds = arrangement.melds.map((meld) => sortCards(meld));
+        const gin = arrangement.count === 0;
+        const text = `${gin ? "Gin" : "Knock"}: ${cardLabel(action.card)} face down; ${melds.map((m) => m.map(cardLabel).join(" ")).join(" | ")}; deadwood ${arrangement.count}`;
+        return el("li", {}, [
+          el("button", {
+            type: "button",
+            "data-action": gin ? "gin" : "knock",
+            "data-card": action.card,
+            "aria-label": `${gin ? "Gin" : "Knock"}, ${spoken(action.card)} face down, deadwood ${arrangement.count}`,
+            onclick: () => act({ ...action, melds }),
+          }, [text]),
+        ]);
+      });
+  });
+  return el("section", { class: "knock-choices", "aria-label": "Ways to knock" }, [heading("Knock with…"), el("ul", {}, rows)]);
+}
+
+/** @param {number} step */
+export function moveFocus(step) {
+  const cards = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(".hand .card")]);
+  const at = cards.indexOf(/** @type {HTMLElement} */ (document.activeElement));
+  const next = cards[(at + step + cards.length) % cards.length];
+  next?.focus();
+}

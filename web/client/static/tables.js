@@ -1,0 +1,84 @@
+// The other seats around the seat's hand, as anybody may see them: the opponent at its own
+// table, every other table and the seat sitting out, and the invite links while the match
+// waits for its seats.
+
+import { sortCards } from "./cards.js";
+import { cardFace, cardRow, el, heading } from "./dom.js";
+import { endedHand } from "./results.js";
+
+/** @typedef {import("./seats.js").Seats} Seats */
+/** @typedef {import("./seats.js").SeatedTable} SeatedTable */
+/** @typedef {{ seat: number, invite_code: string }} SeatInvite */
+/** @typedef {{ token: string, seat: number, inviteCode?: string | null, invites?: SeatInvite[] }} SeatKey */
+
+/** The invite links, while the match waits for its seats. @param {Seats} seats @param {SeatKey} key */
+export function invites(seats, key) {
+  if (!seats.waiting) return null;
+  /** @param {string} code */
+  const linkTo = (code) => `${location.origin}${location.pathname}#/join/${code}`;
+  /** @param {string} link @param {string} label */
+  const field = (link, label) => el("input", { readonly: true, value: link, "aria-label": label, size: 40, "data-invite": link });
+  if (key.inviteCode) {
+    return el("p", { class: "invite" }, ["Send this link to your opponent: ", field(linkTo(key.inviteCode), "Invite link")]);
+  }
+  if (!key.invites?.length) return null;
+  return el("section", { class: "invite", "aria-label": "Invites" }, [
+    el("p", {}, ["Send each player the link of their seat:"]),
+    ...key.invites.map((invite) =>
+      el("p", {}, [`Seat ${invite.seat}: `, field(linkTo(invite.invite_code), `Invite link for seat ${invite.seat}`)]),
+    ),
+  ]);
+}
+
+/** The other seat at the seat's own table. @param {Seats} seats */
+export function opponent(seats) {
+  const mine = seats.own;
+  if (!mine) return null;
+  const them = 1 - mine.seats.indexOf(seats.seat);
+  const took = mine.view.took_from_pile[them] ?? [];
+  return el("section", { class: "opponent", "aria-label": "Your opponent" }, [
+    heading(seats.name(mine.seats[them] ?? 0)),
+    el("p", {}, [`${mine.view.card_counts[them]} cards`]),
+    took.length ? el("p", {}, ["Took from the pile: ", cardRow(sortCards(took), "Cards your opponent took")]) : null,
+  ]);
+}
+
+/** Every table but the seat's own, and who sits out. @param {Seats} seats @param {boolean} ended */
+export function otherTables(seats, ended) {
+  // At the match's end the last round's hands are shown, every table's (results.js).
+  if (ended) return null;
+  const others = seats.tables.filter((t) => t.table !== seats.table);
+  const out = seats.sittingOut;
+  const sitting = out !== null && out !== seats.seat ? el("p", { "data-sitting-out": out }, [`${seats.name(out)} sits this hand out.`]) : null;
+  if (!others.length && !sitting) return null;
+  return el("section", { class: "others", "aria-label": "Other tables" }, [
+    heading(!others.length ? "Sitting out" : seats.table === null ? "The table" : "The other table"),
+    sitting,
+    ...others.map((t) => otherTable(t, seats)),
+  ]);
+}
+
+/** @param {SeatedTable} seated @param {Seats} seats */
+function otherTable(seated, seats) {
+  const table = seated.view;
+  const top = table.discard_pile.at(-1);
+  const turn = table.turn === null ? "hand over" : `${seats.name(seated.seats[table.turn] ?? 0)} to play`;
+  return el("div", { class: "other-table", "data-table": seated.table }, [
+    el("p", {}, [`${seated.seats.map((seat) => seats.name(seat)).join(" against ")}: ${turn}.`]),
+    el("p", {}, [
+      ...seated.seats.map((seat, at) => `${seats.name(seat)}: ${table.card_counts[at]} cards. `),
+      `Stock ${table.stock_size}, discard pile ${table.discard_pile.length}`,
+      top ? ": " : ".",
+      top ? cardFace(top) : null,
+    ]),
+    // Once the hand is over both hands are shown, as the rules show them to everybody.
+    table.last_hand
+      ? endedHand({ type: "table_event", table: seated.table, seats: seated.seats, event: table.last_hand }, seats)
+      : table.knock
+      ? el("p", {}, [
+          `${seats.name(seated.seats[table.knock.knocker] ?? 0)} knocked${table.knock.gin ? " (gin)" : ""}: `,
+          ...table.knock.melds.map((meld, index) => cardRow(meld, `meld ${index + 1}`)),
+        ])
+      : null,
+  ]);
+}
