@@ -67,3 +67,12 @@ async def play_out(
             return responses
         responses.append(await play_one(client, table, rng, seen))
     raise AssertionError(f"the match did not end within {limit} commands")
+
+
+def seat_phase(view: Json) -> str:
+    """The phase of the hand the viewing seat plays: at three and four seats, its table's."""
+    table = view.get("table")
+    if "tables" not in view or table is None:
+        return str(view["phase"])
+    (played,) = [t["view"] for t in view["tables"] if t["table"] == table]
+    return str(played["phase"])

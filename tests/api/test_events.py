@@ -1,67 +1,111 @@
-"""The event feed and the live stream: the same redacted events, in version order, resumable."""
+"""The event feed and the live stream, at every table size: the same redacted events, in
+version order, resumable after ``Last-Event-ID``, each seat's stream exactly its ``/events``."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 
+from tests.api.any_size import EVERY_SIZE, create_at, play_one, play_out
 from tests.api.conftest import Asgi
 from tests.api.live import read_stream, sse_messages
-from tests.api.players import create_table, play_match
+from tests.api.players import Json, Table
 from tests.api.problems import assert_problem
 
+ONE_HAND = {"game_target": 1, "match_target": 0}
+# The event that ends a match, and those its creation writes, before any command.
+WON = {2: "match_won", 3: "format_match_won", 4: "format_match_won"}
+CREATED = {
+    2: ["match_created", "cards_cut"],
+    3: ["format_match_created", "seats_cut"],
+    4: ["format_match_created", "seats_cut"],
+}
 
-async def test_events_after_a_version_come_in_order(asgi: Asgi) -> None:
-    table = await create_table(asgi.client)
-    await play_match(asgi.client, table, random.Random(1))
-    feed = (await asgi.client.get(f"{table.path}/events?after=5")).json()
-    versions = [envelope["version"] for envelope in feed["events"]]
+
+def headers_of(table: Table, viewer: int | None) -> dict[str, str]:
+    return table.headers(viewer) if viewer is not None else {}
+
+
+async def events(asgi: Asgi, table: Table, viewer: int | None, after: int = 0) -> list[Json]:
+    response = await asgi.client.get(
+        f"{table.path}/events?after={after}", headers=headers_of(table, viewer)
+    )
+    assert response.status_code == 200, response.text
+    found: list[Json] = response.json()["events"]
+    return found
+
+
+def deals(envelopes: list[Json]) -> list[tuple[list[int], Json]]:
+    """Each deal in the events: the match seats at its table, in the order of its hands."""
+    found = []
+    for envelope in envelopes:
+        event = envelope["event"]
+        if event["type"] == "dealt":
+            found.append(([0, 1], event))
+        elif event["type"] == "table_event" and event["event"]["type"] == "dealt":
+            found.append((event["seats"], event["event"]))
+    return found
+
+
+@EVERY_SIZE
+async def test_events_after_a_version_come_in_order(asgi: Asgi, seats: int) -> None:
+    table = await create_at(asgi.client, seats)
+    await play_out(asgi.client, table, random.Random(1))
+    feed = await events(asgi, table, None, after=5)
+    versions = [envelope["version"] for envelope in feed]
     assert versions[0] == 6
     assert versions == list(range(6, versions[-1] + 1))
-    assert feed["events"][-1]["event"]["type"] == "match_won"
-    assert (await asgi.client.get(f"{table.path}/events?after={versions[-1]}")).json()[
-        "events"
-    ] == []
+    assert feed[-1]["event"]["type"] == WON[seats]
+    assert await events(asgi, table, None, after=versions[-1]) == []
 
 
-async def test_a_seat_sees_its_own_deal_and_a_spectator_sees_neither_hand(asgi: Asgi) -> None:
-    table = await create_table(asgi.client)
-    public = (await asgi.client.get(f"{table.path}/events")).json()["events"]
-    chooser = next(e["event"]["winner"] for e in public if e["event"]["type"] == "cards_cut")
-    choice = {"type": "choose_dealer", "dealer": 0}
-    await asgi.client.post(f"{table.path}/commands", json=choice, headers=table.headers(chooser))
-    for seat, headers in ((0, table.headers(0)), (1, table.headers(1)), (None, {})):
-        events = (await asgi.client.get(f"{table.path}/events", headers=headers)).json()["events"]
-        dealt = next(e["event"] for e in events if e["event"]["type"] == "dealt")
-        assert dealt["stock"] == []
-        for owner in (0, 1):
-            assert (len(dealt["hands"][owner]) == 10) == (owner == seat)
+@EVERY_SIZE
+async def test_a_seat_sees_its_own_deal_and_a_spectator_sees_none(asgi: Asgi, seats: int) -> None:
+    table = await create_at(asgi.client, seats)
+    rng = random.Random(2)
+    while not deals(await events(asgi, table, None)):  # two seats: the dealer is chosen first
+        await play_one(asgi.client, table, rng)
+    for viewer in [*table.tokens, None]:
+        dealt = deals(await events(asgi, table, viewer))
+        assert len(dealt) == (2 if seats == 4 else 1)  # a hand at each table
+        for at_table, deal in dealt:
+            assert deal["stock"] == []
+            for index, owner in enumerate(at_table):
+                assert (len(deal["hands"][index]) == 10) == (owner == viewer), (viewer, deal)
+        if viewer is not None and any(viewer in at_table for at_table, _ in dealt):
+            view = await asgi.client.get(f"{table.path}/view", headers=table.headers(viewer))
+            assert len(view.json()["hand"]) == 10
 
 
+@EVERY_SIZE
 async def test_the_stream_sends_each_event_once_as_it_happens_and_ends_with_the_match(
-    asgi: Asgi,
+    asgi: Asgi, seats: int
 ) -> None:
-    table = await create_table(asgi.client, game_target=1, match_target=0)
+    # Bots at the even seats answer within the persons' commands; seat 1's stream is read.
+    bots = ["random" if seat % 2 == 0 else None for seat in range(seats)]
+    table = await create_at(asgi.client, seats, ONE_HAND, bots=bots)
+    created = await events(asgi, table, 1)
+    assert [e["event"]["type"] for e in created][:2] == CREATED[seats]
     chunks: list[bytes] = []
     stream = asyncio.create_task(
-        read_stream(asgi.app, f"{table.path}/stream", table.headers(0), chunks.append)
+        read_stream(asgi.app, f"{table.path}/stream", table.headers(1), chunks.append)
     )
     # Before any command: the events of the match's creation arrive on their own.
-    await asyncio.wait_for(_messages_arrive(chunks, 2), 10)
-    assert [m["event"] for m in sse_messages(b"".join(chunks).decode())][:2] == [
-        "match_created",
-        "cards_cut",
-    ]
-    final = await play_match(asgi.client, table, random.Random(8))
+    await asyncio.wait_for(_messages_arrive(chunks, len(created)), 10)
+    assert [m["data"] for m in sse_messages(b"".join(chunks).decode())] == created
+    await play_out(asgi.client, table, random.Random(8))
     assert await asyncio.wait_for(stream, 10) == 200
     messages = sse_messages(b"".join(chunks).decode())
-    assert [m["id"] for m in messages] == list(range(1, final["version"] + 1))
+    feed = await events(asgi, table, 1)
+    assert [m["id"] for m in messages] == list(range(1, feed[-1]["version"] + 1))
     assert all(m["id"] == m["data"]["version"] for m in messages)
     assert all(m["event"] == m["data"]["event"]["type"] for m in messages)
-    # The feed read now shows the ended hand's cards, which the stream could not show live.
-    feed = (await asgi.client.get(f"{table.path}/events", headers=table.headers(0))).json()
+    assert messages[-1]["event"] == WON[seats]
+    assert len(chunks) > 1, "the events came as they happened, not all at the end"
+    # The feed read now shows the ended hands' cards, which the stream could not show live.
+    assert [m["data"]["version"] for m in messages] == [e["version"] for e in feed]
     assert [m["data"]["event"]["type"] for m in messages] == [
-        envelope["event"]["type"] for envelope in feed["events"]
+        envelope["event"]["type"] for envelope in feed
     ]
 
 
@@ -70,21 +114,37 @@ async def _messages_arrive(chunks: list[bytes], count: int) -> None:
         await asyncio.sleep(0.01)
 
 
-async def test_the_stream_resumes_after_the_last_event_id(asgi: Asgi) -> None:
-    table = await create_table(asgi.client, game_target=1, match_target=0)
-    final = await play_match(asgi.client, table, random.Random(9))
+@EVERY_SIZE
+async def test_each_stream_is_its_events_and_resumes_after_the_last_event_id(
+    asgi: Asgi, seats: int
+) -> None:
+    table = await create_at(asgi.client, seats, ONE_HAND)
+    await play_out(asgi.client, table, random.Random(9))
+    for viewer in [*table.tokens, None]:
+        feed = await events(asgi, table, viewer)
+        whole = await _read(asgi, table, viewer, {})
+        assert [m["data"] for m in whole] == feed
+        assert [m["event"] for m in whole] == [e["event"]["type"] for e in feed]
+        assert whole[-1]["event"] == WON[seats]
+        middle = len(feed) // 2
+        resumed = await _read(asgi, table, viewer, {"Last-Event-ID": str(middle)})
+        assert [m["id"] for m in resumed] == list(range(middle + 1, len(feed) + 1))
+        assert [m["data"] for m in resumed] == feed[middle:]
+
+
+async def _read(asgi: Asgi, table: Table, viewer: int | None, extra: dict[str, str]) -> list[Json]:
     chunks: list[bytes] = []
-    headers = {**table.headers(1), "Last-Event-ID": "7"}
+    headers = {**headers_of(table, viewer), **extra}
     status = await asyncio.wait_for(
         read_stream(asgi.app, f"{table.path}/stream", headers, chunks.append), 10
     )
     assert status == 200
-    ids = [m["id"] for m in sse_messages(b"".join(chunks).decode())]
-    assert ids == list(range(8, final["version"] + 1))
+    return sse_messages(b"".join(chunks).decode())
 
 
-async def test_a_bad_last_event_id_is_refused(asgi: Asgi) -> None:
-    table = await create_table(asgi.client)
+@EVERY_SIZE
+async def test_a_bad_last_event_id_is_refused(asgi: Asgi, seats: int) -> None:
+    table = await create_at(asgi.client, seats)
     headers = {**table.headers(0), "Last-Event-ID": "seven"}
     response = await asgi.client.get(f"{table.path}/stream", headers=headers)
     assert_problem(response, 400, "invalid-parameter")

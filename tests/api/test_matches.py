@@ -1,4 +1,5 @@
-"""Creating matches (both seats, or by invite), the public summary, health and the docs."""
+"""Creating matches (every seat, or by invite, or beside the server's bots), the public summary,
+ETags, health and the docs."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import random
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from tests.api.any_size import EVERY_SIZE, create_at, play_one
-from tests.api.players import Table, bearer, create_table, play_match
+from tests.api.any_size import EVERY_SIZE, create_at, play_one, play_out, views
+from tests.api.players import Table, bearer, play_match
 from tests.api.problems import assert_problem
 
 Client = AsyncTestClient[Litestar]
@@ -74,18 +75,67 @@ async def test_an_invite_code_seats_one_player_only(client: Client) -> None:
     assert_problem(made_up, 404, "invite-not-found")
 
 
-async def test_the_summary_tells_status_scores_and_every_finished_hand(client: Client) -> None:
-    table = await create_table(client, game_target=40, match_target=0)
-    final = await play_match(client, table, random.Random(4))
+@EVERY_SIZE
+async def test_the_summary_tells_status_scores_and_every_finished_hand(
+    client: Client, seats: int
+) -> None:
+    table = await create_at(client, seats)
+    assert sorted(table.tokens) == list(range(seats))
+    await play_out(client, table, random.Random(4))
+    final = await views(client, table)
+    winner = final[0]["winner"]
+    assert {view["winner"] for view in final.values()} == {winner}
     summary = (await client.get(table.path)).json()
     assert summary["status"] == "finished"
-    assert summary["winner"] == final["winner"]
-    assert summary["version"] == final["version"]
-    assert summary["table"]["scores"] == final["scores"]
+    assert summary["winner"] == winner
+    assert summary["version"] == final[0]["version"]
+    assert summary["table"]["scores"] == final[0]["scores"]
     assert len(summary["hands"]) >= 1
-    assert {hand["type"] for hand in summary["hands"]} <= {"scored", "hand_drawn"}
     assert len(summary["games"]) == 1
-    assert summary["games"][0]["winner"] == final["winner"]
+    assert summary["games"][0]["winner"] == winner
+    if seats == 2:
+        assert {hand["type"] for hand in summary["hands"]} <= {"scored", "hand_drawn"}
+        return
+    # A hand is its table's: the match seats at it, its end in the table's own words.
+    assert summary["table"]["players"] == seats
+    assert {hand["type"] for hand in summary["hands"]} == {"table_event"}
+    assert {hand["event"]["type"] for hand in summary["hands"]} <= {"scored", "hand_drawn"}
+    assert summary["games"][0]["settlements"][0]["sides"] == [0, 1]
+    assert summary["rounds"]
+
+
+@EVERY_SIZE
+async def test_the_servers_bots_answer_the_one_person_in_the_match(
+    client: Client, seats: int
+) -> None:
+    person = seats - 1
+    bots = [*["random", "simple", "random"][: seats - 1], None]
+    table = await create_at(client, seats, bots=bots)
+    assert list(table.tokens) == [person]
+    await play_out(client, table, random.Random(4))
+    final = (await views(client, table))[person]
+    assert final["phase"] == "match_over"
+    if seats == 4:
+        assert final["teams"] == [[0, 2], [1, 3]]
+
+
+@EVERY_SIZE
+async def test_a_stale_if_match_is_refused_and_changes_nothing(client: Client, seats: int) -> None:
+    table = await create_at(client, seats)
+    for seat in table.tokens:
+        response = await client.get(f"{table.path}/view", headers=table.headers(seat))
+        etag, version = response.headers["etag"], response.json()["version"]
+        assert etag == f'"v{version}-s{seat}"'
+        stale = etag.replace(f"v{version}-", f"v{version - 1}-")
+        response = await client.post(
+            f"{table.path}/commands",
+            json={"type": "draw_from_stock"},
+            headers={**table.headers(seat), "If-Match": stale},
+        )
+        assert response.status_code == 412, response.text
+        assert response.json()["type"] == "/problems/stale-version"
+        after = (await client.get(f"{table.path}/view", headers=table.headers(seat))).json()
+        assert after["version"] == version, "a refused command changed the match"
 
 
 async def test_health_reports_the_database(client: Client) -> None:

@@ -1,6 +1,6 @@
-"""Races: two requests for the same seat at once (two phones). One command is applied; the
-other gets a conflict, a refusal on the new state, or the idempotent replay; never both are
-applied, and never a 500."""
+"""Races: two requests for the same seat at once (two phones), at every table size. One command
+is applied; the other gets a conflict, a refusal on the new state, or the idempotent replay;
+never both are applied, and never a 500."""
 
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ from typing import Any
 
 import httpx
 
+from tests.api.any_size import EVERY_SIZE, create_at, seat_phase
 from tests.api.conftest import Asgi
-from tests.api.players import LONG_GAME, Table, choose, create_table
+from tests.api.players import LONG_GAME, Table, choose
 
 ROUNDS = 25
 
 
 async def seat_to_act(http: httpx.AsyncClient, table: Table) -> dict[str, Any]:
-    for seat in (0, 1):
+    for seat in sorted(table.tokens):
         view: dict[str, Any] = (
             await http.get(f"{table.path}/view", headers=table.headers(seat))
         ).json()
@@ -61,15 +62,16 @@ async def at_once(
     )
 
 
-async def test_two_different_commands_at_once_apply_exactly_one(asgi: Asgi) -> None:
-    http, rng = asgi.client, random.Random(11)
-    table = await create_table(http, **LONG_GAME)
+@EVERY_SIZE
+async def test_two_different_commands_at_once_apply_exactly_one(asgi: Asgi, seats: int) -> None:
+    http, rng = asgi.client, random.Random(11 * seats)
+    table = await create_at(http, seats, LONG_GAME)
     conflicts = 0
     for _ in range(ROUNDS):
         view = await seat_to_act(http, table)
         # Laying off, a seat sends several commands in a row: two of them, one after the
         # other, are both legal, so only a real overlap could refuse one. Played, not raced.
-        if len(view["legal_actions"]) < 2 or view["phase"] == "layoff":
+        if len(view["legal_actions"]) < 2 or seat_phase(view) == "layoff":
             played = await http.post(
                 f"{table.path}/commands",
                 json=choose(view, rng),
@@ -89,11 +91,12 @@ async def test_two_different_commands_at_once_apply_exactly_one(asgi: Asgi) -> N
     assert conflicts, "the requests never overlapped, so this race was not run"
 
 
+@EVERY_SIZE
 async def test_two_phones_with_the_same_view_race_and_one_is_told_it_is_stale(
-    asgi: Asgi,
+    asgi: Asgi, seats: int
 ) -> None:
-    http, rng = asgi.client, random.Random(12)
-    table = await create_table(http, **LONG_GAME)
+    http, rng = asgi.client, random.Random(12 * seats)
+    table = await create_at(http, seats, LONG_GAME)
     for _ in range(ROUNDS):
         view = await seat_to_act(http, table)
         etag = f'"v{view["version"]}-s{view["seat"]}"'
@@ -103,9 +106,12 @@ async def test_two_phones_with_the_same_view_race_and_one_is_told_it_is_stale(
         assert statuses == [200, 412], [r.text for r in responses]
 
 
-async def test_the_same_command_twice_at_once_with_one_key_is_applied_once(asgi: Asgi) -> None:
-    http, rng = asgi.client, random.Random(13)
-    table = await create_table(http, **LONG_GAME)
+@EVERY_SIZE
+async def test_the_same_command_twice_at_once_with_one_key_is_applied_once(
+    asgi: Asgi, seats: int
+) -> None:
+    http, rng = asgi.client, random.Random(13 * seats)
+    table = await create_at(http, seats, LONG_GAME)
     for round_number in range(ROUNDS):
         view = await seat_to_act(http, table)
         body = choose(view, rng)
@@ -122,9 +128,12 @@ async def test_the_same_command_twice_at_once_with_one_key_is_applied_once(asgi:
         assert len(after) > len(before)
 
 
-async def test_the_same_command_twice_at_once_without_a_key_is_applied_once(asgi: Asgi) -> None:
-    http, rng = asgi.client, random.Random(14)
-    table = await create_table(http, **LONG_GAME)
+@EVERY_SIZE
+async def test_the_same_command_twice_at_once_without_a_key_is_applied_once(
+    asgi: Asgi, seats: int
+) -> None:
+    http, rng = asgi.client, random.Random(14 * seats)
+    table = await create_at(http, seats, LONG_GAME)
     for _ in range(ROUNDS):
         view = await seat_to_act(http, table)
         body = choose(view, rng)

@@ -11,8 +11,9 @@ import psycopg
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from tests.api.any_size import EVERY_SIZE, create_at, play_out
 from tests.api.live import sse_messages
-from tests.api.players import Table, create_table, play_match
+from tests.api.players import Table
 from tests.api.problems import assert_problem
 
 Client = AsyncTestClient[Litestar]
@@ -27,15 +28,18 @@ async def ticket_for(client: Client, table: Table, seat: int) -> str:
     return ticket
 
 
-async def finished_table(client: Client) -> Table:
-    table = await create_table(client, game_target=1, match_target=0)
-    await play_match(client, table, random.Random(11))
+async def finished_table(client: Client, seats: int = 2) -> Table:
+    table = await create_at(client, seats, {"game_target": 1, "match_target": 0})
+    await play_out(client, table, random.Random(11))
     return table
 
 
-async def test_a_ticket_opens_its_seats_stream_with_what_that_seat_may_see(client: Client) -> None:
-    table = await finished_table(client)
-    for seat in (0, 1):
+@EVERY_SIZE
+async def test_a_ticket_opens_its_seats_stream_with_what_that_seat_may_see(
+    client: Client, seats: int
+) -> None:
+    table = await finished_table(client, seats)
+    for seat in table.tokens:
         ticket = await ticket_for(client, table, seat)
         streamed = await client.get(f"{table.path}/stream", params={"ticket": ticket})
         assert streamed.status_code == 200, streamed.text
@@ -43,9 +47,10 @@ async def test_a_ticket_opens_its_seats_stream_with_what_that_seat_may_see(clien
         assert [m["data"] for m in sse_messages(streamed.text)] == feed.json()["events"]
 
 
-async def test_a_ticket_opens_one_stream_once(client: Client) -> None:
-    table = await finished_table(client)
-    ticket = await ticket_for(client, table, 0)
+@EVERY_SIZE
+async def test_a_ticket_opens_one_stream_once(client: Client, seats: int) -> None:
+    table = await finished_table(client, seats)
+    ticket = await ticket_for(client, table, seats - 1)
     assert (await client.get(f"{table.path}/stream", params={"ticket": ticket})).status_code == 200
 
     again = await client.get(f"{table.path}/stream", params={"ticket": ticket})

@@ -5,6 +5,7 @@ played the receipt shows no bare head hash, at any table."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import random
@@ -117,8 +118,11 @@ async def test_a_receipt_mid_hand_hides_the_head_behind_the_last_deals_seed(
         assert found.deal is not None
         head = hashes[found.version]
         assert head.hex() not in text
+        assert base64.b64encode(head).decode() not in text
         blind = seeds[f"deal {found.deal}"]
-        assert found.value == hashlib.sha256(b"gin-receipt-1" + head + blind).digest()
+        blinded = hashlib.sha256(b"gin-receipt-1" + head + blind).digest()
+        assert found.value == blinded
+        assert text.endswith(f"deal {found.deal}\nhead {base64.b64encode(blinded).decode()}\n")
 
 
 @EVERY_SIZE

@@ -1,6 +1,6 @@
-"""Resigning, turn clocks and forfeits of three- and four-player matches over HTTP, on the
-running app (its deadline timer included) with a clock the test moves: the service and the
-timer read the injected clock, and a wake-up on the match's stream makes the timer look again."""
+"""Resigning, turn clocks and forfeits over HTTP at every table size, on the running app (its
+deadline timer included) with a clock the test moves: the service and the timer read the
+injected clock, and a wake-up on the match's stream makes the timer look again."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
-
-from service.store.match_streams import THREE_OR_FOUR_SEATS
+from service.store.match_streams import THREE_OR_FOUR_SEATS, TWO_SEATS
+from tests.api.any_size import EVERY_SIZE
 from tests.api.conftest import Asgi
 from tests.api.players import Json, bearer
 from tests.lifecycle.table import MovableClock
@@ -40,16 +39,30 @@ def injected_clock(asgi: Asgi) -> MovableClock:
     return clock
 
 
+def tables_of(seen: Json) -> list[tuple[list[int], Json]]:
+    """Each table's match seats and its view: at two seats, the match is the one table."""
+    if "tables" not in seen:
+        return [([0, 1], seen)]
+    return [(table["seats"], table["view"]) for table in seen["tables"]]
+
+
 def on_the_clock(seen: Json) -> tuple[int, datetime]:
     """The match seat whose deadline comes first, and that deadline."""
     clocks = []
-    for table in seen["tables"]:
-        clock = table["view"]["clock"]
+    for seats, table in tables_of(seen):
+        clock = table["clock"]
         if clock is not None and clock["seat"] is not None:
             due = datetime.fromisoformat(clock["due_at"])
-            clocks.append((due, table["seats"][clock["seat"]]))
+            clocks.append((due, seats[clock["seat"]]))
     due, seat = min(clocks)
     return seat, due
+
+
+def table_events(events: list[Json]) -> list[Json]:
+    """The events of the hands, unwrapped from their tables at three and four seats."""
+    return [
+        e["event"]["event"] if e["event"]["type"] == "table_event" else e["event"] for e in events
+    ]
 
 
 async def past_deadline(asgi: Asgi, clock: MovableClock, match_id: str, token: str) -> int:
@@ -57,7 +70,8 @@ async def past_deadline(asgi: Asgi, clock: MovableClock, match_id: str, token: s
     seen = await view(asgi, match_id, token)
     seat, due = on_the_clock(seen)
     clock.now = max(clock.now, due)
-    asgi.app.state.wakeups.wake(THREE_OR_FOUR_SEATS.stream_id(match_id))
+    streams = TWO_SEATS if "tables" not in seen else THREE_OR_FOUR_SEATS
+    asgi.app.state.wakeups.wake(streams.stream_id(match_id))
     for _ in range(200):  # the timer runs in this event loop: give it its turn
         await asyncio.sleep(0.05)
         after = await view(asgi, match_id, token)
@@ -66,11 +80,9 @@ async def past_deadline(asgi: Asgi, clock: MovableClock, match_id: str, token: s
     raise AssertionError("the timeout was not made")
 
 
-@pytest.mark.parametrize("players", [3, 4])
-async def test_a_format_seat_resigns_with_a_command_and_the_match_is_over(
-    asgi: Asgi, players: int
-) -> None:
-    match_id, tokens = await created(asgi, players)
+@EVERY_SIZE
+async def test_a_seat_resigns_with_a_command_and_the_match_is_over(asgi: Asgi, seats: int) -> None:
+    match_id, tokens = await created(asgi, seats)
     path = f"/matches/{match_id}"
 
     response = await asgi.client.post(
@@ -83,7 +95,9 @@ async def test_a_format_seat_resigns_with_a_command_and_the_match_is_over(
     assert ending["winner"] == 0  # the other team; of seats 0 and 2, level, the lower
     for seat, token in tokens.items():
         seen = await view(asgi, match_id, token)
-        assert (seen["phase"], seen["legal_actions"], seen["turns"]) == ("match_over", [], [])
+        assert (seen["phase"], seen["legal_actions"]) == ("match_over", [])
+        assert seen.get("turns", []) == []
+        assert seen.get("turn") is None
         assert seen["ending"] == ending, seat
     again = await asgi.client.post(
         f"{path}/commands", json={"type": "resign"}, headers=bearer(tokens[0])
@@ -96,25 +110,25 @@ async def test_a_format_seat_resigns_with_a_command_and_the_match_is_over(
     assert events[-1]["event"]["type"] == "match_ended"
 
 
-async def test_each_four_player_table_shows_its_own_clock(asgi: Asgi) -> None:
+@EVERY_SIZE
+async def test_each_table_shows_its_own_clock(asgi: Asgi, seats: int) -> None:
     injected_clock(asgi)
-    match_id, tokens = await created(asgi, 4, **CLOCKED)
+    match_id, tokens = await created(asgi, seats, **CLOCKED)
 
     seen = await view(asgi, match_id, tokens[0])
 
-    on = [table["seats"][table["view"]["clock"]["seat"]] for table in seen["tables"]]
-    assert sorted(on) == sorted(seen["turns"])
-    for table in seen["tables"]:
-        clock = table["view"]["clock"]
-        assert clock["banks_ms"] == [5_000, 5_000]
+    on = [at[table["clock"]["seat"]] for at, table in tables_of(seen)]
+    assert sorted(on) == sorted(seen["turns"] if "turns" in seen else [seen["turn"]])
+    for _, table in tables_of(seen):
+        assert table["clock"]["banks_ms"] == [5_000, 5_000]
 
 
-@pytest.mark.parametrize("players", [3, 4])
-async def test_a_format_timeout_makes_the_default_move_and_a_late_move_is_refused(
-    asgi: Asgi, players: int
+@EVERY_SIZE
+async def test_a_timeout_makes_the_default_move_and_a_late_move_is_refused(
+    asgi: Asgi, seats: int
 ) -> None:
     clock = injected_clock(asgi)
-    match_id, tokens = await created(asgi, players, **CLOCKED)
+    match_id, tokens = await created(asgi, seats, **CLOCKED)
     seat, due = on_the_clock(await view(asgi, match_id, tokens[0]))
 
     clock.now = due + timedelta(milliseconds=1)  # the timer is not woken yet
@@ -126,27 +140,31 @@ async def test_a_format_timeout_makes_the_default_move_and_a_late_move_is_refuse
 
     assert await past_deadline(asgi, clock, match_id, tokens[0]) == seat
     events = (await asgi.client.get(f"/matches/{match_id}/events")).json()["events"]
-    inner = [e["event"]["event"] for e in events if e["event"]["type"] == "table_event"]
+    inner = table_events(events)
     kinds = [e["type"] for e in inner]
     timed_out = kinds.index("timed_out")
-    spent = inner[timed_out + 1]  # the bank is spent, then the default move is made
-    assert (spent["type"], spent["seat"], spent["due_at"]) == ("deadline_set", None, None)
-    assert kinds[timed_out + 2] == "upcard_passed"
+    if seats == 2:
+        # The timeout spends the bank itself; the cut's winner chooses the dealer by default.
+        assert kinds[timed_out + 1] == "dealer_chosen"
+    else:
+        spent = inner[timed_out + 1]  # the bank is spent, then the default move is made
+        assert (spent["type"], spent["seat"], spent["due_at"]) == ("deadline_set", None, None)
+        assert kinds[timed_out + 2] == "upcard_passed"
     seen = await view(asgi, match_id, tokens[seat])
     assert seen["ending"] is None
-    assert seen["phase"] == "play"
+    assert seen["phase"] != "match_over"
 
 
-@pytest.mark.parametrize("players", [3, 4])
-async def test_format_timeouts_in_a_row_forfeit_the_match(asgi: Asgi, players: int) -> None:
+@EVERY_SIZE
+async def test_timeouts_in_a_row_forfeit_the_match(asgi: Asgi, seats: int) -> None:
     clock = injected_clock(asgi)
-    match_id, tokens = await created(asgi, players, **{**CLOCKED, "timeouts_to_forfeit": 1})
+    match_id, tokens = await created(asgi, seats, **{**CLOCKED, "timeouts_to_forfeit": 1})
 
     seat = await past_deadline(asgi, clock, match_id, tokens[0])
 
     ending = (await view(asgi, match_id, tokens[0]))["ending"]
     assert (ending["reason"], ending["seat"]) == ("forfeited_on_time", seat)
-    if players == 4:
+    if seats == 4:
         assert ending["winner"] == 1 - seat % 2
     else:
         assert ending["winner"] != seat

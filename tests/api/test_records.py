@@ -1,6 +1,8 @@
-"""Game records of three- and four-player matches over HTTP and in the database: the record
-served while a round is played leaves that round out and verifies; a finished match's record
-verifies; ``gin audit`` checks one in the database and names a row edited in place."""
+"""Game records over HTTP and in the database. At every table size a finished match's record
+verifies, names the seats the server's bots played, and a match resigned mid-hand is recorded
+whole. Of a match of several tables: the record served while a round is played leaves that
+round out and verifies; ``gin audit`` checks one in the database and names a row edited in
+place; hand histories and replays name the table (two seats: tests/audit)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import random
 from collections.abc import Callable
 
 import psycopg
-import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
@@ -17,6 +18,7 @@ from adapters.postgres.match_registry import PostgresMatchRegistry
 from cli.audit import audit_match
 from service.audit.game_record import decode_record
 from service.audit.verify import Verdict, verify_record
+from tests.api.any_size import EVERY_SIZE, create_at, play_out
 from tests.api.players import Json, bearer, choose
 from tests.api.test_formats import create
 
@@ -66,16 +68,16 @@ async def test_a_record_served_mid_round_leaves_the_round_out_and_verifies(
     assert len(record.fairness.revealed) == 1 + record.hands_finished
 
 
-async def test_a_finished_three_player_match_record_verifies(client: Client) -> None:
-    created = await create(client, players=3)
-    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
-    path = f"/matches/{created['match_id']}"
-    await play_until(client, path, tokens, 6, lambda v: False)
-    record = decode_record((await client.get(f"{path}/record")).content)
+@EVERY_SIZE
+async def test_a_finished_match_record_verifies(client: Client, seats: int) -> None:
+    table = await create_at(client, seats)
+    await play_out(client, table, random.Random(6))
+    record = decode_record((await client.get(f"{table.path}/record")).content)
     assert record.status == "finished"
     assert record.events_left_out == 0
-    assert [seat.seat for seat in record.seats] == [0, 1, 2]
-    assert verify_record(record).ok
+    assert [seat.seat for seat in record.seats] == list(range(seats))
+    verdict = verify_record(record)
+    assert verdict.ok, verdict.render()
 
 
 async def audit(url: str, match_id: str) -> Verdict:
@@ -147,27 +149,42 @@ async def test_hand_histories_and_replay_name_the_table_and_refuse_the_round_in_
     assert refused.status_code == 409, refused.text
 
 
-async def test_a_record_names_the_seats_the_servers_bots_played(client: Client) -> None:
-    for players, bots in ((3, [None, "simple", "random"]), (4, ["strong", None, None, "simple"])):
-        created = await create(client, players=players, bots=bots)
-        response = await client.get(f"/matches/{created['match_id']}/record")
-        assert response.status_code == 200, response.text
-        record = decode_record(response.content)
-        assert [seat.bot for seat in record.seats] == bots
-        assert [seat.seat for seat in record.seats] == list(range(players))
-        # A person's seat is joined from the start, with its token; so is every bot's.
-        assert all(seat.joined for seat in record.seats)
-        assert verify_record(record).ok
+BOTS = {
+    2: [None, "simple"],
+    3: [None, "simple", "random"],
+    4: ["strong", None, None, "simple"],
+}
 
 
-@pytest.mark.parametrize("players", [3, 4])
-async def test_a_match_resigned_mid_round_is_recorded_whole_and_verifies(
-    client: Client, players: int
+@EVERY_SIZE
+async def test_a_record_names_the_seats_the_servers_bots_played(client: Client, seats: int) -> None:
+    created = await create(client, players=seats, bots=BOTS[seats])
+    response = await client.get(f"/matches/{created['match_id']}/record")
+    assert response.status_code == 200, response.text
+    record = decode_record(response.content)
+    assert [seat.bot for seat in record.seats] == BOTS[seats]
+    assert [seat.seat for seat in record.seats] == list(range(seats))
+    # A person's seat is joined from the start, with its token; so is every bot's.
+    assert all(seat.joined for seat in record.seats)
+    assert verify_record(record).ok
+
+
+def in_second_deal(view: Json) -> bool:
+    """A second hand (at three and four seats, a second round) is being played."""
+    if "round" in view:
+        return bool(view["round"] >= 2 and view["phase"] == "play")
+    return bool(view["hand_number"] >= 2 and view["phase"] not in ("deal", "hand_over"))
+
+
+@EVERY_SIZE
+async def test_a_match_resigned_mid_hand_is_recorded_whole_and_verifies(
+    client: Client, seats: int
 ) -> None:
-    created = await create(client, players=players, options={"game_target": 200})
+    created = await create(client, players=seats, options={"game_target": 200})
     tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
     path = f"/matches/{created['match_id']}"
-    await play_until(client, path, tokens, 7, lambda v: v["round"] >= 2 and v["phase"] == "play")
+    view = await play_until(client, path, tokens, 7, in_second_deal)
+    assert in_second_deal(view), view
     resigned = await client.post(
         f"{path}/commands", json={"type": "resign"}, headers=bearer(tokens[1])
     )
@@ -176,7 +193,12 @@ async def test_a_match_resigned_mid_round_is_recorded_whole_and_verifies(
     assert record.status == "finished"
     assert record.events_left_out == 0
     assert record.match_stream.events[-1].type == "match_ended"
-    # The round in play when the match ended is in it: dealt, its hands never scored.
-    assert record.match_stream.events[-2].type != "round_started"
+    if seats > 2:
+        # The round in play when the match ended is in it: dealt, its hands never scored.
+        assert record.match_stream.events[-2].type != "round_started"
+    else:
+        # The hand in play when the match ended is in it, its deal included.
+        hands = [e.type for e in record.match_stream.events if e.type == "dealt"]
+        assert len(hands) == view["hand_number"]
     verdict = verify_record(record)
     assert verdict.ok, verdict.render()
