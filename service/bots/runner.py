@@ -78,7 +78,24 @@ class BotRunner:
         awaits = self._matches.rules_for(match).awaits
         if not any(awaits(after.state, seat) for seat in seats):
             return after
-        return await self._play_while_due(match, seats)
+        answered = await self._play_while_due(match, seats)
+        if not after.retried:
+            return answered
+        # A retry is answered as its first attempt was, though the match moved on since: with
+        # the bots' moves that followed that attempt, up to the first state at which a person
+        # acts and no bot (a state between a hand's end and the next deal awaits nobody).
+        streams = self._matches.streams_for(match)
+        later = await streams.read_events(match.match_id, after_version=after.version)
+        rules, state, version = streams.kind.rules, after.state, after.version
+        people = [seat for seat in range(len(match.seats)) if seat not in seats]
+        for at, event in later:
+            if rules.over(state) or (
+                any(awaits(state, seat) for seat in people)
+                and not any(awaits(state, seat) for seat in seats)
+            ):
+                break
+            state, version = rules.fold([event], state), at
+        return Loaded(state, version, after.appended, retried=True)
 
     async def resume(self, match_id: str) -> None:
         """Play whatever bot moves the match is waiting on, if any."""

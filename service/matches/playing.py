@@ -122,7 +122,7 @@ class PlayingMatches(MatchServiceBase):
             )
         answered = await streams.load_at(match.match_id, first.result.last_version)
         # With its first append, so a receipt signs the hash the store kept for it.
-        return Loaded(answered.state, answered.version, first.result)
+        return Loaded(answered.state, answered.version, first.result, retried=True)
 
 
 def require_in_time(

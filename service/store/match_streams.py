@@ -43,6 +43,9 @@ class Loaded(msgspec.Struct, Generic[S], frozen=True):
     # The append that reached ``version``, when this process has just made it: its position
     # and head hash let a receipt be signed without reading the event back.
     appended: AppendResult | None = None
+    # An idempotent retry's answer: the first attempt's append, which the match may have
+    # moved on from since.
+    retried: bool = False
 
 
 @dataclass(frozen=True)
