@@ -219,6 +219,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                 await wakeups.stop()
 
     configure_logging(settings.log_level)
+    problems = counting_problems(handle_exception, metrics)
     return Litestar(
         route_handlers=[
             MatchesController,
@@ -262,9 +263,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             "quick_match": Provide(provide_quick_match, sync_to_thread=False),
         },
         lifespan=[resources],
-        exception_handlers={Exception: counting_problems(handle_exception, metrics)},
+        exception_handlers={Exception: problems},
         middleware=[
-            RequestLogMiddleware(metrics),
+            RequestLogMiddleware(metrics, problems),
             LimitsMiddleware(settings.read_timeout_seconds),
             *rate_limit_middleware(settings.rate_limits),
         ],
