@@ -86,7 +86,7 @@ from web.events import EventsController
 from web.feed import FeedController, provide_feed
 from web.health import health, live, ready
 from web.invites import InvitesController, provide_invitations
-from web.limits import LimitsMiddleware
+from web.limits import LimitsMiddleware, close_after_unread_body
 from web.matches import MatchesController, provide_creations
 from web.metrics import counting_problems, metrics_endpoint
 from web.openapi_contract import ClientDocument
@@ -273,7 +273,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
         plugins=_plugins(settings, tracer_provider),
         # Same origin needs no CORS: only other origins named in the settings get it.
         cors_config=cors_config(settings.cors_origins),
-        before_send=[refused_preflight_as_problem],
+        before_send=[refused_preflight_as_problem, close_after_unread_body],
         # Records and long event feeds shrink several times over; live streams stay unbuffered.
         compression_config=CompressionConfig(
             backend="brotli", brotli_gzip_fallback=True, exclude=STREAMS
