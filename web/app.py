@@ -87,6 +87,7 @@ from web.feed import FeedController, provide_feed
 from web.health import health, live, ready
 from web.invites import InvitesController, provide_invitations
 from web.limits import LimitsMiddleware, close_after_unread_body
+from web.live_streams import ending_live_streams
 from web.matches import MatchesController, provide_creations
 from web.metrics import counting_problems, metrics_endpoint
 from web.openapi_contract import ClientDocument
@@ -209,6 +210,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                     ),
                     running_projector(Projector(store, players, app.state.matches), wakeups),
                     running_quick_match_repair(app.state.quick_match),
+                    # Left first on shutdown, while the store still answers the streams.
+                    ending_live_streams(wakeups.wake_all) as app.state.live_streams,
                 ):
                     yield
             finally:

@@ -1,0 +1,105 @@
+"""Stopping a real ``gin serve`` as an operator does (SIGTERM, or Ctrl+C's SIGINT) while
+clients hold live streams: every stream ends with a last message whose ``retry`` field tells
+the client to reconnect, the server exits, no process of it is left behind, and an embedded
+PostgreSQL it started stops with it. ``python3 dev.py serve`` passes the signal on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bench.servers import Server, gin_serve, served
+from tests.api.players import create_table
+from web.rate_limits import NO_LIMITS
+
+ROOT = Path(__file__).resolve().parents[2]
+# Only a server that never stops takes this long: granian alone waits for every stream.
+HANG = 60.0
+STREAMS = 3
+
+pytestmark = pytest.mark.slow
+
+
+async def read_stream(http: httpx.AsyncClient, path: str, opened: asyncio.Event) -> str:
+    """Everything a stream sends until the server ends it."""
+    received = ""
+    async with http.stream("GET", path) as response:
+        assert response.status_code == 200
+        async for chunk in response.aiter_text():
+            received += chunk
+            if "id: " in received:
+                opened.set()
+    return received
+
+
+def group_gone(leader: int) -> bool:
+    """True once no process is left in the server's process group (its workers included)."""
+    try:
+        os.killpg(leader, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def stop_while_streaming(server: Server, signum: int, pid: int | None = None) -> None:
+    async with httpx.AsyncClient(base_url=server.url, timeout=HANG) as http:
+        table = await create_table(http)
+        openings = [asyncio.Event() for _ in range(STREAMS)]
+        readers = [
+            asyncio.create_task(read_stream(http, f"{table.path}/stream", opened))
+            for opened in openings
+        ]
+        await asyncio.wait_for(asyncio.gather(*(o.wait() for o in openings)), HANG)
+
+        os.kill(pid or server.pid, signum)
+        async with asyncio.timeout(HANG):
+            ends = await asyncio.gather(*readers)
+    for received in ends:
+        last = received.rstrip("\n").rpartition("\n\n")[2]
+        assert "retry: " in last, received
+    code = await asyncio.to_thread(server.process.wait, HANG)
+    assert code in {0, -signum, 128 + signum}, code
+    assert await until(lambda: group_gone(server.pid)), "a process of the server was left"
+    assert "Traceback" not in server.output(), server.output()
+
+
+async def until(condition: Callable[[], bool]) -> bool:
+    async with asyncio.timeout(HANG):
+        while not condition():
+            await asyncio.sleep(0.1)
+    return True
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_a_signal_ends_every_live_stream_and_the_server(
+    database_url: str, signum: int
+) -> None:
+    with gin_serve(database_url, "--workers", "2") as server:
+        await stop_while_streaming(server, signum)
+
+
+def postgres_running(data_dir: Path) -> bool:
+    return (data_dir / "postgres" / "postmaster.pid").exists()
+
+
+async def test_dev_py_serve_passes_sigterm_on_and_the_embedded_postgres_stops() -> None:
+    data_dir = Path(tempfile.mkdtemp(prefix="gin-stopping-"))
+
+    def command(port: int) -> list[str]:
+        return [
+            *(sys.executable, str(ROOT / "dev.py"), "serve", "--data-dir", str(data_dir)),
+            *("--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"),
+        ]
+
+    with served(command, NO_LIMITS.to_env(), cwd=str(ROOT)) as server:
+        assert postgres_running(data_dir)
+        await stop_while_streaming(server, signal.SIGTERM)
+        assert not postgres_running(data_dir), "the embedded PostgreSQL was left running"
