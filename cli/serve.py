@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 import msgspec
 
 from adapters.postgres.database import Database, migration_url, open_database
+from adapters.postgres.embedded_watch import watch
 from adapters.postgres.migrate import cannot_reach, upgrade_when_reachable
 from web.settings import LOG_LEVELS, Accepts, Settings, one_of
 
@@ -68,6 +69,9 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"gin: cannot serve on {settings.host}:{settings.port}: {taken}", file=sys.stderr)
         return 1
     database = _open_database(settings)
+    if database.embedded is not None:
+        # Stops the embedded server should this process be killed outright.
+        watch(database.embedded.data_dir, os.getpid())
     try:
         settings = msgspec.structs.replace(settings, database_url=database.service_url)
         base = f"http://{settings.host}:{settings.port}"

@@ -93,6 +93,7 @@ from web.metrics import counting_problems, metrics_endpoint
 from web.openapi_contract import ClientDocument
 from web.operator_matches import OperatorMatchesController, provide_operator_matches
 from web.operators import OPERATOR_KEY, provide_operator_keys
+from web.parent_death import stop_with_parent
 from web.players import PLAYER_CREDENTIAL, PlayersController, provide_accounts
 from web.problems import handle_exception
 from web.quick_match import QuickMatchController, provide_quick_match
@@ -324,6 +325,7 @@ def _plugins(settings: Settings, tracer_provider: TracerProvider | None) -> list
 
 def create_app_from_env() -> Litestar:
     """The app for a server started with ``--factory`` (each worker reads the environment)."""
+    stop_with_parent()
     app = create_app(Settings.from_env())
     # What is made by now (modules, the app, its routes and schemas) lives as long as the
     # process: frozen, the garbage collector stops walking it again. Over 15 s of commands at

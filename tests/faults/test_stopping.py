@@ -6,11 +6,13 @@ PostgreSQL it started stops with it. ``python3 dev.py serve`` passes the signal 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -90,9 +92,21 @@ def postgres_running(data_dir: Path) -> bool:
     return (data_dir / "postgres" / "postmaster.pid").exists()
 
 
-async def test_dev_py_serve_passes_sigterm_on_and_the_embedded_postgres_stops() -> None:
-    data_dir = Path(tempfile.mkdtemp(prefix="gin-stopping-"))
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """A data folder for an embedded PostgreSQL; a server the test left running is stopped."""
+    folder = Path(tempfile.mkdtemp(prefix="gin-stopping-"))
+    yield folder
+    pid_file = folder / "postgres" / "postmaster.pid"
+    if pid_file.exists():
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(pid_file.read_text().split()[0]), signal.SIGTERM)
+    shutil.rmtree(folder, ignore_errors=True)
 
+
+async def test_dev_py_serve_passes_sigterm_on_and_the_embedded_postgres_stops(
+    data_dir: Path,
+) -> None:
     def command(port: int) -> list[str]:
         return [
             *(sys.executable, str(ROOT / "dev.py"), "serve", "--data-dir", str(data_dir)),
@@ -103,3 +117,28 @@ async def test_dev_py_serve_passes_sigterm_on_and_the_embedded_postgres_stops() 
         assert postgres_running(data_dir)
         await stop_while_streaming(server, signal.SIGTERM)
         assert not postgres_running(data_dir), "the embedded PostgreSQL was left running"
+
+
+async def test_workers_and_the_embedded_postgres_stop_when_gin_serve_is_killed(
+    data_dir: Path,
+) -> None:
+    def command(port: int) -> list[str]:
+        return [
+            *(sys.executable, "-m", "cli.main", "serve", "--data-dir", str(data_dir)),
+            *("--host", "127.0.0.1", "--port", str(port), "--workers", "2"),
+        ]
+
+    with served(command, NO_LIMITS.to_env(), cwd=str(ROOT)) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=HANG) as http:
+            table = await create_table(http)
+            opened = asyncio.Event()
+            reader = asyncio.create_task(read_stream(http, f"{table.path}/stream", opened))
+            await asyncio.wait_for(opened.wait(), HANG)
+
+            os.kill(server.pid, signal.SIGKILL)  # the main process only, as a crash would
+            server.process.wait(HANG)  # reaped, as its parent (a shell, a supervisor) does
+            async with asyncio.timeout(HANG):
+                received = await reader
+        assert "retry: " in received.rstrip("\n").rpartition("\n\n")[2], received
+        assert await until(lambda: group_gone(server.pid)), "a worker outlived gin serve"
+        assert await until(lambda: not postgres_running(data_dir)), "PostgreSQL was left running"
