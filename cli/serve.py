@@ -26,6 +26,11 @@ APP_FACTORY = "web.app:create_app_from_env"
 # Chosen by measuring with bench/http.py (docs/api.md, "Server"): as fast as uvicorn with one
 # worker, and uvicorn's multi-process mode answered each request ~45 ms late here.
 SERVERS = ("uvicorn", "granian")
+# How long granian waits for a worker told to stop before it kills it. A worker stops in well
+# under a second (its live streams end on the signal, web/live_streams.py); one told to stop
+# while it was still starting never hears it (granian loses the signal), and would otherwise
+# hold gin serve's exit forever.
+WORKER_STOP_SECONDS = 10
 DEFAULT_SERVER = "granian"
 SERVER = Accepts(f"one of {', '.join(SERVERS)}", one_of(SERVERS))
 
@@ -102,6 +107,7 @@ def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER)
             factory=True,
             log_level=LogLevels(settings.log_level.lower()),
             log_access=False,  # the app logs each request itself, as JSON
+            workers_kill_timeout=WORKER_STOP_SECONDS,
             # A client gets this long for its headers; the body's own limit is the app's.
             http1_settings=HTTP1Settings(
                 header_read_timeout=round(settings.read_timeout_seconds * 1000)
