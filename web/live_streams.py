@@ -84,7 +84,9 @@ def _on_stop_signals(
     previous: dict[int, Any] = {}
 
     def handler(signum: int, frame: FrameType | None) -> None:
-        loop.call_soon_threadsafe(call)
+        # Its loop may be closed by now: two apps in one process restore out of order.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(call)
         chained = previous.get(signum)
         if callable(chained):
             chained(signum, frame)
