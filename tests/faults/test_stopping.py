@@ -52,7 +52,7 @@ def group_gone(leader: int) -> bool:
     return False
 
 
-async def stop_while_streaming(server: Server, signum: int, pid: int | None = None) -> None:
+async def stop_while_streaming(server: Server, signum: int) -> None:
     async with httpx.AsyncClient(base_url=server.url, timeout=HANG) as http:
         table = await create_table(http)
         openings = [asyncio.Event() for _ in range(STREAMS)]
@@ -62,7 +62,10 @@ async def stop_while_streaming(server: Server, signum: int, pid: int | None = No
         ]
         await asyncio.wait_for(asyncio.gather(*(o.wait() for o in openings)), HANG)
 
-        os.kill(pid or server.pid, signum)
+        if signum == signal.SIGINT:
+            os.killpg(server.pid, signum)  # Ctrl+C: the terminal signals the whole group
+        else:
+            os.kill(server.pid, signum)
         async with asyncio.timeout(HANG):
             ends = await asyncio.gather(*readers)
     for received in ends:
@@ -120,6 +123,7 @@ def data_dir() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.postgres
 async def test_dev_py_serve_passes_sigterm_on_and_the_embedded_postgres_stops(
     data_dir: Path,
 ) -> None:
@@ -135,6 +139,7 @@ async def test_dev_py_serve_passes_sigterm_on_and_the_embedded_postgres_stops(
         assert not postgres_running(data_dir), "the embedded PostgreSQL was left running"
 
 
+@pytest.mark.postgres
 async def test_workers_and_the_embedded_postgres_stop_when_gin_serve_is_killed(
     data_dir: Path,
 ) -> None:
