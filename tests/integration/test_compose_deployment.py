@@ -73,7 +73,8 @@ def fresh_server() -> Iterator[EmbeddedPostgres]:
     """A cluster of its own, empty as the image's is on first start: roles are the cluster's,
     and the test server's already has the groups the migrations make."""
     refuse_without_postgres()
-    server = EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="gin-compose-pg-")) / "postgres")
+    folder = Path(tempfile.mkdtemp(prefix="gin-compose-pg-")) / "postgres"
+    server = EmbeddedPostgres(folder, delete_on_stop=True)
     try:
         yield server
     finally:

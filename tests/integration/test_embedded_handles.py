@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -41,3 +42,4 @@ def test_a_dead_users_id_does_not_keep_the_server_running() -> None:
     finally:
         if pid_file.exists():
             os.kill(postmaster, signal.SIGTERM)
+        shutil.rmtree(folder.parent, ignore_errors=True)
