@@ -20,6 +20,7 @@ import msgspec
 from adapters.postgres.database import Database, migration_url, open_database
 from adapters.postgres.embedded_watch import watch
 from adapters.postgres.migrate import cannot_reach, upgrade_when_reachable
+from web.parent_death import SERVER_PID
 from web.settings import LOG_LEVELS, Accepts, Settings, one_of
 
 APP_FACTORY = "web.app:create_app_from_env"
@@ -92,6 +93,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER) -> None:
     """Run until interrupted; every worker reads ``settings`` from the environment."""
     os.environ.update(settings.to_env())
+    os.environ[SERVER_PID] = str(os.getpid())  # its workers stop should it die
     if server == "granian":
         from granian import Granian
         from granian.constants import Interfaces
