@@ -1,5 +1,6 @@
-# The service as deployed: it talks to the PostgreSQL named by DATABASE_URL and applies the
-# migrations when it starts (see docker-compose.yml).
+# The service as deployed: it talks to the PostgreSQL named by DATABASE_URL. In
+# docker-compose.yml the same image also runs the one-off migration step, as the database's
+# owner, before the service starts as a login granted only gin_app.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -330,6 +330,19 @@ def mutate(rest: list[str]) -> int:
     return status
 
 
+def serve(rest: list[str]) -> int:
+    """``gin serve`` in this process's place (on POSIX): a stop signal sent to this process
+    (SIGTERM from a supervisor, SIGHUP) then reaches the server itself, which stops its
+    workers and the embedded PostgreSQL, rather than killing a parent and orphaning them."""
+    argv = [str(BIN / "gin"), "serve", *rest]
+    if os.name != "posix":
+        return run(*argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.chdir(ROOT)
+    os.execv(argv[0], argv)
+
+
 def main(args: list[str]) -> int:
     if not args or args[0] not in {"serve", "test", "flaky", "bench", "loadtest", "mutate"}:
         print(__doc__)
@@ -337,7 +350,7 @@ def main(args: list[str]) -> int:
     command, rest = args[0], args[1:]
     if command == "serve":
         ensure_venv("dev")
-        return run(str(BIN / "gin"), "serve", *rest)
+        return serve(rest)
     if command == "bench":
         ensure_venv("dev,bench")
         return run(str(BIN / "python"), "-m", f"bench.{rest[0]}", *rest[1:])

@@ -15,7 +15,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from adapters.postgres.database import open_database
+from adapters.postgres.database import migration_url, open_database
+from adapters.postgres.migrate import CONNECT_TIMEOUT_SECONDS, cannot_reach
+from adapters.postgres.roles import APP_ROLE, ensure_login
 from cli.audit import add_audit_commands
 from cli.operators import add_operator_commands
 from cli.serve import SERVER, add_serve_command
@@ -72,17 +74,42 @@ def add_db_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser
     db_commands = db.add_subparsers(dest="db_command", required=True, metavar="DB_COMMAND")
     upgrade = db_commands.add_parser("upgrade", help="apply every pending migration")
     add_database_options(upgrade)
+    upgrade.add_argument(
+        "--grant-app-to",
+        metavar="LOGIN",
+        help="then grant the application role gin_app to LOGIN (the login the service serves "
+        "through), creating it without a password if it does not exist",
+    )
     upgrade.set_defaults(run=run_db_upgrade)
 
 
 def run_db_upgrade(args: argparse.Namespace) -> int:
-    database = open_database(args.database_url, data_dir=args.data_dir, migrate=True)
+    try:
+        database = open_database(args.database_url, data_dir=args.data_dir, migrate=True)
+    except Exception as error:
+        if not cannot_reach(error):
+            raise
+        # One line, as for a bad setting: the URL's password is never printed.
+        print(
+            f"gin: the database does not answer (gave up after {CONNECT_TIMEOUT_SECONDS} s "
+            f"waiting to connect): {_cause(error)}",
+            file=sys.stderr,
+        )
+        return 1
     try:
         where = f" (embedded, in {database.embedded.data_dir})" if database.embedded else ""
         print(f"the database is at the newest schema{where}")
+        if args.grant_app_to:
+            ensure_login(migration_url(database.url), args.grant_app_to)
+            print(f"{args.grant_app_to} is granted {APP_ROLE}")
     finally:
         database.close()
     return 0
+
+
+def _cause(error: Exception) -> str:
+    cause = getattr(error, "orig", None) or error
+    return str(cause).splitlines()[0] if str(cause) else type(cause).__name__
 
 
 def check_options(args: argparse.Namespace) -> None:

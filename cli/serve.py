@@ -18,13 +18,20 @@ from urllib.parse import urlsplit, urlunsplit
 import msgspec
 
 from adapters.postgres.database import Database, migration_url, open_database
+from adapters.postgres.embedded_watch import watch
 from adapters.postgres.migrate import cannot_reach, upgrade_when_reachable
+from web.parent_death import SERVER_PID
 from web.settings import LOG_LEVELS, Accepts, Settings, one_of
 
 APP_FACTORY = "web.app:create_app_from_env"
 # Chosen by measuring with bench/http.py (docs/api.md, "Server"): as fast as uvicorn with one
 # worker, and uvicorn's multi-process mode answered each request ~45 ms late here.
 SERVERS = ("uvicorn", "granian")
+# How long granian waits for a worker told to stop before it kills it. A worker stops in well
+# under a second (its live streams end on the signal, web/live_streams.py); one told to stop
+# while it was still starting never hears it (granian loses the signal), and would otherwise
+# hold gin serve's exit forever.
+WORKER_STOP_SECONDS = 10
 DEFAULT_SERVER = "granian"
 SERVER = Accepts(f"one of {', '.join(SERVERS)}", one_of(SERVERS))
 
@@ -68,6 +75,9 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"gin: cannot serve on {settings.host}:{settings.port}: {taken}", file=sys.stderr)
         return 1
     database = _open_database(settings)
+    if database.embedded is not None:
+        # Stops the embedded server should this process be killed outright.
+        watch(database.embedded.data_dir, os.getpid())
     try:
         settings = msgspec.structs.replace(settings, database_url=database.service_url)
         base = f"http://{settings.host}:{settings.port}"
@@ -83,6 +93,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER) -> None:
     """Run until interrupted; every worker reads ``settings`` from the environment."""
     os.environ.update(settings.to_env())
+    os.environ[SERVER_PID] = str(os.getpid())  # its workers stop should it die
     if server == "granian":
         from granian import Granian
         from granian.constants import Interfaces
@@ -98,6 +109,7 @@ def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER)
             factory=True,
             log_level=LogLevels(settings.log_level.lower()),
             log_access=False,  # the app logs each request itself, as JSON
+            workers_kill_timeout=WORKER_STOP_SECONDS,
             # A client gets this long for its headers; the body's own limit is the app's.
             http1_settings=HTTP1Settings(
                 header_read_timeout=round(settings.read_timeout_seconds * 1000)

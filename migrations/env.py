@@ -13,7 +13,7 @@ import os
 from alembic import context
 from sqlalchemy import create_engine, pool, text
 
-from adapters.postgres.migrate import MIGRATION_LOCK, sqlalchemy_url
+from adapters.postgres.migrate import MIGRATION_LOCK, connect_arguments, sqlalchemy_url
 
 
 def _database_url() -> str:
@@ -30,7 +30,9 @@ def run_offline() -> None:
 
 
 def run_online() -> None:
-    engine = create_engine(_database_url(), poolclass=pool.NullPool)
+    engine = create_engine(
+        _database_url(), poolclass=pool.NullPool, connect_args=connect_arguments()
+    )
     with engine.connect() as connection:
         context.configure(connection=connection, transactional_ddl=True)
         with context.begin_transaction():

@@ -86,12 +86,14 @@ from web.events import EventsController
 from web.feed import FeedController, provide_feed
 from web.health import health, live, ready
 from web.invites import InvitesController, provide_invitations
-from web.limits import LimitsMiddleware
+from web.limits import LimitsMiddleware, close_after_unread_body
+from web.live_streams import ending_live_streams
 from web.matches import MatchesController, provide_creations
 from web.metrics import counting_problems, metrics_endpoint
 from web.openapi_contract import ClientDocument
 from web.operator_matches import OperatorMatchesController, provide_operator_matches
 from web.operators import OPERATOR_KEY, provide_operator_keys
+from web.parent_death import stop_with_parent
 from web.players import PLAYER_CREDENTIAL, PlayersController, provide_accounts
 from web.problems import handle_exception
 from web.quick_match import QuickMatchController, provide_quick_match
@@ -209,6 +211,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                     ),
                     running_projector(Projector(store, players, app.state.matches), wakeups),
                     running_quick_match_repair(app.state.quick_match),
+                    # Left first on shutdown, while the store still answers the streams.
+                    ending_live_streams(wakeups.wake_all) as app.state.live_streams,
                 ):
                     yield
             finally:
@@ -219,6 +223,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                 await wakeups.stop()
 
     configure_logging(settings.log_level)
+    problems = counting_problems(handle_exception, metrics)
     return Litestar(
         route_handlers=[
             MatchesController,
@@ -262,9 +267,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             "quick_match": Provide(provide_quick_match, sync_to_thread=False),
         },
         lifespan=[resources],
-        exception_handlers={Exception: counting_problems(handle_exception, metrics)},
+        exception_handlers={Exception: problems},
         middleware=[
-            RequestLogMiddleware(metrics),
+            RequestLogMiddleware(metrics, problems),
             LimitsMiddleware(settings.read_timeout_seconds),
             *rate_limit_middleware(settings.rate_limits),
         ],
@@ -272,7 +277,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
         plugins=_plugins(settings, tracer_provider),
         # Same origin needs no CORS: only other origins named in the settings get it.
         cors_config=cors_config(settings.cors_origins),
-        before_send=[refused_preflight_as_problem],
+        before_send=[refused_preflight_as_problem, close_after_unread_body],
         # Records and long event feeds shrink several times over; live streams stay unbuffered.
         compression_config=CompressionConfig(
             backend="brotli", brotli_gzip_fallback=True, exclude=STREAMS
@@ -320,6 +325,7 @@ def _plugins(settings: Settings, tracer_provider: TracerProvider | None) -> list
 
 def create_app_from_env() -> Litestar:
     """The app for a server started with ``--factory`` (each worker reads the environment)."""
+    stop_with_parent()
     app = create_app(Settings.from_env())
     # What is made by now (modules, the app, its routes and schemas) lives as long as the
     # process: frozen, the garbage collector stops walking it again. Over 15 s of commands at

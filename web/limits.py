@@ -9,18 +9,24 @@
   would exhaust Python's recursion limit. Every body the API takes nests a few levels.
 
 The body's size is Litestar's ``request_max_body_size`` (413), set in ``web.app``.
+
+An answer sent before its request's body was read (a 413, a 429, a route that takes no body)
+says ``Connection: close`` (``close_after_unread_body``): the rest of the body is still on its
+way, so the server cannot reuse the connection, and a client that is not told so would send
+its next request down a connection about to close, and lose it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any
 from urllib.parse import parse_qsl
 
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
 from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
+from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Send
 
 from service.errors import InvalidParameter, MalformedJson
 
@@ -29,6 +35,9 @@ MAX_JSON_DEPTH = 32
 INTEGER_PARAMETERS = frozenset({"after", "limit", "at"})
 MAX_DIGITS = 18  # anything longer is above every bound the API has
 METHODS_WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# In a request's ``scope["state"]`` once its whole body has been received.
+BODY_READ = "gin_body_read"
+_CLOSE = (b"connection", b"close")
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(rb"[\[\]{}]")
@@ -54,8 +63,26 @@ class LimitsMiddleware(ASGIMiddleware):
         if scope["query_string"]:
             check_query(scope["query_string"])
         if scope.get("method") in METHODS_WITH_BODY:
-            receive = BodyReader(receive, self.read_timeout).receive
+            receive = BodyReader(receive, self.read_timeout, scope.setdefault("state", {})).receive
         await next_app(scope, receive, send)
+
+
+async def close_after_unread_body(message: Message, scope: Scope) -> None:
+    """A ``before_send`` hook: ``Connection: close`` on an answer to a request whose body was
+    announced but not all read when the answer started."""
+    if message["type"] != "http.response.start" or scope.get("state", {}).get(BODY_READ):
+        return
+    if _announces_body(scope):
+        message["headers"] = [*message.get("headers", ()), _CLOSE]
+
+
+def _announces_body(scope: Scope) -> bool:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return value.strip() != b"0"
+        if name == b"transfer-encoding":
+            return True
+    return False
 
 
 def check_query(query: bytes) -> None:
@@ -74,10 +101,19 @@ class BodyReader:
     """``receive`` for one request with a body: a deadline for all of it, a client that leaves
     told apart, and the JSON nesting depth checked once it is complete."""
 
-    __slots__ = ("_chunks", "_complete", "_deadline", "_openings", "_read_timeout", "_receive")
+    __slots__ = (
+        "_chunks",
+        "_complete",
+        "_deadline",
+        "_openings",
+        "_read_timeout",
+        "_receive",
+        "_state",
+    )
 
-    def __init__(self, receive: Receive, read_timeout: float) -> None:
+    def __init__(self, receive: Receive, read_timeout: float, state: dict[str, Any]) -> None:
         self._receive = receive
+        self._state = state
         self._read_timeout = read_timeout
         self._deadline: float | None = None
         self._chunks: list[bytes] = []
@@ -95,7 +131,7 @@ class BodyReader:
             self._chunks.append(chunk)
             self._openings += chunk.count(b"[") + chunk.count(b"{")
             if not message.get("more_body", False):
-                self._complete = True
+                self._complete = self._state[BODY_READ] = True
                 if self._openings > MAX_JSON_DEPTH:
                     check_depth(b"".join(self._chunks))
                 self._chunks = []

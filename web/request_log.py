@@ -15,8 +15,10 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
+from litestar import Request, Response
 from litestar.enums import ScopeType
 from litestar.middleware import ASGIMiddleware
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -24,6 +26,8 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from service.ports.metrics import Metrics
 
 request_log = logging.getLogger("gin.requests")
+# The app's one exception handler (``web.problems``, counted by ``web.metrics``).
+ProblemHandler = Callable[[Request[Any, Any, Any], Exception], Response[Any]]
 
 _STANDARD_ATTRS = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
 # The attribute of a request's record that holds its fields, encoded (see ``log_request``).
@@ -76,25 +80,41 @@ def configure_logging(level: str) -> None:
 
 class RequestLogMiddleware(ASGIMiddleware):
     """Each request's line in the log, and its count and duration in the metrics: one wrapper
-    notes the status for both."""
+    notes the status for both.
+
+    A refusal raised by a middleware inside this one (a rate limit's 429, a bad query's 400)
+    is answered here, by the app's own handler: Litestar would otherwise answer it outside
+    every middleware, after this one had noted a 500 that was never sent."""
 
     scopes = (ScopeType.HTTP,)
 
-    def __init__(self, metrics: Metrics) -> None:
+    def __init__(self, metrics: Metrics, problems: ProblemHandler) -> None:
         self._metrics = metrics
+        self._problems = problems
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         started = time.perf_counter()
         status = 500
 
+        started_response = False
+
         async def send_and_note_status(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started_response
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, started_response = message["status"], True
             await send(message)
 
         try:
-            await next_app(scope, receive, send_and_note_status)
+            try:
+                await next_app(scope, receive, send_and_note_status)
+            except Exception as error:
+                if started_response:
+                    raise
+                request: Request[Any, Any, Any] = Request(scope, receive)
+                response = self._problems(request, error)
+                await response.to_asgi_response(app=None, request=request)(
+                    scope, receive, send_and_note_status
+                )
         finally:
             seconds = time.perf_counter() - started
             # A route's template, never the path itself: the path holds match ids.

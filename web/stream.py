@@ -22,6 +22,7 @@ from service.ports.match_registry import RegisteredMatch
 from service.ports.wakeups import Wakeups
 from web.dependencies import optional_seat_of
 from web.docs import BEARER, problems
+from web.live_streams import RECONNECT_MILLISECONDS, LiveStreams
 from web.params import (
     After,
     Authorization,
@@ -79,7 +80,8 @@ class StreamController(Controller):
         start = resume_after(last_event_id, after)
         record = await matches.match(str(match_id))
         live = await _live(matches, record, seat)
-        return ServerSentEvent(_messages(live, wakeups, start))
+        streams: LiveStreams = request.app.state.live_streams
+        return ServerSentEvent(_messages(live, wakeups, start, streams))
 
 
 class _Live(msgspec.Struct, frozen=True):
@@ -120,32 +122,40 @@ async def _live(matches: MatchService, match: RegisteredMatch, seat: int | None)
 
 
 async def _messages(
-    live: _Live, wakeups: Wakeups, version: int
+    live: _Live, wakeups: Wakeups, version: int, streams: LiveStreams
 ) -> AsyncIterator[ServerSentEventMessage]:
     finished = live.finished
-    while True:
-        # Taken before reading, so a commit between the read and the wait still wakes us.
-        waiter = wakeups.waiter(live.stream)
-        try:
+    with streams.opened():
+        while not streams.stopping:
+            # Taken before reading, so a commit between the read and the wait still wakes us.
+            waiter = wakeups.waiter(live.stream)
             try:
-                events = await live.read(version)
-            except DatabaseUnavailable:
-                # The stream outlives an outage: it says so, and reads again shortly (or when
-                # woken), from the last version it sent.
-                yield ServerSentEventMessage(data=None, comment="database unavailable")
-                await waiter.wait(OUTAGE_RETRY_SECONDS)
-                continue
-            for event_version, event in events:
-                data = msgspec.json.encode(EventEnvelope(event_version, event)).decode()
-                yield ServerSentEventMessage(data=data, event=live.type_of(event), id=event_version)
-                version = event_version
-                finished = finished or isinstance(event, live.endings)
-            if finished:
-                return
-            if not await waiter.wait(KEEPALIVE_SECONDS):
-                yield ServerSentEventMessage(data=None, comment="keep-alive")
-        finally:
-            waiter.close()  # also when the client goes away mid-stream
+                try:
+                    events = await live.read(version)
+                except DatabaseUnavailable:
+                    # The stream outlives an outage: it says so, and reads again shortly (or
+                    # when woken), from the last version it sent.
+                    yield ServerSentEventMessage(data=None, comment="database unavailable")
+                    await waiter.wait(OUTAGE_RETRY_SECONDS)
+                    continue
+                for event_version, event in events:
+                    data = msgspec.json.encode(EventEnvelope(event_version, event)).decode()
+                    yield ServerSentEventMessage(
+                        data=data, event=live.type_of(event), id=event_version
+                    )
+                    version = event_version
+                    finished = finished or isinstance(event, live.endings)
+                if finished:
+                    return
+                if not await waiter.wait(KEEPALIVE_SECONDS):
+                    yield ServerSentEventMessage(data=None, comment="keep-alive")
+            finally:
+                waiter.close()  # also when the client goes away mid-stream
+        # The server is stopping: the client resumes from the last id it got, on whichever
+        # server answers then.
+        yield ServerSentEventMessage(
+            data=None, comment="the server is stopping", retry=RECONNECT_MILLISECONDS
+        )
 
 
 def resume_after(last_event_id: str | None, after: int) -> int:

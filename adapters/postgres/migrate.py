@@ -25,6 +25,10 @@ from adapters.postgres.pool import unreachable
 MIGRATION_LOCK = 0x67696E5F6D6967
 
 MIGRATIONS_DIR = Path(next(iter(migrations.__path__))).resolve()
+# How long the migration's connection waits for the server to answer before it gives up: a
+# host that accepts connections and never answers (a frozen server) would otherwise hold
+# ``gin db upgrade``, and ``gin serve`` before it serves anything, for as long as it is frozen.
+CONNECT_TIMEOUT_SECONDS = 5
 
 
 def sqlalchemy_url(url: str) -> str:
@@ -40,6 +44,11 @@ def alembic_config(url: str) -> Config:
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.attributes["database_url"] = url
     return config
+
+
+def connect_arguments() -> dict[str, object]:
+    """What the migration's connection is opened with (``migrations/env.py``)."""
+    return {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
 
 
 def upgrade(url: str, revision: str = "head") -> None:

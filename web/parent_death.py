@@ -1,0 +1,47 @@
+"""A server worker stops when the process that started it dies.
+
+granian's workers are processes of their own: if ``gin serve`` is killed outright (SIGKILL, the
+OOM killer, a crash), nothing tells them, and they would go on serving with nobody to stop them.
+On Linux the kernel sends a worker SIGTERM when its parent dies (``PR_SET_PDEATHSIG``): it then
+stops as if told to, ending its streams. granian loses a signal that comes while a worker is
+still starting, and nobody is left to kill that worker: so an orphaned worker is sent SIGTERM
+again every few seconds until it has stopped (elsewhere than Linux, that is the only way).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+# How often an orphaned worker looks for its parent, and tells itself again to stop.
+CHECK_SECONDS = 2.0
+# Set by ``gin serve`` to its own process id, for the workers it starts.
+SERVER_PID = "GIN_SERVER_PID"
+
+
+def stop_with_parent() -> None:
+    """Have this process told to stop (SIGTERM) once its parent has died, if it is a worker
+    of ``gin serve`` (not a server run in ``gin serve``'s own process, whose parent is a
+    shell or a supervisor that may well leave first)."""
+    parent = os.getppid()
+    if os.environ.get(SERVER_PID) != str(parent):
+        return
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    threading.Thread(
+        target=_stop_once_orphaned, args=(parent,), name="gin-parent-death", daemon=True
+    ).start()
+
+
+def _stop_once_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(CHECK_SECONDS)
+    while True:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(CHECK_SECONDS)
