@@ -4,39 +4,23 @@ with the status the client was sent, not as a server error."""
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from tests.api.conftest import settings_for
+from tests.api.conftest import Lines, settings_for
 from tests.api.problems import assert_problem
 from tests.api.test_metrics import samples
-from tests.api.test_request_log import Lines
 from web.app import create_app
 from web.rate_limits import RateLimits
-from web.request_log import request_log
 
 Client = AsyncTestClient[Litestar]
 ONE_CREATION = RateLimits(
     create_per_address=1, create_per_credential=0, commands_per_address=0, commands_per_credential=0
 )
-
-
-@pytest.fixture
-def log_lines() -> Iterator[Lines]:
-    lines = Lines()
-    request_log.addHandler(lines)
-    level = request_log.level
-    request_log.setLevel(logging.INFO)
-    try:
-        yield lines
-    finally:
-        request_log.removeHandler(lines)
-        request_log.setLevel(level)
 
 
 @pytest.fixture

@@ -4,40 +4,14 @@ answered, and never a header or a body (so never a token, never a card)."""
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Iterator
 
-import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from tests.api.conftest import Lines
 from tests.api.players import create_table
-from web.request_log import JsonFormatter, request_log
 
 Client = AsyncTestClient[Litestar]
-
-
-class Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.setFormatter(JsonFormatter())
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
-
-
-@pytest.fixture
-def log_lines() -> Iterator[Lines]:
-    lines = Lines()
-    request_log.addHandler(lines)
-    level = request_log.level
-    request_log.setLevel(logging.INFO)
-    try:
-        yield lines
-    finally:
-        request_log.removeHandler(lines)
-        request_log.setLevel(level)
 
 
 async def test_each_request_is_one_json_line_without_tokens_or_cards(
