@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from adapters.memory.deadlines import InMemoryDeadlines
@@ -13,6 +14,7 @@ from adapters.memory.idle_matches import InMemoryIdleMatches
 from adapters.memory.match_registry import InMemoryMatchRegistry
 from adapters.memory.seed_commitments import InMemorySeedCommitmentStore
 from domain import RuleOptions
+from domain.events import DeadlineSet
 from service.fairness.commitments import SeedCommitments
 from service.matches.abandonment import Abandonment
 from service.matches.deadline_timer import DeadlineTimer
@@ -60,20 +62,26 @@ class Lifecycle:
         self.timer = DeadlineTimer(self.deadlines, self.matches, abandonment=self.abandonment)
 
     async def create(
-        self, options: RuleOptions = CLOCKED, bots: tuple[str | None, ...] = ()
+        self, options: RuleOptions = CLOCKED, bots: Sequence[str | None] = (), seats: int = 2
     ) -> CreatedMatch:
         assert self.matches.commitments is not None
         committed = await self.matches.commitments.create()
         return await self.matches.create_match(
-            options=options, commitment=committed.commitment, bots=bots
+            options=options, commitment=committed.commitment, bots=bots, players=seats
         )
 
     async def load(self, match_id: str) -> Loaded:
         return await self.matches.load(match_id)
 
-    async def past_deadline(self, match_id: str) -> None:
-        """Move the clock to the deadline of the seat on the clock."""
-        clock = (await self.load(match_id)).state.clock
+    async def deadline(self, match_id: str) -> DeadlineSet | None:
+        """The match's next deadline, at any table size."""
+        match = await self.matches.match(match_id)
+        return self.matches.rules_for(match).deadline((await self.load(match_id)).state)
+
+    async def past_deadline(self, match_id: str) -> int | None:
+        """Move the clock to the match's next deadline; the seat on it."""
+        clock = await self.deadline(match_id)
         assert clock is not None
         assert clock.due_at is not None
         self.clock.now = max(self.clock.now, clock.due_at)
+        return clock.seat
