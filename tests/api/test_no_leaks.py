@@ -38,7 +38,7 @@ from tests.api.knowledge import (
 )
 from tests.api.live import read_stream, sse_messages
 from tests.api.players import Json, Table, bearer, choose, create_table
-from tests.audit.format_play import derivable_links
+from tests.audit.service_play import derivable_links
 
 MATCHES = int(os.environ.get("GIN_LEAK_MATCHES", "200"))
 RESIGNS = 0.005  # of commands: about one match in seven ends by resigning
