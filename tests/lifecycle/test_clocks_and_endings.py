@@ -6,95 +6,24 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from typing import Any
 
 import msgspec
 import pytest
 
 from domain import view
-from domain.commands import Resign, SeatCommand
+from domain.commands import Resign
 from domain.errors import MatchAlreadyEnded
-from domain.events import DeadlineSet, Event, MatchEnded, TimedOut, UpcardPassed
-from domain.formats import TableEvent
-from domain.match_rules import MatchRules
+from domain.events import DeadlineSet, MatchEnded, TimedOut, UpcardPassed
 from domain.options import RuleOptions
-from domain.state import MatchState, Phase
-from service.audit.game_record import GameRecord
-from service.audit.served_record import served_record
-from service.audit.verify import verify_record
 from service.bots.runner import BotRunner
 from service.errors import DeadlinePassed, VersionConflict
 from service.matches.use_cases import CommandRequest
-from tests.lifecycle.table import Lifecycle
+from tests.lifecycle.table import CLOCKED, Lifecycle
 
 EVERY_SIZE = pytest.mark.parametrize("seats", [2, 3, 4])
-CLOCKED = RuleOptions(turn_seconds=10, bank_seconds=20, timeouts_to_forfeit=2)
 ALLOWANCE = timedelta(
     seconds=CLOCKED.turn_seconds + CLOCKED.bank_seconds
 )  # the turn, then the bank
-
-
-class Clocked(Lifecycle):
-    """A clocked match of any size, read through its rules the way the service reads it."""
-
-    async def started(self, seats: int, options: RuleOptions = CLOCKED) -> str:
-        """A match where a seat is offered an upcard: at two seats the dealer is chosen first
-        (three and four deal their tables at once)."""
-        match_id = (await self.create(options, seats=seats)).match_id
-        while any(hand.phase is Phase.CHOOSE_DEALER for hand, _ in await self.hands(match_id)):
-            await self.play(match_id, await self.on_the_clock(match_id))
-        return match_id
-
-    async def rules(self, match_id: str) -> MatchRules[Any, Any]:
-        return self.matches.rules_for(await self.matches.match(match_id))
-
-    async def state(self, match_id: str) -> Any:
-        return (await self.load(match_id)).state
-
-    async def hand(self, match_id: str, seat: int) -> tuple[MatchState, int]:
-        """The two-player hand the seat plays and its seat there."""
-        placed = (await self.rules(match_id)).hand_of(await self.state(match_id), seat)
-        assert placed is not None
-        return placed
-
-    async def hands(self, match_id: str) -> list[tuple[MatchState, int]]:
-        """Every hand being played, once each, with the seat there of its first match seat."""
-        rules, state = await self.rules(match_id), await self.state(match_id)
-        found: dict[int, tuple[MatchState, int]] = {}
-        for seat in range(len((await self.matches.match(match_id)).seats)):
-            placed = rules.hand_of(state, seat)
-            if placed is not None:
-                found.setdefault(id(placed[0]), placed)
-        return list(found.values())
-
-    async def on_the_clock(self, match_id: str) -> int:
-        deadline = await self.deadline(match_id)
-        assert deadline is not None
-        assert deadline.seat is not None
-        return deadline.seat
-
-    async def play(self, match_id: str, seat: int) -> None:
-        """The seat's first listed move."""
-        rules = await self.rules(match_id)
-        command = rules.bot_view(await self.state(match_id), seat).legal_actions[0]
-        assert isinstance(command, SeatCommand)
-        await self.matches.handle(
-            await self.matches.match(match_id),
-            seat,
-            CommandRequest(msgspec.structs.replace(command, seat=seat)),
-        )
-
-    async def hand_events(self, match_id: str, after: int = 0) -> list[Event]:
-        """The match's events, a table's unwrapped."""
-        events = await self.matches.events(match_id, None, after_version=after)
-        return [e.event if isinstance(e, TableEvent) else e for _, e in events]
-
-    async def verified(self, match_id: str) -> GameRecord:
-        """The match's record; it must verify."""
-        record, _ = await served_record(self.matches, await self.matches.match(match_id))
-        verdict = verify_record(record)
-        assert verdict.ok, verdict.render()
-        return record
 
 
 def side_of(seats: int, seat: int) -> int:
@@ -104,8 +33,8 @@ def side_of(seats: int, seat: int) -> int:
 
 @EVERY_SIZE
 async def test_every_dealt_table_shows_the_deadline_of_the_seat_to_act(seats: int) -> None:
-    life = Clocked()
-    match_id = await life.started(seats)
+    life = Lifecycle()
+    match_id = (await life.started(seats)).match_id
 
     hands = await life.hands(match_id)
     assert len(hands) == (2 if seats == 4 else 1)
@@ -129,8 +58,8 @@ async def test_every_dealt_table_shows_the_deadline_of_the_seat_to_act(seats: in
 
 @EVERY_SIZE
 async def test_the_timer_makes_the_default_move_once_a_deadline_passes(seats: int) -> None:
-    life = Clocked()
-    match_id = await life.started(seats)
+    life = Lifecycle()
+    match_id = (await life.started(seats)).match_id
     before = (await life.load(match_id)).version
     assert await life.timer.fire_due() == 0
 
@@ -162,8 +91,8 @@ async def test_the_timer_makes_the_default_move_once_a_deadline_passes(seats: in
 async def test_a_move_received_after_its_deadline_is_refused_and_changes_nothing(
     seats: int,
 ) -> None:
-    life = Clocked()
-    match_id = await life.started(seats)
+    life = Lifecycle()
+    match_id = (await life.started(seats)).match_id
     before = await life.load(match_id)
     seat = await life.past_deadline(match_id)
     assert seat is not None
@@ -177,8 +106,8 @@ async def test_a_move_received_after_its_deadline_is_refused_and_changes_nothing
 
 @EVERY_SIZE
 async def test_a_last_instant_move_and_its_timeout_apply_exactly_once(seats: int) -> None:
-    life = Clocked()
-    match_id = await life.started(seats)
+    life = Lifecycle()
+    match_id = (await life.started(seats)).match_id
     # The other table moves a second later, so one deadline alone falls due.
     seat = await life.on_the_clock(match_id)
     life.clock.advance(1)
@@ -207,8 +136,8 @@ async def test_a_last_instant_move_and_its_timeout_apply_exactly_once(seats: int
 
 @EVERY_SIZE
 async def test_consecutive_timeouts_forfeit_the_match(seats: int) -> None:
-    life = Clocked()
-    match_id = await life.started(seats)
+    life = Lifecycle()
+    match_id = (await life.started(seats)).match_id
     silent = await life.past_deadline(match_id)
     assert silent is not None
     for _ in range(50):
@@ -231,8 +160,8 @@ async def test_consecutive_timeouts_forfeit_the_match(seats: int) -> None:
 
 @EVERY_SIZE
 async def test_resigning_ends_the_match_is_never_too_late_and_only_once(seats: int) -> None:
-    life = Clocked()
-    match_id = await life.started(seats)
+    life = Lifecycle()
+    match_id = (await life.started(seats)).match_id
     seat = await life.past_deadline(match_id)
     assert seat is not None
     life.clock.advance(1)
@@ -257,8 +186,9 @@ async def test_resigning_ends_the_match_is_never_too_late_and_only_once(seats: i
 
 @EVERY_SIZE
 async def test_a_record_of_hands_played_by_timeouts_verifies(seats: int) -> None:
-    life = Clocked()
-    match_id = await life.started(seats, RuleOptions(turn_seconds=5, timeouts_to_forfeit=100))
+    life = Lifecycle()
+    options = RuleOptions(turn_seconds=5, timeouts_to_forfeit=100)
+    match_id = (await life.started(seats, options)).match_id
     tables = len(await life.hands(match_id))
     for _ in range(2_000):
         record = await life.verified(match_id)
@@ -279,8 +209,9 @@ async def test_a_record_of_hands_played_by_timeouts_verifies(seats: int) -> None
 async def test_the_decision_that_ends_a_round_is_charged_to_the_bank(seats: int) -> None:
     """The round's end replaces the table, clock and all: its last decision's time is taken
     from the seat's bank first (at two seats one clock runs on from hand to hand)."""
-    life = Clocked()
-    match_id = await life.started(seats, RuleOptions(turn_seconds=10, bank_seconds=600))
+    life = Lifecycle()
+    options = RuleOptions(turn_seconds=10, bank_seconds=600)
+    match_id = (await life.started(seats, options)).match_id
     for _ in range(2_000):
         before = await life.state(match_id)
         seat = await life.on_the_clock(match_id)
@@ -300,7 +231,7 @@ async def test_the_decision_that_ends_a_round_is_charged_to_the_bank(seats: int)
 async def test_a_bot_seat_never_times_out_and_only_the_person_is_on_the_clock(
     seats: int,
 ) -> None:
-    life = Clocked()
+    life = Lifecycle()
     bots = [None, *(["simple", "random"] * 2)[: seats - 1]]
     match_id = (await life.create(CLOCKED, bots=bots, seats=seats)).match_id
     # Nobody answers for the bots in this process: a bot's deadline passes unplayed.
@@ -329,7 +260,7 @@ async def test_a_bot_seat_never_times_out_and_only_the_person_is_on_the_clock(
 
 @EVERY_SIZE
 async def test_matches_without_a_clock_have_no_deadline(seats: int) -> None:
-    life = Clocked()
+    life = Lifecycle()
     match_id = (await life.create(RuleOptions(), seats=seats)).match_id
     assert await life.deadline(match_id) is None
     assert await life.deadlines.pending() == 0
