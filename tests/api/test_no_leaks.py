@@ -2,8 +2,7 @@
 (200 of two seats, a few of three and of four), and no response to a seat (views, events, the
 live stream, errors, the global feed) nor any webhook payload ever names a card that seat may
 not know at that moment. What a seat may know is worked out from the full event log
-(``knowledge.py``, ``format_knowledge.py`` for a match of several tables), not from the
-service's own views."""
+(``knowledge.py``, table by table), not from the service's own views."""
 
 from __future__ import annotations
 
@@ -27,18 +26,10 @@ from service.tournament.webhooks.payloads import Ending, kind_of, payload_body
 from tests.api.accounts import inbox, my_matches, sign_up, until
 from tests.api.any_size import EVERY_SIZE
 from tests.api.conftest import Asgi
-from tests.api.format_knowledge import FormatKnowledge
-from tests.api.knowledge import (
-    ALL_CARDS,
-    Knowledge,
-    cards_in,
-    event_leaks,
-    leaked,
-    view_leaks,
-)
+from tests.api.knowledge import ALL_CARDS, MatchKnowledge, cards_in, leaked
 from tests.api.live import read_stream, sse_messages
 from tests.api.players import Json, Table, bearer, choose, create_table
-from tests.audit.format_play import derivable_links
+from tests.audit.service_play import derivable_links
 
 MATCHES = int(os.environ.get("GIN_LEAK_MATCHES", "200"))
 RESIGNS = 0.005  # of commands: about one match in seven ends by resigning
@@ -192,7 +183,7 @@ def start_streams(asgi: Asgi, match: Match) -> list[asyncio.Task[int]]:
     return tasks
 
 
-def check(match: Match, knowledge: Knowledge) -> None:
+def check(match: Match, knowledge: MatchKnowledge) -> None:
     for record in match.records:
         where = f"{record.kind} to {record.viewer} at version {record.version}"
         found = _leaks(knowledge, record) - record.echo
@@ -204,20 +195,21 @@ def check(match: Match, knowledge: Knowledge) -> None:
             for message in sse_messages(chunk.decode()):
                 received.append(message["id"])
                 envelope = message["data"]
-                found = event_leaks(knowledge, viewer, now, envelope["version"], envelope["event"])
+                found = knowledge.event_leaks(viewer, now, envelope["version"], envelope["event"])
                 assert not found, f"stream to {viewer} names {sorted(found)}: {envelope}"
                 _check_redaction(knowledge, viewer, now, envelope)
         assert received == list(range(1, knowledge.last_version + 1)), f"stream to {viewer}"
 
 
-def _leaks(knowledge: Knowledge, record: Record) -> set[str]:
+def _leaks(knowledge: MatchKnowledge, record: Record) -> set[str]:
     viewer, version, body = record.viewer, record.version, record.body
+    table = knowledge.tables[0]
     if record.kind == "view":
         assert body["version"] == version
-        return view_leaks(knowledge, viewer, version, body)
+        return knowledge.view_leaks(viewer, version, body)
     if record.kind == "summary":
-        found = view_leaks(knowledge, None, version, body["table"])
-        finished = [hand for hand in knowledge.hands if hand.over_at(version)]
+        found = knowledge.view_leaks(None, version, body["table"])
+        finished = [hand for hand in table.hands if hand.over_at(version)]
         assert len(finished) == len(body["hands"])
         for hand, result in zip(finished, body["hands"], strict=True):
             found |= leaked(result, hand.unknown(None, version))
@@ -227,31 +219,24 @@ def _leaks(knowledge: Knowledge, record: Record) -> set[str]:
         for envelope in body["events"] if record.kind == "events" else body["entries"]:
             if record.kind == "feed":
                 envelope = {"version": envelope["version"], "event": envelope["data"]}
-            found |= event_leaks(knowledge, viewer, version, envelope["version"], envelope["event"])
+            found |= knowledge.event_leaks(viewer, version, envelope["version"], envelope["event"])
             _check_redaction(knowledge, viewer, version, envelope)
         return found
-    current = knowledge.hand_at(version)
+    current = table.hand_at(version)
     unknown = current.unknown(viewer, version) if current else ALL_CARDS
     return leaked(body, unknown)
 
 
-def _check_redaction(knowledge: Knowledge, viewer: int | None, now: int, envelope: Json) -> None:
+def _check_redaction(
+    knowledge: MatchKnowledge, viewer: int | None, now: int, envelope: Json
+) -> None:
     """The opponent's stock draws carry no card and the knock card stays face down, until
     the hand is over; a deal never shows the stock."""
     event = envelope["event"]
-    hand = knowledge.hand_at(envelope["version"])
-    over = hand is not None and hand.over_at(now)
     if event["type"] == "dealt":
         assert event["stock"] == []
-    if _face_down_to(viewer, event) and not over:
+    if knowledge.face_down(viewer, now, envelope["version"], event):
         assert event["card"] is None, envelope
-
-
-def _face_down_to(viewer: int | None, event: Json) -> bool:
-    """Whether the event's card is one the viewer must not see while the hand goes on."""
-    if event["type"] == "drew":
-        return bool(event["source"] == "stock" and event["seat"] != viewer)
-    return bool(event["type"] == "knocked" and event["seat"] != viewer)
 
 
 async def play_and_check(
@@ -273,13 +258,13 @@ async def play_and_check(
         await check_player_resources(asgi, table, players)
     records = await store.read_stream(f"match-{table.match_id}")
     raw = [(record.version, msgspec.json.decode(record.data)) for record in records]
-    knowledge = Knowledge(raw)
+    knowledge = MatchKnowledge(raw)
     check(match, knowledge)
     _check_feed_and_webhooks(match, records, knowledge)
 
 
 def _check_feed_and_webhooks(
-    match: Match | FormatMatch, records: list[StoredEvent], knowledge: Knowledge | FormatKnowledge
+    match: Match | FormatMatch, records: list[StoredEvent], knowledge: MatchKnowledge
 ) -> None:
     """The feed, read to its end, lists every event of the match once; no webhook payload
     names a card a spectator may not know when its event is committed."""
@@ -334,7 +319,7 @@ async def check_player_resources(asgi: Asgi, table: Table, players: list[Json]) 
 
 
 # Three and four players: random matches over HTTP, every response checked against the event
-# log, table by table (``format_knowledge.py``).
+# log, table by table (``knowledge.py``).
 FORMAT_MATCHES = int(os.environ.get("GIN_FORMAT_LEAK_MATCHES", "6"))
 # Each format match holds streams open and answers its bots within the request: four side by
 # side on two busy cores let a read wait past the database timeout (a 503), so two.
@@ -438,7 +423,7 @@ async def read_feed(client: Client, match: Match | FormatMatch) -> list[Json]:
         match.feed_after = page["next"]
 
 
-def check_format(match: FormatMatch, knowledge: FormatKnowledge) -> None:
+def check_format(match: FormatMatch, knowledge: MatchKnowledge) -> None:
     for record in match.records:
         where = f"{record.kind} to {record.viewer} at version {record.version}"
         found = _format_leaks(knowledge, record) - record.echo
@@ -473,7 +458,7 @@ def start_format_streams(asgi: Asgi, match: FormatMatch) -> list[asyncio.Task[in
     return tasks
 
 
-def _record_leaks(knowledge: FormatKnowledge, version: int, body: Json) -> set[str]:
+def _record_leaks(knowledge: MatchKnowledge, version: int, body: Json) -> set[str]:
     """A record is public: it may hold only hands that are over, and its revealed seeds
     (summary and fairness stream) no link a deal in play was shuffled from."""
     found: set[str] = set()
@@ -496,9 +481,7 @@ def _record_leaks(knowledge: FormatKnowledge, version: int, body: Json) -> set[s
     return found
 
 
-def _check_seeds(
-    knowledge: FormatKnowledge, version: int, revealed: list[Json], body: Json
-) -> None:
+def _check_seeds(knowledge: MatchKnowledge, version: int, revealed: list[Json], body: Json) -> None:
     """No revealed seed gives the link (so the deck) of a deal whose hand is in play."""
     links = body["fairness"]["chain_links"]
     in_play = {deal_link(deal) for deal in knowledge.deals_in_play(version)}
@@ -506,7 +489,7 @@ def _check_seeds(
     assert not in_play & known, f"seeds at {version} give links {in_play & known}: {body}"
 
 
-def _format_leaks(knowledge: FormatKnowledge, record: Record) -> set[str]:
+def _format_leaks(knowledge: MatchKnowledge, record: Record) -> set[str]:
     viewer, version, body = record.viewer, record.version, record.body
     if record.kind == "view":
         _check_seeds(knowledge, version, body["fairness"]["revealed"], body)
@@ -552,18 +535,18 @@ async def play_format_and_check(
     assert statuses == [200] * len(streams)
     records = await store.read_stream(f"format-match-{match.match_id}")
     raw = [(record.version, msgspec.json.decode(record.data)) for record in records]
-    knowledge = FormatKnowledge(raw)
+    knowledge = MatchKnowledge(raw)
     check_format(match, knowledge)
     _check_feed_and_webhooks(match, records, knowledge)
 
 
 def check_webhook_payloads(
-    match_id: str, records: list[StoredEvent], knowledge: Knowledge | FormatKnowledge
+    match_id: str, records: list[StoredEvent], knowledge: MatchKnowledge
 ) -> None:
     """Each webhook payload, were it sent the moment its event is committed, names no card a
     spectator may not know then; hand ends are among them."""
     sent, hand_ends = 0, 0
-    several = isinstance(knowledge, FormatKnowledge)
+    several = not knowledge.one_table
     for record in records:
         event = (TABLE_EVENTS if several else TWO_SEAT_EVENTS).from_record(record)
         if kind_of(event) is None:
@@ -578,10 +561,7 @@ def check_webhook_payloads(
             event=event,
         )
         public = msgspec.json.decode(body)["event"]
-        if isinstance(knowledge, FormatKnowledge):
-            found = knowledge.event_leaks(None, record.version, record.version, public)
-        else:
-            found = event_leaks(knowledge, None, record.version, record.version, public)
+        found = knowledge.event_leaks(None, record.version, record.version, public)
         assert not found, f"a webhook at version {record.version} names {sorted(found)}: {body!r}"
         sent += 1
         hand_ends += kind_of(event) == "hand_end"

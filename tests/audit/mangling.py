@@ -10,7 +10,6 @@ same match, told the same way, and one whose content differs from a true record'
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import copy
 import json
@@ -26,8 +25,7 @@ from domain.formats import TableEvent, decode_format_event
 from service.audit.game_record import decode_record
 from service.fairness.events import decode_fairness
 from service.store.codec import decode_stored
-from tests.audit.format_play import played_format_match
-from tests.audit.service_play import played_match
+from tests.audit.service_play import ONE_GAME, played_match
 from tests.audit.tampering import Document, document, rehash
 
 STREAMS = ("match_stream", "fairness_stream")
@@ -80,8 +78,8 @@ def true_records() -> dict[int, Document]:
     """A finished match's record at each table size, as JSON."""
     return {
         2: document(played_match(3)),
-        3: document(asyncio.run(played_format_match(13, 3))),
-        4: document(asyncio.run(played_format_match(14, 4))),
+        3: document(played_match(13, seats=3, options=ONE_GAME)),
+        4: document(played_match(14, seats=4, options=ONE_GAME)),
     }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 
 from domain import RuleOptions
-from tests.audit.format_play import played_format_match
+from tests.audit.service_play import play_match
 from tests.audit.tampering import Document, data, entries, rehash, set_data
 
 RECORDS = Path(__file__).parent / "records"
@@ -30,7 +30,7 @@ async def current_record() -> Document:
     match has one (the seed fixes the server secret too, so the search always ends at the
     same match)."""
     for seed in range(SEEDS_SEARCHED):
-        record = await played_format_match(seed, 3, options=ZERO_BONUSES)
+        record = await play_match(seed, seats=3, options=ZERO_BONUSES)
         doc: Document = msgspec.json.decode(msgspec.json.encode(record))
         if zero_point_rounds(doc):
             return doc

@@ -1,6 +1,8 @@
-"""Matches played in this process for the verifier's tests: the real ``MatchService`` over the
-in-memory adapters, with bots choosing every seat's move from its view. The record is the one
-``GET /matches/{id}/record`` serves, built by the same ``served_record``.
+"""Matches of two, three or four seats played in this process for the verifier's tests: the
+real ``MatchService`` over the in-memory adapters, with bots choosing every seat's move from
+its view (a seat at three or four, from its table's), seats picked at random among those
+with a move (so the two tables at four seats finish their hands in either order). The record
+is the one ``GET /matches/{id}/record`` serves, built by the same ``served_record``.
 
 A seed fixes everything the record depends on (the match id, the server secret behind the
 commitment, every bot's move), so the same seed plays the same match.
@@ -9,30 +11,40 @@ commitment, every bot's move), so the same seed plays the same match.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from adapters.memory.event_store import InMemoryEventStore
 from adapters.memory.match_registry import InMemoryMatchRegistry
 from adapters.memory.seed_commitments import InMemorySeedCommitmentStore
-from domain import RuleOptions, view
+from domain import RuleOptions
 from domain.commands import SeatCommand
+from domain.match_rules import as_seat
 from service.audit.game_record import GameRecord
 from service.audit.served_record import served_record
 from service.bots.random_bot import RandomBot
 from service.bots.simple import SimpleBot
 from service.fairness.commitments import SeedCommitments
-from service.fairness.seeds import CHAIN_LINKS
+from service.fairness.seeds import CHAIN_LINKS, locate
 from service.matches.use_cases import CommandRequest, MatchService
+from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import MatchStreams
 
 SHORT_MATCH = RuleOptions(game_target=30, match_target=500)
+ONE_GAME = RuleOptions(game_target=40, match_target=0)  # a few rounds at three and four seats
 ENTROPY = ("alice", "")
+
+# Called after every command with the service, the match and the state the command led to.
+Watch = Callable[[MatchService, RegisteredMatch, Any], Awaitable[None]]
 
 
 def played_match(
     seed: int,
     *,
+    seats: int = 2,
     options: RuleOptions = SHORT_MATCH,
     moves: int = 100_000,
     links: int = CHAIN_LINKS,
@@ -41,12 +53,23 @@ def played_match(
     """The record of a match played ``moves`` moves (to its end by default), the same for the
     same seed; ``links`` is the length of its seed chains. ``invite``: seat 1 is invited, and
     joins with its invite code before play."""
-    return asyncio.run(_play(random.Random(seed), options, moves, links, invite))
+    return asyncio.run(
+        play_match(seed, seats=seats, options=options, moves=moves, links=links, invite=invite)
+    )
 
 
-async def _play(
-    rng: random.Random, options: RuleOptions, moves: int, links: int, invite: bool
+async def play_match(
+    seed: int,
+    *,
+    seats: int = 2,
+    options: RuleOptions = SHORT_MATCH,
+    moves: int = 100_000,
+    links: int = CHAIN_LINKS,
+    invite: bool = False,
+    watch: Watch | None = None,
 ) -> GameRecord:
+    """``played_match`` from a running event loop; ``watch`` sees every command's state."""
+    rng = random.Random(seed)
     matches = MatchService(
         MatchStreams(InMemoryEventStore()),
         InMemoryMatchRegistry(),
@@ -58,6 +81,7 @@ async def _play(
     committed = await matches.commitments.create()
     created = await matches.create_match(
         options=options,
+        players=seats,
         entropy=ENTROPY,
         commitment=committed.commitment,
         invite_seats=[1] if invite else [],
@@ -67,17 +91,37 @@ async def _play(
     if created.invite_code is not None:
         joined = await matches.join(created.invite_code)
         tokens[joined.seat] = joined.token
+    match = await matches.match(match_id)
+    rules = matches.rules_for(match)
     simple, wild = SimpleBot(), RandomBot(rng)
-    loaded = await matches.load(match_id)
+    loaded = await matches.load(match)
     for _ in range(moves):
-        turn = loaded.state.turn
-        if turn is None:
+        movers = [seat for seat in range(seats) if rules.awaits(loaded.state, seat)]
+        if not movers:
             break
-        seated = await matches.authenticate(match_id, tokens[turn])
+        seat = movers[0] if len(movers) == 1 else rng.choice(movers)
+        seated = await matches.authenticate(match_id, tokens[seat])
         bot = wild if rng.random() < 0.1 else simple
-        command = bot.choose(view(loaded.state, seated.seat))
+        command = bot.choose(rules.bot_view(loaded.state, seated.seat))
         assert isinstance(command, SeatCommand)
-        loaded = await matches.handle(seated.match, seated.seat, CommandRequest(command=command))
+        loaded = await matches.handle(
+            seated.match, seated.seat, CommandRequest(command=as_seat(command, seated.seat))
+        )
+        if watch is not None:
+            await watch(matches, seated.match, loaded.state)
     record, version = await served_record(matches, await matches.match(match_id))
     assert version == loaded.version
     return record
+
+
+def derivable_links(revealed: Sequence[tuple[int, str]], links: int) -> set[int]:
+    """Every link of the match anyone can compute from the revealed (link, seed) pairs: each
+    link is the hash of the next one in its chain."""
+    known: set[int] = set()
+    for link, seed in revealed:
+        chain, index = locate(link, links)
+        value = bytes.fromhex(seed)
+        for below in range(index, 0, -1):
+            known.add((chain - 1) * links + below)
+            value = hashlib.sha256(value).digest()
+    return known

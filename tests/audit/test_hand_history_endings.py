@@ -18,14 +18,14 @@ from service.audit.served_record import served_record
 from service.audit.verify import verify_record
 from service.matches.use_cases import CommandRequest
 from tests.lifecycle.table import ABANDON_AFTER, Lifecycle
-from tests.lifecycle.test_clocks_and_endings import started
 
 VERDICTS: dict[str, Verdict] = {"awarded": "award", "forfeited": "forfeit", "voided": "void"}
 
 
 async def ended_mid_hand(life: Lifecycle, how: str) -> str:
     """A clocked match whose first hand is dealt, ended ``how``; its id."""
-    match_id, tokens = await started(life)
+    created = await life.started()
+    match_id, tokens = created.match_id, created.tokens
     loaded = await life.load(match_id)
     match = await life.matches.match(match_id)
     if how == "resigned":

@@ -23,7 +23,7 @@ from domain import view as seat_view
 from service.bots import Bot, bot_for
 from service.bots.runner import BotRunner
 from service.matches.use_cases import MatchService
-from tests.api.knowledge import Knowledge, view_leaks
+from tests.api.knowledge import TableKnowledge, view_leaks
 from tests.bots.processes import (
     LONG_GAME,
     ONE_SHORT_GAME,
@@ -89,7 +89,7 @@ async def play_against_a_recording_bot(
 
 
 def check_views(calls: list[object], events: list[tuple[int, object]]) -> None:
-    knowledge = Knowledge(events)
+    knowledge = TableKnowledge(events)
     bot_views = {
         version: seat_view(state, BOT)
         for version, state in states(events).items()

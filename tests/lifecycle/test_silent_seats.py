@@ -20,7 +20,7 @@ from service.audit.verify import verify_record
 from service.bots.simple import SimpleBot
 from service.matches.use_cases import CommandRequest
 from service.store.match_streams import stream_id
-from tests.api.knowledge import Knowledge, event_leaks, view_leaks
+from tests.api.knowledge import TableKnowledge, event_leaks, view_leaks
 from tests.lifecycle.table import Lifecycle
 
 MATCHES = 200
@@ -33,7 +33,7 @@ async def check_no_leaks(life: Lifecycle, match_id: str) -> None:
     """After a timeout: each seat's view and event list name no card it may not know."""
     loaded = await life.load(match_id)
     stored = await life.store.read_stream(stream_id(match_id))
-    knowledge = Knowledge([(r.version, msgspec.json.decode(r.data)) for r in stored])
+    knowledge = TableKnowledge([(r.version, msgspec.json.decode(r.data)) for r in stored])
     for seat in (0, 1):
         seen = msgspec.to_builtins(view(loaded.state, seat))
         assert not view_leaks(knowledge, seat, loaded.version, seen), seen
