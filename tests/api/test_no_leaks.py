@@ -162,6 +162,7 @@ async def play_and_record(client: Client, match: Match, rng: random.Random) -> N
         match.records.append(Record(sender, match.version, "view", view))
     for viewer in (0, 1, None):
         await observe(client, match, viewer, rng)
+    await read_feed_to(client, match, match.version)
 
 
 def start_streams(asgi: Asgi, match: Match) -> list[asyncio.Task[int]]:
@@ -402,8 +403,22 @@ async def play_format_and_record(client: Client, match: FormatMatch, rng: random
         response = await client.get(f"{match.path}/events", headers=headers)
         assert response.status_code == 200, response.text
         match.records.append(Record(viewer, version, "events", response.json()))
-    entries = await read_feed(client, match)
-    match.records.append(Record(None, version, "feed", {"entries": entries}))
+    await read_feed_to(client, match, version)
+
+
+async def read_feed_to(client: Client, match: Match | FormatMatch, version: int) -> None:
+    """Read the feed until it has listed the match's event ``version``: the feed holds back
+    what committed after a transaction still running (another match's command) until it ends."""
+    for _ in range(200):
+        entries = await read_feed(client, match)
+        match.records.append(Record(None, version, "feed", {"entries": entries}))
+        listed = [
+            e["version"] for r in match.records if r.kind == "feed" for e in r.body["entries"]
+        ]
+        if max(listed, default=0) >= version:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the feed never listed version {version} of the match")
 
 
 async def read_feed(client: Client, match: Match | FormatMatch) -> list[Json]:
