@@ -1,5 +1,5 @@
-"""What a request may carry is what its route declares: checked once for every route, before
-Litestar resolves the handler's arguments.
+"""What a request may carry is what its operation declares: checked once for every operation of
+the API document, before Litestar resolves the handler's arguments.
 
 - A query parameter the route does not declare is refused (400), not ignored: a client that
   filters with a parameter the server does not know would otherwise read every match as if
@@ -35,7 +35,8 @@ TOKEN_IN_URL = (
 async def check_request(request: Request[Any, Any, Any]) -> None:
     """Refuse undeclared query parameters and a body that is not the route's body type."""
     handler = request.route_handler
-    if not isinstance(handler, HTTPRouteHandler):
+    # The page, its files and the docs are no API operation: a link may carry what it likes.
+    if not isinstance(handler, HTTPRouteHandler) or not handler.resolve_include_in_schema():
         return
     _check_query(request, handler)
     body_type = _body_type(handler)

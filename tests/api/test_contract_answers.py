@@ -81,6 +81,12 @@ async def test_a_token_in_a_url_is_refused_on_any_route(client: Client) -> None:
     assert "Authorization" in problem["detail"]
 
 
+@pytest.mark.parametrize("path", ["/", "/docs/openapi.json"])
+async def test_pages_outside_the_api_take_any_query(client: Client, path: str) -> None:
+    response = await client.get(f"{path}?utm_source=mail")
+    assert response.status_code == 200, response.text
+
+
 @pytest.mark.parametrize(
     ("path", "methods"),
     [
