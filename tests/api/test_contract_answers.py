@@ -12,6 +12,8 @@ from litestar.testing import AsyncTestClient
 
 from tests.api.players import create_table
 from tests.api.problems import assert_problem
+from web.app import create_app
+from web.settings import Settings
 
 Client = AsyncTestClient[Litestar]
 ONE_MATCH: dict[str, Any] = {"matches": [{}]}
@@ -79,6 +81,22 @@ async def test_a_token_in_a_url_is_refused_on_any_route(client: Client) -> None:
     problem = assert_problem(response, 400, "invalid-parameter")
     assert table.tokens[0] not in problem["detail"]
     assert "Authorization" in problem["detail"]
+
+
+async def test_a_probe_refuses_a_query_it_does_not_take(client: Client) -> None:
+    problem = assert_problem(await client.get("/health/live?verbose=1"), 400, "invalid-parameter")
+    assert "'verbose'" in problem["detail"]
+
+
+def test_every_operation_declares_the_400_an_unknown_parameter_gets() -> None:
+    document = create_app(Settings()).openapi_schema.to_schema()
+    undeclared = [
+        f"{method.upper()} {path}"
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+        if "400" not in operation["responses"]
+    ]
+    assert undeclared == []
 
 
 @pytest.mark.parametrize("path", ["/", "/docs/openapi.json"])
