@@ -20,9 +20,10 @@ from functools import cache
 from typing import Any
 
 import msgspec
-from litestar import Request
+from litestar import Litestar, Request
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import ParameterKwarg
+from litestar.routes import HTTPRoute
 
 from service.errors import InvalidParameter, InvalidRequest, MalformedJson
 
@@ -47,7 +48,7 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
 
 
 def _check_query(request: Request[Any, Any, Any], handler: HTTPRouteHandler) -> None:
-    declared = _query_names(handler, tuple(sorted(request.path_params)))
+    declared = _query_names(request.app).get(handler, frozenset())
     unknown = sorted(set(request.query_params) - declared)
     if not unknown:
         return
@@ -62,10 +63,14 @@ def _check_query(request: Request[Any, Any, Any], handler: HTTPRouteHandler) -> 
 
 
 @cache
-def _query_names(handler: HTTPRouteHandler, path_params: tuple[str, ...]) -> frozenset[str]:
-    # The handler's own parameters and its dependencies', as Litestar will resolve them.
-    model = handler.create_kwargs_model(path_parameters=dict.fromkeys(path_params))
-    return frozenset(param.field_alias for param in model.expected_query_params)
+def _query_names(app: Litestar) -> dict[HTTPRouteHandler, frozenset[str]]:
+    # Litestar's own model of each handler's arguments, its dependencies' included.
+    return {
+        handler: frozenset(param.field_alias for param in model.expected_query_params)
+        for route in app.routes
+        if isinstance(route, HTTPRoute)
+        for handler, model in route.route_handler_map.values()
+    }
 
 
 @cache
