@@ -21,8 +21,9 @@ from typing import Any
 
 import msgspec
 from litestar import Litestar, Request
+from litestar.enums import RequestEncodingType
 from litestar.handlers import HTTPRouteHandler
-from litestar.params import ParameterKwarg
+from litestar.params import BodyKwarg, ParameterKwarg
 from litestar.routes import HTTPRoute
 
 from service.errors import InvalidParameter, InvalidRequest, MalformedJson
@@ -76,8 +77,11 @@ def _query_names(app: Litestar) -> dict[HTTPRouteHandler, frozenset[str]]:
 @cache
 def _body_type(handler: HTTPRouteHandler) -> Any:
     data = handler.parsed_fn_signature.parameters.get("data")
-    if data is None or isinstance(data.kwarg_definition, ParameterKwarg):
+    if data is None or isinstance(data.kwarg_definition, ParameterKwarg) or data.is_any:
         return None
+    body = data.kwarg_definition
+    if isinstance(body, BodyKwarg) and body.media_type != RequestEncodingType.JSON:
+        return None  # a form or raw bytes: Litestar reads it as it is
     return data.annotation
 
 
