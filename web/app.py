@@ -70,6 +70,7 @@ from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.adjudication import AdjudicationController
+from web.allowed_methods import allow_every_method
 from web.checkpoints import CheckpointsController
 from web.client import client_files
 from web.commands import CommandsController
@@ -99,6 +100,7 @@ from web.problems import handle_exception
 from web.quick_match import QuickMatchController, provide_quick_match
 from web.rate_limits import rate_limit_middleware
 from web.records import RecordsController
+from web.request_contract import check_request
 from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
 from web.rounds import RoundsController, provide_rounds
@@ -277,7 +279,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
         plugins=_plugins(settings, tracer_provider),
         # Same origin needs no CORS: only other origins named in the settings get it.
         cors_config=cors_config(settings.cors_origins),
-        before_send=[refused_preflight_as_problem, close_after_unread_body],
+        before_request=check_request,
+        before_send=[refused_preflight_as_problem, close_after_unread_body, allow_every_method],
         # Records and long event feeds shrink several times over; live streams stay unbuffered.
         compression_config=CompressionConfig(
             backend="brotli", brotli_gzip_fallback=True, exclude=STREAMS

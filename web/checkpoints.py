@@ -48,6 +48,7 @@ class CheckpointsController(Controller):
         "/log/checkpoint",
         summary="A signed checkpoint of the whole global log",
         media_type=MediaType.TEXT,
+        responses=problems(400),
     )
     async def log_checkpoint(self, state: State) -> str:
         """A signed note: ``gin-rummy-log``, the number of events in the global log, and the
@@ -60,6 +61,7 @@ class CheckpointsController(Controller):
         "/checkpoints/key",
         summary="The verifier key of checkpoints and receipts",
         media_type=MediaType.TEXT,
+        responses=problems(400),
     )
     async def key(self, state: State) -> str:
         """``<name>+<key hash>+<base64 key>`` (a C2SP signed-note verifier key, Ed25519)."""

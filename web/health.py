@@ -15,7 +15,11 @@ from litestar import Response, get
 from litestar.datastructures import State
 
 from service.errors import DatabaseUnavailable
+from web.docs import problems
 from web.schemas import Health, Liveness, Readiness
+
+# A probe takes no parameters: one it sends anyway is refused (web/request_contract.py).
+UNKNOWN_QUERY = problems(400)
 
 
 class DatabaseHealth(Protocol):
@@ -28,7 +32,7 @@ class DatabaseHealth(Protocol):
 Probe = Callable[[], Awaitable[DatabaseHealth]]
 
 
-@get("/health", tags=["operations"], summary="Health", cache_control=None)
+@get("/health", tags=["operations"], summary="Health", cache_control=None, responses=UNKNOWN_QUERY)
 async def health(state: State) -> Response[Health]:
     try:
         async with state.pool.connection() as conn:
@@ -38,13 +42,25 @@ async def health(state: State) -> Response[Health]:
     return Response(Health("ok", "ok"))
 
 
-@get("/health/live", tags=["operations"], summary="Liveness", cache_control=None)
+@get(
+    "/health/live",
+    tags=["operations"],
+    summary="Liveness",
+    cache_control=None,
+    responses=UNKNOWN_QUERY,
+)
 async def live() -> Liveness:
     """200 while the process serves HTTP at all; the database is not asked."""
     return Liveness()
 
 
-@get("/health/ready", tags=["operations"], summary="Readiness", cache_control=None)
+@get(
+    "/health/ready",
+    tags=["operations"],
+    summary="Readiness",
+    cache_control=None,
+    responses=UNKNOWN_QUERY,
+)
 async def ready(state: State) -> Response[Readiness]:
     """200 when the database answers and its schema is the newest; 503 otherwise."""
     probe: Probe = state.readiness

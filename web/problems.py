@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request, Response
@@ -23,6 +23,7 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 DISCONNECTED = "client disconnected prematurely"
 
 _log = logging.getLogger("gin.errors")
+_E = TypeVar("_E", bound=BaseException)
 # Reconnecting takes under a second once the database is back (adapters/postgres/pool.py).
 RETRY_AFTER_SECONDS = 1
 # Not an HTTP status: nginx's "client closed request", only ever seen in our request log.
@@ -190,8 +191,11 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         else:
             error = InvalidParameter(_validation_detail(exc))
         return handle_exception(request, error)
-    if isinstance(exc, HTTPException) and _caused_by(exc, msgspec.DecodeError):
-        return handle_exception(request, MalformedJson(f"the body is not valid JSON: {exc.detail}"))
+    if isinstance(exc, HTTPException) and (invalid := _cause(exc, msgspec.ValidationError)):
+        # Valid JSON of the wrong shape, which Litestar reports as a bare 500.
+        return handle_exception(request, InvalidRequest(f"the body does not fit: {invalid}"))
+    if isinstance(exc, HTTPException) and (malformed := _cause(exc, msgspec.DecodeError)):
+        return handle_exception(request, MalformedJson(f"the body is not valid JSON: {malformed}"))
     if isinstance(exc, HTTPException) and exc.status_code < 500:
         status = exc.status_code
         return problem_response(
@@ -223,13 +227,13 @@ def _about_body(exc: ValidationException) -> bool:
     )
 
 
-def _caused_by(exc: BaseException, cause: type[BaseException]) -> bool:
+def _cause(exc: BaseException, cause: type[_E]) -> _E | None:
     seen = exc.__cause__
     while seen is not None:
         if isinstance(seen, cause):
-            return True
+            return seen
         seen = seen.__cause__
-    return False
+    return None
 
 
 def _validation_detail(exc: ValidationException) -> str:

@@ -71,11 +71,6 @@ class StreamController(Controller):
         ``POST /matches/{match_id}/stream-tickets`` (``?ticket=``, for browsers); with
         neither, the spectator's. A used or expired ticket is refused (401), and so is a token
         in the URL (400), rather than answered with the spectator's stream."""
-        if "token" in request.query_params:
-            raise InvalidParameter(
-                "a seat's token never goes in a URL: send it as 'Authorization: Bearer', or "
-                "trade it for a ticket (POST /matches/{match_id}/stream-tickets)"
-            )
         seat = await _seat(matches, stream_tickets, str(match_id), authorization, ticket)
         start = resume_after(last_event_id, after)
         record = await matches.match(str(match_id))

@@ -31,13 +31,18 @@ UNTRACED = ["/health", "/metrics"]
 
 
 class RouteSpanNames(InitPlugin):
-    """Names each span after its route once routed: the OpenTelemetry middleware starts the
-    span before routing. (Not a subclass of Litestar's plugin: the app finds that one by its
-    class name.)"""
+    """Names each span after its route once routed, then runs the app's own hook (so a refused
+    request's span is named too): the OpenTelemetry middleware starts the span before routing.
+    (Not a subclass of Litestar's plugin: the app finds that one by its class name.)"""
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
-        assert app_config.before_request is None, "the app has a before_request hook already"
-        app_config.before_request = name_span
+        then = app_config.before_request
+
+        async def name_span_then_check(request: Request[Any, Any, Any]) -> Any:
+            name_span(request)
+            return None if then is None else await then(request)
+
+        app_config.before_request = name_span_then_check
         return app_config
 
 
