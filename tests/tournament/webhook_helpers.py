@@ -49,10 +49,19 @@ async def ends_of(client: Client, table: Table) -> list[Json]:
 
 
 async def deliveries(client: Client, key: str, webhook_id: str) -> list[Json]:
-    response = await client.get(f"/webhooks/{webhook_id}/deliveries", headers=bearer(key))
-    assert response.status_code == 200, response.text
-    found: list[Json] = response.json()["deliveries"]
-    return found
+    """Every delivery of the webhook, page after page (a long match makes more than one)."""
+    found: list[Json] = []
+    after = 0
+    while True:
+        response = await client.get(
+            f"/webhooks/{webhook_id}/deliveries", params={"after": after}, headers=bearer(key)
+        )
+        assert response.status_code == 200, response.text
+        page = response.json()
+        found += page["deliveries"]
+        if not page["deliveries"]:
+            return found
+        after = page["next"]
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], *, timeout: float = 15.0) -> None:
