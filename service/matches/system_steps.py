@@ -38,8 +38,7 @@ def system_steps(
         state = rules.fold(step, state)
         events += step
     if now is not None:
-        waiting = [s.seat for s in match.seats if s.token_hash is None and s.bot is None]
-        clock = rules.clock_step(state, [*made, *events], now, waiting)
+        clock = rules.clock_step(state, [*made, *events], now, match.empty_seats)
         if clock is not None:
             step = rules.decide(state, clock)
             state = rules.fold(step, state)

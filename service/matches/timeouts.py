@@ -30,7 +30,7 @@ class TimingOut(MatchServiceBase):
         if clock.kind == "join":
             # Read afresh, not from the cache: the player may have joined a moment ago.
             match = await self.registry.get(match_id) or match
-            absent = [s.seat for s in match.seats if s.token_hash is None and s.bot is None]
+            absent = match.empty_seats
             if not absent:
                 return None
             forfeit = match.operator_id is not None and loaded.state.options.no_show == "forfeit"

@@ -33,7 +33,12 @@ class RegisteredMatch(msgspec.Struct, frozen=True):
 
     @property
     def full(self) -> bool:
-        return all(seat.token_hash is not None or seat.bot is not None for seat in self.seats)
+        return not self.empty_seats
+
+    @property
+    def empty_seats(self) -> list[int]:
+        """The invited seats nobody has taken yet, lowest first."""
+        return [seat.seat for seat in self.seats if seat.token_hash is None and seat.bot is None]
 
     @property
     def entropy(self) -> list[str]:
