@@ -8,7 +8,6 @@ need requests truly at once or a live stream read as it is written.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any, NamedTuple, cast
@@ -19,9 +18,9 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from tests.app_login import as_app
+from tests.request_log_lines import Lines, captured_lines
 from web.app import create_app
 from web.rate_limits import NO_LIMITS
-from web.request_log import JsonFormatter, request_log
 from web.settings import Settings
 
 
@@ -82,26 +81,7 @@ async def asgi(database_url: str) -> AsyncIterator[Asgi]:
         yield running
 
 
-class Lines(logging.Handler):
-    """The request log's lines, as the server writes them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setFormatter(JsonFormatter())
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
-
-
 @pytest.fixture
 def log_lines() -> Iterator[Lines]:
-    lines = Lines()
-    request_log.addHandler(lines)
-    level = request_log.level
-    request_log.setLevel(logging.INFO)
-    try:
+    with captured_lines() as lines:
         yield lines
-    finally:
-        request_log.removeHandler(lines)
-        request_log.setLevel(level)

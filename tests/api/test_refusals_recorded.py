@@ -11,9 +11,10 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from tests.api.conftest import Lines, settings_for
+from tests.api.conftest import settings_for
 from tests.api.problems import assert_problem
 from tests.api.test_metrics import samples
+from tests.request_log_lines import Lines
 from web.app import create_app
 from web.rate_limits import RateLimits
 

@@ -8,8 +8,8 @@ import json
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from tests.api.conftest import Lines
 from tests.api.players import create_table
+from tests.request_log_lines import Lines
 
 Client = AsyncTestClient[Litestar]
 

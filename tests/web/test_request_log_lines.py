@@ -9,32 +9,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.request_log_lines import Lines, captured_lines
 from web.request_log import JsonFormatter, log_request, request_log
-
-
-class Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.setFormatter(JsonFormatter())
-        self.records: list[logging.LogRecord] = []
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-        self.lines.append(self.format(record))
 
 
 @pytest.fixture
 def lines() -> Iterator[Lines]:
-    handler = Lines()
-    request_log.addHandler(handler)
-    level = request_log.level
-    request_log.setLevel(logging.INFO)
-    try:
+    with captured_lines() as handler:
         yield handler
-    finally:
-        request_log.removeHandler(handler)
-        request_log.setLevel(level)
 
 
 @pytest.mark.parametrize(
