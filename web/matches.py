@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import cast
+from typing import Any, cast
 
-import msgspec
 from litestar import Controller, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
@@ -21,12 +20,10 @@ from domain.formats import (
     TableEvent,
     format_public_view,
 )
-from service.bots.runner import BotRunner
 from service.errors import InvalidParameter
 from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch, MatchService
 from service.ports.match_registry import RegisteredMatch
-from service.ports.operator_keys import Operator
 from web.docs import problems
 from web.invites import InvitationsDependency
 from web.operators import OperatorAuthorization, Operators, creating_operator
@@ -99,18 +96,14 @@ class MatchesController(Controller):
             tournament_ids=data.external_ref is not None or bool(data.external_player_ids),
         )
         scope = operator.operator_id if operator else ANONYMOUS
-        if data.players != 2:
-            return await _create_tables_match(
-                matches, bots, creations, data, operator, scope, idempotency_key
-            )
-        check_two_player_fields(data)
 
         async def create() -> CreatedMatch:
             return await matches.create_match(
+                players=data.players,
                 options=data.options,
                 external_ref=data.external_ref,
                 entropy=data.entropy,
-                invite_seats=[1 - data.seat] if data.invite else [],
+                invite_seats=invited_seats(data),
                 commitment=data.commitment,
                 bots=data.bots,
                 operator_id=operator.operator_id if operator else None,
@@ -123,6 +116,7 @@ class MatchesController(Controller):
             request=["match", data],
             create=create,
             answer=CreatedMatch,
+            upcast=unwrapped_creation,
         )
         if any(data.bots):
             await bots.resume(created.match_id)
@@ -131,6 +125,7 @@ class MatchesController(Controller):
             seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
             invite_code=created.invite_code,
             commitment=created.commitment,
+            invites=[SeatInvite(seat, code) for seat, code in sorted(created.invite_codes.items())],
         )
 
     @post(
@@ -192,73 +187,23 @@ class MatchesController(Controller):
         )
 
 
-class CreatedWithInvites(msgspec.Struct, frozen=True):
-    """A match of three or four seats as made, under its Idempotency-Key: its invite codes
-    apart (the shape a retry's answer is kept in)."""
-
-    created: CreatedMatch
-    invite_codes: dict[int, str]  # by seat
-
-
-async def _create_tables_match(
-    matches: MatchService,
-    bots: BotRunner,
-    creations: IdempotentCreations,
-    data: CreateMatch,
-    operator: Operator | None,
-    scope: str,
-    idempotency_key: str | None,
-) -> NewMatch:
-    """A match of three or four seats; under an ``idempotency_key``, made once, as a
-    two-player match is (the body, table size included, is what a retry must repeat)."""
-
-    async def create() -> CreatedWithInvites:
-        created = await create_tables_match(
-            matches, data, operator.operator_id if operator else None
-        )
-        return CreatedWithInvites(created, created.invite_codes)
-
-    made = await creations.once(
-        scope=scope,
-        key=idempotency_key,
-        request=["match", data],
-        create=create,
-        answer=CreatedWithInvites,
-    )
-    created = made.created
-    if any(data.bots):
-        await bots.resume(created.match_id)
-    return NewMatch(
-        match_id=created.match_id,
-        seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
-        commitment=created.commitment,
-        invites=[SeatInvite(seat, code) for seat, code in sorted(made.invite_codes.items())],
-    )
-
-
-def check_two_player_fields(data: CreateMatch) -> None:
-    """A two-player match invites with ``invite`` and ``seat``, never ``invite_seats``."""
+def invited_seats(data: CreateMatch) -> list[int]:
+    """The seats left for invited players: those named in ``invite_seats``, or with ``invite``
+    every seat but the creator's ``seat``."""
+    if not data.invite:
+        return list(data.invite_seats)
     if data.invite_seats:
-        raise InvalidParameter('invite_seats are for three or four players: use "invite"')
+        raise InvalidParameter('send "invite" (every other seat) or "invite_seats", not both')
+    if data.seat >= data.players:
+        raise InvalidParameter(f"seat is a seat of the match: 0 to {data.players - 1}")
+    return [seat for seat in range(data.players) if seat != data.seat]
 
 
-async def create_tables_match(
-    matches: MatchService, data: CreateMatch, operator_id: str | None
-) -> CreatedMatch:
-    if data.entropy or data.commitment:
-        raise InvalidParameter("entropy and commitment are for two-player matches")
-    if data.invite:
-        raise InvalidParameter("name the invited seats of this match in invite_seats")
-    assert data.players in (3, 4)
-    return await matches.create_match(
-        players=data.players,
-        options=data.options,
-        invite_seats=data.invite_seats,
-        bots=data.bots,
-        external_ref=data.external_ref,
-        operator_id=operator_id,
-        external_player_ids=data.external_player_ids,
-    )
+def unwrapped_creation(kept: Any) -> Any:
+    """A creation's answer as kept under its Idempotency-Key. Until every table size was
+    created by one path, a three- or four-seat match's answer was kept wrapped, as
+    ``{"created": ..., "invite_codes": ...}``; a retry within its window still finds it."""
+    return kept["created"] if isinstance(kept, dict) and "created" in kept else kept
 
 
 async def tables_summary(

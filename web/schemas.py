@@ -19,7 +19,6 @@ from domain.formats import (
 )
 from service.fairness.events import FairnessView
 
-Seat = Annotated[int, Meta(ge=0, le=1, description="0 or 1")]
 AnySeat = Annotated[int, Meta(ge=0, le=3, description="0 to 3")]
 Entropy = Annotated[str, Meta(max_length=256)]
 # PostgreSQL text cannot hold NUL: refused as input, not left to fail in the database.
@@ -30,8 +29,9 @@ CommitmentHex = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="From 
 
 
 class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """A new match. Leave ``invite`` false to get both seats' tokens (a tournament system, a
-    table with two apps); set it to get your own seat's token and an invite code to pass on.
+    """A new match. Leave ``invite`` false to get every seat's token (a tournament system, a
+    table with two apps); set it to get your own ``seat``'s token and an invite code for each
+    other seat to pass on (or name the invited seats in ``invite_seats``).
 
     ``external_ref`` (the tournament's id for the match) and ``external_player_ids`` (by seat,
     one per seat at most) are tournament ids: they need an operator key with the scope
@@ -45,18 +45,19 @@ class CreateMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seat is a person's, and an invited seat is never a bot.
 
     ``players`` 3 (round robin) or 4 (partnerships, seats 0 and 2 against 1 and 3) makes a
-    match of that many seats (see docs/rules.md): every seat not a bot and not in
-    ``invite_seats`` gets a token, and each invited seat an invite code of its own."""
+    match of that many seats (see docs/rules.md): every seat not a bot and not invited gets a
+    token, and each invited seat an invite code of its own (``invites``; ``invite_code`` is
+    the first of them)."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     external_ref: Annotated[str, Meta(max_length=200, pattern=NO_NUL)] | None = None
     external_player_ids: Annotated[list[ExternalId | None], Meta(max_length=4)] = msgspec.field(
         default_factory=list
     )
-    entropy: Annotated[list[Entropy], Meta(max_length=2)] = msgspec.field(default_factory=list)
+    entropy: Annotated[list[Entropy], Meta(max_length=4)] = msgspec.field(default_factory=list)
     commitment: CommitmentHex | None = None
     invite: bool = False
-    seat: Seat = 0
+    seat: AnySeat = 0
     bots: Annotated[list[BotLevel | None], Meta(max_length=4)] = msgspec.field(default_factory=list)
     players: Literal[2, 3, 4] = 2
     invite_seats: Annotated[list[AnySeat], Meta(max_length=3)] = msgspec.field(default_factory=list)
@@ -74,7 +75,7 @@ class NewMatch(msgspec.Struct, frozen=True, kw_only=True):
     seats: list[SeatToken]
     commitment: str
     invite_code: str | None = None
-    invites: list[SeatInvite] | None = None  # three or four players: by invited seat
+    invites: list[SeatInvite] = msgspec.field(default_factory=list)  # by invited seat
 
 
 class SeatInvite(msgspec.Struct, frozen=True):

@@ -17,7 +17,7 @@ import hashlib
 import os
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 from cryptography.hazmat.primitives import hashes
@@ -53,6 +53,7 @@ class IdempotentCreations:
         request: object,
         create: Callable[[], Awaitable[T]],
         answer: type[T],
+        upcast: Callable[[Any], Any] = lambda kept: kept,
     ) -> T:
         """``create()``'s answer, made once per ``scope`` and ``key``: a retry with the same
         request gets it again; a different request with the key is refused. Without a key,
@@ -64,7 +65,7 @@ class IdempotentCreations:
         salt = os.urandom(16)
         past = await self._creations.claim(key_hash, print_, salt, HOLD)
         if past is not None:
-            return _again(key, print_, past, answer)
+            return _again(key, print_, past, answer, upcast)
         try:
             made = await create()
         except BaseException:
@@ -75,7 +76,9 @@ class IdempotentCreations:
         return made
 
 
-def _again(key: str, print_: bytes, past: PastCreation, answer: type[T]) -> T:
+def _again(
+    key: str, print_: bytes, past: PastCreation, answer: type[T], upcast: Callable[[Any], Any]
+) -> T:
     if past.fingerprint != print_:
         raise IdempotencyKeyReused("this Idempotency-Key was already used for a different request")
     if past.state == "running":
@@ -88,6 +91,10 @@ def _again(key: str, print_: bytes, past: PastCreation, answer: type[T]) -> T:
             "be found by its external ref"
         )
     opened = AESGCM(_sealing_key(key, past.salt)).decrypt(NONCE, past.sealed, None)
+    kept = msgspec.json.decode(opened)
+    upcast_kept = upcast(kept)
+    if upcast_kept is not kept:  # decoded again from JSON, whose object keys are strings
+        opened = msgspec.json.encode(upcast_kept)
     return msgspec.json.decode(opened, type=answer)
 
 

@@ -11,6 +11,8 @@ import pytest
 from adapters.memory.match_creations import InMemoryMatchCreations
 from service.errors import IdempotencyKeyReused, IdempotencyWindowOver
 from service.matches.idempotent import WINDOW, IdempotentCreations
+from service.matches.use_case_types import CreatedMatch
+from web.matches import unwrapped_creation
 
 
 class Answer(msgspec.Struct, frozen=True):
@@ -77,3 +79,33 @@ async def test_a_failed_creation_leaves_the_key_free() -> None:
 
     assert answer == Answer("t")
     assert timedelta(hours=24) == WINDOW
+
+
+async def test_an_answer_kept_in_an_older_shape_comes_back_in_todays() -> None:
+    """A three- or four-seat match's answer was kept wrapped in ``created`` until one create
+    path served every table size: a retry within its window still gets its match."""
+    creations = IdempotentCreations(InMemoryMatchCreations())
+    created = CreatedMatch("m-1", {0: "gst_t"}, "inv-1", "ab" * 32, {1: "inv-1", 2: "inv-2"})
+
+    async def create_wrapped() -> Wrapped:
+        return Wrapped(created, created.invite_codes)
+
+    async def create_again() -> CreatedMatch:
+        raise AssertionError("a retry creates nothing")
+
+    await creations.once(scope="op", key="k", request=[1], create=create_wrapped, answer=Wrapped)
+    again = await creations.once(
+        scope="op",
+        key="k",
+        request=[1],
+        create=create_again,
+        answer=CreatedMatch,
+        upcast=unwrapped_creation,
+    )
+
+    assert again == created
+
+
+class Wrapped(msgspec.Struct, frozen=True):
+    created: CreatedMatch
+    invite_codes: dict[int, str]
