@@ -32,7 +32,7 @@ from typing import Literal
 
 import msgspec
 
-from service.audit.notes import NoteError, parse_note
+from service.audit.notes import NoteError
 
 ORIGIN_PREFIX = "gin-rummy/"
 RECEIPT_HEADER = "gin-rummy receipt v1"
@@ -215,9 +215,3 @@ def with_table_deals(facts: StreamFacts, events: Sequence[tuple[str, bytes | str
             count += nested is not None and nested.type == "dealt"
         deals.append(count)
     return msgspec.structs.replace(facts, deals=deals)
-
-
-def read_note(value: str) -> tuple[Attestation, str]:
-    """Parse a note's text (its signatures are checked separately, see ``notes.signed_by``)."""
-    note = parse_note(value)
-    return parse_attestation(note.text), value

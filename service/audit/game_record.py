@@ -174,11 +174,6 @@ def stream_record(stream: str, records: Sequence[StoredEvent]) -> StreamRecord:
     return StreamRecord(stream_id=stream, events=events)
 
 
-def encode_record(record: GameRecord) -> bytes:
-    """The record as a JSON file: indented, so a person can read it."""
-    return msgspec.json.format(msgspec.json.encode(record), indent=2) + b"\n"
-
-
 def decode_record(data: bytes | str) -> GameRecord:
     """The record in ``data``; ``msgspec.DecodeError`` if it is not one (rule options out of
     their range included: the domain refuses them with its own error)."""

@@ -35,12 +35,6 @@ class CardMemory:
         count = self.unseen.bit_count()
         return self.opponent_unknown / count if count else 0.0
 
-    def chance_opponent_holds(self, card: Card) -> float:
-        bit = 1 << card
-        if self.opponent_took & bit:
-            return 1.0
-        return self.opponent_share if self.unseen & bit else 0.0
-
 
 def read_view(view: SeatView) -> CardMemory:
     hand = mask_of(parse_cards(view.hand))

@@ -55,7 +55,6 @@ class SecretRevealed(_FairnessEvent, tag="secret_revealed", frozen=True):
 
 FairnessEvent = SeedsCommitted | EntropyFixed | SeedRevealed | SecretRevealed
 
-FAIRNESS_TYPES = frozenset({"seeds_committed", "entropy_fixed", "seed_revealed", "secret_revealed"})
 
 _decoder = msgspec.json.Decoder(FairnessEvent)
 

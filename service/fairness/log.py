@@ -45,7 +45,6 @@ from service.ports.event_store import ConcurrencyConflict, EventStore, NewEvent
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_stream_names import MatchStream
 
-FAIRNESS_STREAM_PREFIX = MatchStream.FAIRNESS.value
 _SYNC_ATTEMPTS = 3
 # Fairness summaries kept for answering views: one per match and step of the game, of a few
 # hundred bytes each.

@@ -104,8 +104,6 @@ THREE_OR_FOUR_SEATS: StreamKind[FormatState, FormatEvent] = StreamKind(
 # streams in ``match_stream_names``). No prefix is another's, so a stream is of one kind.
 KINDS: tuple[StreamKind[Any, Any], ...] = (TWO_SEATS, THREE_OR_FOUR_SEATS)
 
-MATCH_STREAM_PREFIX = TWO_SEATS.prefix
-
 
 def stream_id(match_id: str) -> str:
     """A two-player match's stream."""
