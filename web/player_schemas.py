@@ -9,7 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from domain import RuleOptions
-from web.schemas import BotLevel, SeatToken
+from web.schemas import BotLevel, SeatInvite, SeatToken
 
 
 class SignUp(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -37,11 +37,12 @@ class NewCredential(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CreatePlayerMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """You take seat 0; seat 1 is a bot at ``bot``'s level, or (without one) whoever joins
-    with the invite code in the answer."""
+    """You take seat 0 of a match of ``players`` seats; every other seat is a bot at ``bot``'s
+    level, or (without one) whoever joins with that seat's invite code in the answer."""
 
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
     bot: BotLevel | None = None
+    players: Literal[2, 3, 4] = 2
 
 
 class NewPlayerMatch(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,7 +51,8 @@ class NewPlayerMatch(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
     seats: list[SeatToken]
     commitment: str
-    invite_code: str | None = None
+    invite_code: str | None = None  # the first invited seat's
+    invites: list[SeatInvite] = msgspec.field(default_factory=list)  # by invited seat
 
 
 class JoinAsPlayer(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -31,7 +31,7 @@ from web.player_schemas import (
     PlayerProfile,
     SignUp,
 )
-from web.schemas import MAX_VERSION, SeatToken
+from web.schemas import MAX_VERSION, SeatInvite, SeatToken
 from web.stream import resume_after
 
 PLAYER_CREDENTIAL = "PlayerCredential"
@@ -113,7 +113,12 @@ class PlayersController(Controller):
         authorization: Authorization = None,
     ) -> NewPlayerMatch:
         player = await player_of(accounts, authorization)
-        created = await accounts.create_match(player, options=data.options, bot=data.bot)
+        created = await accounts.create_match(
+            player,
+            options=data.options,
+            players=data.players,
+            bots=[None, *[data.bot] * (data.players - 1)] if data.bot else (),
+        )
         if data.bot:
             await bots.resume(created.match_id)
         return NewPlayerMatch(
@@ -121,6 +126,7 @@ class PlayersController(Controller):
             seats=[SeatToken(seat, token) for seat, token in sorted(created.tokens.items())],
             commitment=created.commitment,
             invite_code=created.invite_code,
+            invites=[SeatInvite(seat, code) for seat, code in sorted(created.invite_codes.items())],
         )
 
     @get(

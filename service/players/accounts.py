@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections import OrderedDict
+from collections.abc import Sequence
 
 import msgspec
 
@@ -102,13 +103,21 @@ class Accounts:
         return token
 
     async def create_match(
-        self, player: Player, *, options: RuleOptions, bot: str | None = None
+        self,
+        player: Player,
+        *,
+        options: RuleOptions,
+        players: int = 2,
+        bots: Sequence[str | None] = (),
     ) -> CreatedMatch:
-        """A match with the player in seat 0 and, in seat 1, a bot or an invited player."""
+        """A match of ``players`` seats with the player in seat 0 and, in every other seat,
+        the bot ``bots`` names for it or an invited player."""
+        levels = [*bots, *[None] * players][:players]
         return await self.matches.create_match(
+            players=players,
             options=options,
-            invite_seats=[] if bot else [1],
-            bots=[None, bot] if bot else (),
+            invite_seats=[seat for seat in range(1, players) if levels[seat] is None],
+            bots=levels if any(levels) else (),
             seat_tokens={0: await self.seat_token(player.player_id)},
         )
 

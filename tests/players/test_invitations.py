@@ -11,10 +11,12 @@ from adapters.memory.event_store import InMemoryEventStore
 from adapters.memory.match_registry import InMemoryMatchRegistry
 from adapters.memory.player_invites import InMemoryPlayerInvites
 from adapters.memory.players import InMemoryPlayers
-from domain import Phase, RuleOptions, view
+from domain import RuleOptions
 from domain.commands import SeatCommand
+from domain.match_rules import as_seat
 from service.bots.simple import SimpleBot
 from service.errors import (
+    InvalidParameter,
     InviteExpired,
     InviteNotForYou,
     PlayerNotFound,
@@ -59,7 +61,9 @@ def world() -> World:
 
 async def test_an_invite_to_a_player_reaches_only_their_inbox(world: World) -> None:
     host, guest, other = [await world.player(n) for n in ("Host", "Guest", "Other")]
-    invited = await world.invitations.invite(host, options=RuleOptions(), to_player=guest.player_id)
+    invited = await world.invitations.invite(
+        host, options=RuleOptions(), to_players=[guest.player_id]
+    )
     notices = await world.players.notices(guest.player_id, after=0, limit=10)
     assert [n.kind for n in notices] == ["invitation_received"]
     assert invited.match.invite_code is not None
@@ -91,48 +95,122 @@ async def test_an_invite_to_nobody_or_oneself_is_refused(world: World) -> None:
     host = await world.player("Host")
     for to_player in ("00000000-0000-0000-0000-000000000000", host.player_id):
         with pytest.raises(PlayerNotFound):
-            await world.invitations.invite(host, options=RuleOptions(), to_player=to_player)
+            await world.invitations.invite(host, options=RuleOptions(), to_players=[to_player])
 
 
-async def test_a_rematch_follows_a_finished_match_and_only_its_opponent_accepts(
-    world: World,
+@pytest.mark.parametrize("seats", [2, 3, 4])
+async def test_an_invite_names_a_player_for_each_open_seat_and_each_takes_only_theirs(
+    world: World, seats: int
 ) -> None:
-    host, guest, other = [await world.player(n) for n in ("Host", "Guest", "Other")]
+    host, other = await world.player("Host"), await world.player("Other")
+    guests = [await world.player(f"Guest {seat}") for seat in range(1, seats)]
+    invited = await world.invitations.invite(
+        host, options=RuleOptions(), players=seats, to_players=[g.player_id for g in guests]
+    )
+    codes = invited.match.invite_codes
+    assert sorted(codes) == list(range(1, seats))
+    assert await world.players.notices(other.player_id, after=0, limit=10) == []
+    for seat, guest in enumerate(guests, 1):
+        (notice,) = await world.players.notices(guest.player_id, after=0, limit=10)
+        assert notice.kind == "invitation_received"
+        assert codes[seat].encode() in notice.payload
+        assert all(code.encode() not in notice.payload for s, code in codes.items() if s != seat)
+        with pytest.raises(InviteNotForYou):
+            await world.invitations.accept(other, codes[seat])
+    for seat, guest in reversed(list(enumerate(guests, 1))):
+        seated = await world.invitations.accept(guest, codes[seat])
+        assert (seated.match_id, seated.seat) == (invited.match.match_id, seat)
+    assert (await world.matches.match(invited.match.match_id)).full
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+async def test_an_invite_for_more_seats_than_the_table_has_changes_nothing(
+    world: World, seats: int
+) -> None:
+    host = await world.player("Host")
+    guests = [(await world.player(f"G{seat}")).player_id for seat in range(seats)]
+    with pytest.raises(InvalidParameter):
+        await world.invitations.invite(
+            host, options=RuleOptions(), players=seats, to_players=guests
+        )
+    with pytest.raises(InvalidParameter):
+        await world.invitations.invite(
+            host, options=RuleOptions(), players=seats, to_players=[guests[0]] * 2
+        )
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+async def test_a_rematch_follows_a_finished_match_and_only_its_other_players_accept(
+    world: World, seats: int
+) -> None:
+    host, other = await world.player("Host"), await world.player("Other")
+    guests = [await world.player(f"Guest {seat}") for seat in range(1, seats)]
     options = RuleOptions(game_target=1, match_target=0)
-    first = await world.invitations.invite(host, options=options, to_player=guest.player_id)
-    assert first.match.invite_code is not None
-    await world.invitations.accept(guest, first.match.invite_code)
+    first = await world.invitations.invite(
+        host, options=options, players=seats, to_players=[g.player_id for g in guests]
+    )
+    for seat, guest in enumerate(guests, 1):
+        await world.invitations.accept(guest, first.match.invite_codes[seat])
     match_id = first.match.match_id
     with pytest.raises(RematchNotAvailable):
         await world.invitations.rematch(host, match_id)  # not finished yet
     with pytest.raises(WrongToken):
         await world.invitations.rematch(other, match_id)
     await finish(world, match_id)
-    offer = await world.invitations.rematch(guest, match_id)
+
+    asker = guests[0]
+    offer = await world.invitations.rematch(asker, match_id)
+
     assert offer.rematch_of == match_id
-    assert offer.to_player == host.player_id
-    assert offer.match.invite_code is not None
-    notices = await world.players.notices(host.player_id, after=0, limit=10)
-    assert notices[-1].kind == "rematch_offered"
-    with pytest.raises(InviteNotForYou):
-        await world.invitations.accept(other, offer.match.invite_code)
-    seated = await world.invitations.accept(host, offer.match.invite_code)
-    assert seated.match_id != match_id
-    loaded = await world.matches.load(seated.match_id)
+    # The asker takes seat 0; the others follow in their old order.
+    assert offer.to_players == {
+        seat: player.player_id for seat, player in enumerate([host, *guests[1:]], 1)
+    }
+    for seat, player_id in offer.to_players.items():
+        assert player_id is not None
+        notices = await world.players.notices(player_id, after=0, limit=10)
+        assert notices[-1].kind == "rematch_offered"
+        code = offer.match.invite_codes[seat]
+        with pytest.raises(InviteNotForYou):
+            await world.invitations.accept(other, code)
+        seated = await world.invitations.accept(await world.players.get(player_id), code)
+        assert (seated.match_id, seated.seat) == (offer.match.match_id, seat)
+    record = await world.matches.match(offer.match.match_id)
+    assert record.full
+    assert len(record.seats) == seats
+    loaded = await world.matches.load(record)
     assert loaded.state.options == options
-    assert loaded.state.dealer is None  # the rematch cuts for its first dealer, as any match
+    assert loaded.state.cut is not None  # the rematch cuts for its first dealer, as any match
+
+
+async def test_a_rematch_keeps_the_bots_where_they_played(world: World) -> None:
+    host, guest = await world.player("Host"), await world.player("Guest")
+    options = RuleOptions(game_target=1, match_target=0)
+    created = await world.accounts.create_match(
+        host, options=options, players=3, bots=[None, None, "random"]
+    )
+    await world.invitations.accept(guest, created.invite_codes[1])
+    await finish(world, created.match_id)
+
+    offer = await world.invitations.rematch(host, created.match_id)
+
+    assert offer.to_players == {1: guest.player_id}
+    record = await world.matches.match(offer.match.match_id)
+    assert [seat.bot for seat in record.seats] == [None, None, "random"]
 
 
 async def finish(world: World, match_id: str) -> None:
-    """Play the match to its end with the simple bot in both seats."""
+    """Play the match to its end with the simple bot in every seat (no bot runner serves
+    these use cases: bots' seats are played here too)."""
     bot = SimpleBot()
     record = await world.matches.match(match_id)
+    rules = world.matches.rules_for(record)
     loaded = await world.matches.load(record)
-    while loaded.state.turn is not None:
-        command = bot.choose(view(loaded.state, loaded.state.turn))
+    while not rules.over(loaded.state):
+        seat = next(s for s in range(len(record.seats)) if rules.awaits(loaded.state, s))
+        command = bot.choose(rules.bot_view(loaded.state, seat))
         assert isinstance(command, SeatCommand)
-        loaded = await world.matches.handle(record, loaded.state.turn, CommandRequest(command))
-    assert loaded.state.phase is Phase.MATCH_OVER
+        loaded = await world.matches.handle(record, seat, CommandRequest(as_seat(command, seat)))
 
 
 async def test_an_invites_life_is_the_configured_default_and_at_most_the_maximum() -> None:
