@@ -1,4 +1,5 @@
-"""``/players/me/quick-match``: be paired with the next player who wants the same options."""
+"""``/players/me/quick-match``: be paired with the next players who want the same options and
+table size."""
 
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ def provide_quick_match(state: State) -> QuickMatch:
 
 
 class AskQuickMatch(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``players``: the table size (2, 3 or 4); only askers of the same size and options are
+    paired."""
+
     options: RuleOptions = msgspec.field(default_factory=RuleOptions)
+    players: Literal[2, 3, 4] = 2
 
 
 class QuickMatchAnswer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -66,10 +71,11 @@ class QuickMatchController(Controller):
         quick_match: QuickMatchDependency,
         authorization: Authorization = None,
     ) -> QuickMatchAnswer:
-        """Paired at once with the player who has waited longest for the same options, or
-        queued. Asking again while waiting is refused (409)."""
+        """Paired at once with the players who have waited longest for the same options and
+        table size (as many as the table needs), or queued. Asking again while waiting is
+        refused (409)."""
         player = await player_of(accounts, authorization)
-        return _answer(await quick_match.ask(player, data.options))
+        return _answer(await quick_match.ask(player, data.options, data.players))
 
     @get("/", summary="My quick match", responses=problems(400, 401, 404))
     async def status(

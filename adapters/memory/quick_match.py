@@ -25,6 +25,7 @@ class InMemoryQuickMatchQueue:
         expires_at: datetime,
         match_id: str,
         hold_until: datetime,
+        seats: int = 2,
     ) -> Paired | None:
         mine = self._entries.get(player_id)
         if mine is not None and _waiting(mine, now):
@@ -40,20 +41,19 @@ class InMemoryQuickMatchQueue:
         mine = QueueEntry(
             player_id=player_id, options_key=options_key, requested_at=now, expires_at=expires_at
         )
-        if not waiting:
+        if len(waiting) < seats - 1:
             self._entries[player_id] = mine
             return None
-        opponent = waiting[0]
-        self._entries[opponent.player_id] = _paired(opponent, match_id, 0)
-        self._entries[player_id] = _paired(mine, match_id, 1)
+        table = waiting[: seats - 1]
+        for seat, entry in enumerate(table):
+            self._entries[entry.player_id] = _paired(entry, match_id, seat)
+        self._entries[player_id] = _paired(mine, match_id, len(table))
+        waiting_ids = [entry.player_id for entry in table]
         pair = PendingPair(
-            match_id=match_id,
-            options_key=options_key,
-            waiting_id=opponent.player_id,
-            asker_id=player_id,
+            match_id=match_id, options_key=options_key, waiting_ids=waiting_ids, asker_id=player_id
         )
         self._pending[match_id] = (pair, hold_until)
-        return Paired(match_id, opponent.player_id)
+        return Paired(match_id, waiting_ids)
 
     async def claim_pending(
         self, *, now: datetime, hold_until: datetime, match_id: str | None = None

@@ -1,5 +1,6 @@
 """The quick-match queue in PostgreSQL: ``quick_match`` (migration 0015) and the pairs whose
-match is not made yet, ``quick_match_pairs`` (migration 0019).
+match is not made yet, ``quick_match_pairs`` (migration 0019; the waiting players after the
+first, at three or four seats, in ``more_waiting``: migration 0027).
 
 An ask takes a transaction-scoped advisory lock on its options key, so the askers of one key
 take their turns one after another in every process: each finds the waiting entries as the
@@ -25,7 +26,7 @@ COLUMNS = "player_id::text, options_key, requested_at, expires_at, match_id::tex
 OLDEST_WAITING = """
 SELECT player_id::text FROM quick_match
 WHERE options_key = %s AND match_id IS NULL AND expires_at > %s AND player_id <> %s
-ORDER BY requested_at, player_id LIMIT 1 FOR UPDATE
+ORDER BY requested_at, player_id LIMIT %s FOR UPDATE
 """
 
 INSERT = """
@@ -34,15 +35,17 @@ VALUES (%s, %s, %s, %s, %s, %s)
 """
 
 INSERT_PAIR = """
-INSERT INTO quick_match_pairs
-    (match_id, options_key, waiting_player, asking_player, paired_at, claimed_until)
-VALUES (%s, %s, %s, %s, %s, %s)
+INSERT INTO quick_match_pairs (
+    match_id, options_key, waiting_player, more_waiting, asking_player, paired_at, claimed_until
+)
+VALUES (%s, %s, %s, %s::uuid[], %s, %s, %s)
 """
 
 CLAIM = """
 UPDATE quick_match_pairs SET claimed_until = %s
 WHERE made_at IS NULL AND claimed_until <= %s AND (%s::uuid IS NULL OR match_id = %s::uuid)
-RETURNING match_id::text, options_key, waiting_player::text, asking_player::text
+RETURNING match_id::text, options_key, waiting_player::text, more_waiting::text[],
+    asking_player::text
 """
 
 
@@ -59,6 +62,7 @@ class PostgresQuickMatchQueue:
         expires_at: datetime,
         match_id: str,
         hold_until: datetime,
+        seats: int = 2,
     ) -> Paired | None:
         try:
             async with self._pool.connection() as conn, conn.transaction():
@@ -74,22 +78,34 @@ class PostgresQuickMatchQueue:
                 mine = await cur.fetchone()
                 if mine is not None and mine[0]:
                     raise AlreadyQueued("this player is already waiting for a quick match")
-                cur = await conn.execute(OLDEST_WAITING, (options_key, now, player_id))
-                opponent = await cur.fetchone()
-                if opponent is None:
+                cur = await conn.execute(OLDEST_WAITING, (options_key, now, player_id, seats - 1))
+                waiting = [row[0] for row in await cur.fetchall()]
+                if len(waiting) < seats - 1:
                     await conn.execute(
                         INSERT, (player_id, options_key, now, expires_at, None, None)
                     )
                     return None
+                for seat, waiting_id in enumerate(waiting):
+                    await conn.execute(
+                        "UPDATE quick_match SET match_id = %s, seat = %s WHERE player_id = %s",
+                        (match_id, seat, waiting_id),
+                    )
                 await conn.execute(
-                    "UPDATE quick_match SET match_id = %s, seat = 0 WHERE player_id = %s",
-                    (match_id, opponent[0]),
+                    INSERT, (player_id, options_key, now, expires_at, match_id, len(waiting))
                 )
-                await conn.execute(INSERT, (player_id, options_key, now, expires_at, match_id, 1))
                 await conn.execute(
-                    INSERT_PAIR, (match_id, options_key, opponent[0], player_id, now, hold_until)
+                    INSERT_PAIR,
+                    (
+                        match_id,
+                        options_key,
+                        waiting[0],
+                        waiting[1:],
+                        player_id,
+                        now,
+                        hold_until,
+                    ),
                 )
-                return Paired(match_id, opponent[0])
+                return Paired(match_id, waiting)
         except psycopg.errors.UniqueViolation:
             # The same player asking for two keys at once: the other ask queued them first.
             raise AlreadyQueued("this player is already waiting for a quick match") from None
@@ -128,8 +144,8 @@ class PostgresQuickMatchQueue:
             cur = await conn.execute(CLAIM, (hold_until, now, match_id, match_id))
             rows = await cur.fetchall()
         return [
-            PendingPair(match_id=match, options_key=key, waiting_id=waiting, asker_id=asker)
-            for match, key, waiting, asker in rows
+            PendingPair(match_id=match, options_key=key, waiting_ids=[first, *more], asker_id=asker)
+            for match, key, first, more, asker in rows
         ]
 
     async def made(self, match_id: str, *, now: datetime) -> None:

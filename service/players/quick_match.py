@@ -1,4 +1,5 @@
-"""Quick match: ask to be paired with the next player who wants the same options.
+"""Quick match: ask to be paired with the next players who want the same options and table
+size (two, three or four seats).
 
 The queue pairs atomically (``service.ports.quick_match``); the asker who finds an opponent
 then makes the match under the id the pairing promised, with a seat token linked to each
@@ -40,9 +41,24 @@ class QuickMatchStatus(msgspec.Struct, frozen=True, kw_only=True):
     seat: int | None = None
 
 
-def options_key(options: RuleOptions) -> str:
-    """The same options give the same key, whichever order the client sent them in."""
-    return msgspec.json.encode(msgspec.to_builtins(options), order="sorted").decode()
+def options_key(options: RuleOptions, seats: int = 2) -> str:
+    """The same options and table size give the same key, whichever order the client sent
+    them in. The table size is in it only when it is not two, so that keys of two seats are
+    those written before other sizes could be asked for."""
+    asked = msgspec.to_builtins(options)
+    if seats != 2:
+        asked[_SEATS] = seats
+    return msgspec.json.encode(asked, order="sorted").decode()
+
+
+def asked_for(key: str) -> tuple[RuleOptions, int]:
+    """The options and table size of a key (``options_key``)."""
+    asked = msgspec.json.decode(key)
+    seats = asked.pop(_SEATS, 2)
+    return msgspec.convert(asked, RuleOptions), seats
+
+
+_SEATS = "seats"  # never a rule option's name
 
 
 class QuickMatch:
@@ -61,10 +77,10 @@ class QuickMatch:
         self.timeout = timeout
         self.hold = hold
 
-    async def ask(self, player: Player, options: RuleOptions) -> QuickMatchStatus:
+    async def ask(self, player: Player, options: RuleOptions, seats: int = 2) -> QuickMatchStatus:
         now = self._clock()
         expires_at = now + self.timeout
-        key = options_key(options)
+        key = options_key(options, seats)
         paired = await self._queue.ask(
             player.player_id,
             key,
@@ -72,6 +88,7 @@ class QuickMatch:
             expires_at=expires_at,
             match_id=str(uuid.uuid4()),
             hold_until=now + self.hold,
+            seats=seats,
         )
         if paired is None:
             return QuickMatchStatus(status="waiting", expires_at=expires_at)
@@ -79,12 +96,15 @@ class QuickMatch:
             PendingPair(
                 match_id=paired.match_id,
                 options_key=key,
-                waiting_id=paired.opponent_id,
+                waiting_ids=paired.waiting_ids,
                 asker_id=player.player_id,
             )
         )
         return QuickMatchStatus(
-            status="paired", expires_at=expires_at, match_id=paired.match_id, seat=1
+            status="paired",
+            expires_at=expires_at,
+            match_id=paired.match_id,
+            seat=len(paired.waiting_ids),
         )
 
     async def repair(self) -> int:
@@ -103,13 +123,15 @@ class QuickMatch:
     async def _make(self, pair: PendingPair) -> None:
         """Register and start the pair's match, or finish what a dead maker began."""
         matches = self._accounts.matches
-        options = msgspec.json.decode(pair.options_key, type=RuleOptions)
+        options, seats = asked_for(pair.options_key)
         if await matches.registry.get(pair.match_id) is None:
-            seats = {
-                0: await self._accounts.seat_token(pair.waiting_id),
-                1: await self._accounts.seat_token(pair.asker_id),
+            tokens = {
+                seat: await self._accounts.seat_token(player_id)
+                for seat, player_id in enumerate(pair.player_ids)
             }
-            await matches.create_match(options=options, seat_tokens=seats, match_id=pair.match_id)
+            await matches.create_match(
+                players=seats, options=options, seat_tokens=tokens, match_id=pair.match_id
+            )
         else:
             await matches.start_registered(pair.match_id, options)
         await self._queue.made(pair.match_id, now=self._clock())

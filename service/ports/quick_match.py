@@ -1,7 +1,9 @@
-"""The quick-match port: players waiting for an opponent who asked for the same options.
+"""The quick-match port: players waiting for opponents who asked for the same options and
+table size (both in the options key).
 
-Asking is one atomic step per options key: the asker is paired with the player who has waited
-longest for those options (and has not given up or timed out), or waits. Any number of askers
+Asking is one atomic step per options key: the asker is paired with the players who have
+waited longest for those options (and have not given up or timed out), as many as the table
+needs, or waits. Any number of askers
 at once, in any number of processes, pair each exactly once. Time is the caller's: every call
 says what time it is now.
 
@@ -32,19 +34,26 @@ class QueueEntry(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Paired(msgspec.Struct, frozen=True):
-    """The asker was paired: the waiting opponent takes seat 0 of ``match_id``, the asker 1."""
+    """The asker was paired: the waiting players take the first seats of ``match_id`` in the
+    order they asked, the asker the last."""
 
     match_id: str
-    opponent_id: str
+    waiting_ids: list[str]
 
 
 class PendingPair(msgspec.Struct, frozen=True, kw_only=True):
-    """A pairing whose match is not made yet: ``waiting_id`` takes seat 0, ``asker_id`` 1."""
+    """A pairing whose match is not made yet: ``waiting_ids`` take seats 0, 1, ... in order,
+    ``asker_id`` the last seat."""
 
     match_id: str
     options_key: str
-    waiting_id: str
+    waiting_ids: list[str]
     asker_id: str
+
+    @property
+    def player_ids(self) -> list[str]:
+        """By seat."""
+        return [*self.waiting_ids, self.asker_id]
 
 
 class QuickMatchQueue(Protocol):
@@ -57,9 +66,11 @@ class QuickMatchQueue(Protocol):
         expires_at: datetime,
         match_id: str,
         hold_until: datetime,
+        seats: int = 2,
     ) -> Paired | None:
-        """Pair the asker into ``match_id`` with the longest-waiting other player of the same
-        key whose entry has not expired, or queue the asker until ``expires_at`` (None).
+        """Pair the asker into ``match_id`` with the ``seats - 1`` longest-waiting other
+        players of the same key whose entries have not expired, or (fewer waiting) queue the
+        asker until ``expires_at`` (None). Every ask of a key gives the same ``seats``.
         A pairing is pending, claimed by the asker until ``hold_until``.
         Raises ``AlreadyQueued`` if the asker is waiting already (for any options)."""
         ...

@@ -98,3 +98,32 @@ async def test_an_invite_that_does_not_fit_its_table_is_refused(asgi: Asgi, seat
         assert refused.headers["content-type"] == "application/problem+json"
     listed = await asgi.client.get("/players/me/matches", headers=bearer(host["credential"]))
     assert listed.json()["matches"] == [], "a refused invite makes no match"
+
+
+@EVERY_SIZE
+async def test_quick_match_fills_a_table_of_the_size_asked_for(asgi: Asgi, seats: int) -> None:
+    players = [await sign_up(asgi.client, f"Quick {seat}") for seat in range(seats)]
+    other_size = await sign_up(asgi.client, "Other size")
+    path = "/players/me/quick-match"
+    ask = {"options": {"game_target": 70 + seats}, "players": seats}
+    elsewhere = {**ask, "players": 2 if seats != 2 else 3}
+    waiting = await asgi.client.post(path, json=elsewhere, headers=bearer(other_size["credential"]))
+    assert waiting.json()["status"] == "waiting"
+    for player in players[:-1]:
+        answer = await asgi.client.post(path, json=ask, headers=bearer(player["credential"]))
+        assert answer.json()["status"] == "waiting", answer.text
+
+    paired = await asgi.client.post(path, json=ask, headers=bearer(players[-1]["credential"]))
+
+    assert (paired.json()["status"], paired.json()["seat"]) == ("paired", seats - 1)
+    match_id = paired.json()["match_id"]
+    for seat, player in enumerate(players):
+        status = (await asgi.client.get(path, headers=bearer(player["credential"]))).json()
+        assert (status["match_id"], status["seat"]) == (match_id, seat)
+        (started,) = await inbox(asgi.app, player["credential"], 1)
+        assert started["data"] == {"kind": "match_started", "match_id": match_id, "seat": seat}
+    summary = (await asgi.client.get(f"/matches/{match_id}")).json()
+    assert len(summary["players"]) == seats
+    assert summary["status"] == "in_progress"
+    still = await asgi.client.get(path, headers=bearer(other_size["credential"]))
+    assert still.json()["status"] == "waiting"

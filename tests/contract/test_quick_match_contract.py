@@ -36,7 +36,10 @@ class Queue:
             await self._players.create(player_id, "P", secret_hash(player_id))
         return player_id
 
-    async def ask(self, player_id: str, key: str = KEY, now: datetime = T0) -> str | None:
+    async def ask(
+        self, player_id: str, key: str = KEY, now: datetime = T0, seats: int = 2
+    ) -> list[str] | None:
+        """The players the asker was paired with, in seat order (None: queued)."""
         paired = await self.queue.ask(
             player_id,
             key,
@@ -44,8 +47,9 @@ class Queue:
             expires_at=now + timedelta(minutes=1),
             match_id=new_id(),
             hold_until=now + HOLD,
+            seats=seats,
         )
-        return None if paired is None else paired.opponent_id
+        return None if paired is None else paired.waiting_ids
 
 
 def new_id() -> str:
@@ -67,7 +71,7 @@ async def queue(request: pytest.FixtureRequest) -> AsyncIterator[Queue]:
 async def test_the_second_asker_pairs_with_the_first(queue: Queue) -> None:
     first, second = await queue.player(), await queue.player()
     assert await queue.ask(first) is None
-    assert await queue.ask(second) == first
+    assert await queue.ask(second) == [first]
     mine, theirs = await queue.queue.entry(second), await queue.queue.entry(first)
     assert mine is not None
     assert theirs is not None
@@ -100,7 +104,7 @@ async def test_an_expired_or_cancelled_wait_pairs_nobody(queue: Queue) -> None:
     assert not await queue.queue.cancel(cancelled, now=T0)
     assert await queue.ask(asker, now=LATER) is None  # the first wait timed out
     assert not await queue.queue.cancel(waited, now=LATER)
-    assert await queue.ask(waited, now=LATER) == asker  # asking anew after a timeout is fine
+    assert await queue.ask(waited, now=LATER) == [asker]  # asking anew after a timeout is fine
 
 
 async def test_many_askers_at_once_pair_each_exactly_once(queue: Queue) -> None:
@@ -113,7 +117,7 @@ async def test_many_askers_at_once_pair_each_exactly_once(queue: Queue) -> None:
     assert sum(a is not None for a in answers) == 20
     for player, answer in zip(players, answers, strict=True):
         if answer is not None:
-            mine, theirs = await queue.queue.entry(player), await queue.queue.entry(answer)
+            mine, theirs = await queue.queue.entry(player), await queue.queue.entry(answer[0])
             assert mine is not None
             assert theirs is not None
             assert mine.match_id == theirs.match_id
@@ -124,7 +128,7 @@ async def test_a_pairing_is_pending_and_claimed_by_its_asker_until_its_hold_laps
 ) -> None:
     first, second = await queue.player(), await queue.player()
     assert await queue.ask(first) is None
-    assert await queue.ask(second) == first
+    assert await queue.ask(second) == [first]
     entry = await queue.queue.entry(second)
     assert entry is not None
     assert entry.match_id is not None
@@ -133,8 +137,8 @@ async def test_a_pairing_is_pending_and_claimed_by_its_asker_until_its_hold_laps
     claimed = await queue.queue.claim_pending(
         now=lapsed, hold_until=lapsed + HOLD, match_id=entry.match_id
     )
-    assert [(p.match_id, p.options_key, p.waiting_id, p.asker_id) for p in claimed] == [
-        (entry.match_id, KEY, first, second)
+    assert [(p.match_id, p.options_key, p.waiting_ids, p.asker_id) for p in claimed] == [
+        (entry.match_id, KEY, [first], second)
     ]
     assert await queue.queue.claim_pending(now=lapsed, hold_until=lapsed + HOLD) == []
     later = lapsed + HOLD
@@ -169,3 +173,35 @@ async def test_claimers_at_once_each_take_a_pair_only_once(queue: Queue) -> None
     )
     claimed = [pair.match_id for claim in claims for pair in claim]
     assert len(claimed) == len(set(claimed)) == 10
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+async def test_a_table_of_three_or_four_waits_for_its_last_player(queue: Queue, seats: int) -> None:
+    players = [await queue.player() for _ in range(seats)]
+    asked = [T0 + timedelta(seconds=order) for order in range(seats)]
+    for player, now in zip(players[:-1], asked, strict=False):
+        assert await queue.ask(player, now=now, seats=seats) is None
+
+    assert await queue.ask(players[-1], now=asked[-1], seats=seats) == players[:-1]
+
+    entries = [await queue.queue.entry(player) for player in players]
+    assert [e.seat for e in entries if e is not None] == list(range(seats))
+    assert len({e.match_id for e in entries if e is not None}) == 1
+    lapsed = asked[-1] + HOLD
+    (pending,) = await queue.queue.claim_pending(now=lapsed, hold_until=lapsed + HOLD)
+    assert (pending.waiting_ids, pending.asker_id) == (players[:-1], players[-1])
+    assert pending.player_ids == players
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+async def test_many_askers_at_once_fill_each_table_exactly_once(queue: Queue, seats: int) -> None:
+    players = [await queue.player() for _ in range(6 * seats)]
+    await asyncio.gather(*(queue.ask(p, seats=seats) for p in players))
+    entries = [await queue.queue.entry(p) for p in players]
+    tables: dict[str | None, list[int | None]] = {}
+    for entry in entries:
+        assert entry is not None
+        tables.setdefault(entry.match_id, []).append(entry.seat)
+    assert None not in tables, "every asker is seated"
+    assert len(tables) == 6
+    assert all(sorted(seats_taken) == list(range(seats)) for seats_taken in tables.values())  # type: ignore[type-var]
