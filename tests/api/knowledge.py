@@ -149,6 +149,7 @@ def event_leaks(
 # Parts of a match view that name no card of a hand in play: the cut (its own deck, shown to
 # everybody) and the results of hands that are over.
 _ENDED = ("cut", "last_round", "last_hands", "last_game")
+_MATCH_ENDS = ("match_won", "format_match_won", "match_ended")
 
 
 class MatchKnowledge:
@@ -163,6 +164,9 @@ class MatchKnowledge:
         # ``last_hands`` are the hands of the last round scored, not each table's last hand:
         # a table may finish this round's hand while another still plays.
         self._scored = [version for version, event in events if event["type"] == "round_scored"]
+        # Once the match is over, by play or not, its secret is revealed: every deck with it.
+        ends = [v for v, event in events if event["type"] in _MATCH_ENDS]
+        self._over_at = ends[0] if ends else None
         for version, event in events:
             placed = self.placed(event)
             if placed is None:
@@ -259,6 +263,8 @@ class MatchKnowledge:
     def deals_in_play(self, version: int) -> set[int]:
         """The deals (numbered through the match, at every table, in the order made) whose
         hand was being played at ``version``: their seeds must not be known yet."""
+        if self._over_at is not None and self._over_at <= version:
+            return set()
         hands = sorted(
             (hand for knowledge in self.tables.values() for hand in knowledge.hands),
             key=lambda hand: hand.dealt_version,
