@@ -42,6 +42,8 @@ class CreatingMatches(MatchServiceBase):
     ) -> CreatedMatch:
         """``seat_tokens`` gives seats the tokens a caller made (and linked to players);
         ``match_id`` is the id a caller already promised (a quick match's pair)."""
+        if len(entropy) > players:
+            raise InvalidParameter(f"entropy is by seat: {players} at most")
         server_secret = await self._server_secret(commitment, entropy)
         new = self._prepare(
             options=options,

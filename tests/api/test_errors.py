@@ -155,15 +155,18 @@ async def test_invalid_rule_options_are_refused_with_invalid_options(client: Cli
     [
         (b"{", "malformed-json"),
         (b'{"options": {"no_such_rule": 1}}', "invalid-request"),
-        (b'{"entropy": ["a", "b", "c"]}', "invalid-request"),
-        (b'{"seat": 2, "invite": true}', "invalid-request"),
+        (b'{"entropy": ["a", "b", "c", "d", "e"]}', "invalid-request"),
+        (b'{"seat": 4, "invite": true}', "invalid-request"),
+        # Within the schema, but not for a match of two seats.
+        (b'{"entropy": ["a", "b", "c"]}', "invalid-parameter"),
+        (b'{"seat": 2, "invite": true}', "invalid-parameter"),
     ],
 )
 async def test_a_bad_new_match_body_is_refused(client: Client, body: bytes, kind: str) -> None:
     response = await client.post(
         "/matches", content=body, headers={"Content-Type": "application/json"}
     )
-    assert_problem(response, 400 if kind == "malformed-json" else 422, kind)
+    assert_problem(response, 422 if kind == "invalid-request" else 400, kind)
 
 
 async def test_an_unknown_match_is_not_found(client: Client) -> None:

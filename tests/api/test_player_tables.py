@@ -28,8 +28,9 @@ async def test_a_player_plays_a_match_of_any_size_against_bots(asgi: Asgi, seats
 
     (view,) = (await views(asgi.client, table)).values()
     assert view["phase"] == "match_over"
-    summary = (await asgi.client.get(table.path)).json()
-    assert [p["bot"] for p in summary["players"]] == [None, *["random"] * (seats - 1)]
+    summary = await asgi.client.get(table.path)
+    assert summary.status_code == 200, summary.text
+    assert [p["bot"] for p in summary.json()["players"]] == [None, *["random"] * (seats - 1)]
 
 
 @EVERY_SIZE
