@@ -94,7 +94,7 @@ def test_an_adjudication_names_a_seat_of_the_match(players: Players) -> None:
         for seat in (-1, players, None, True):
             match = format_match(players, dealer=0)
             with pytest.raises(InvalidCommand, match=f"seat must be 0 to {players - 1}"):
-                match.do(Adjudicate(verdict=verdict, seat=seat, reason=NOTE))  # type: ignore[arg-type]
+                match.do(Adjudicate(verdict=verdict, seat=seat, reason=NOTE))
             assert match.state.phase is FormatPhase.DEAL
     last = ends(format_match(players, dealer=0), "award", players - 1)
     assert last.seat == players - 1
