@@ -12,12 +12,15 @@ from typing import Any
 
 import pytest
 
-from domain.commands import AwaitJoin, StampTime
+from domain.commands import AwaitJoin, Knock, PassUpcard, StampTime
 from domain.events import DeadlineSet
+from domain.formats import TableEvent, decide_format
 from domain.formats.commands import StampClocks
+from domain.formats.events import Players, RoundScored
 from domain.match_rules import MatchRules, rules_for
 from domain.options import RuleOptions
-from tests.unit.format_helpers import cut_seed
+from tests.unit.format_helpers import cut_seed, format_match
+from tests.unit.helpers import KNOCK_CARD
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 NOW = T0 + timedelta(seconds=5)
@@ -153,3 +156,53 @@ def test_more_seats_restart_the_clocks_of_the_tables_dealt_or_played_only(seats:
 def test_two_seats_restart_the_turn_clock_after_every_step() -> None:
     match = Match(2, TURN)
     assert match.step(match.cut()) == StampTime(at=NOW)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_decision_that_ends_a_round_is_charged_to_the_seat_s_bank(players: Players) -> None:
+    """docs/rules.md "Three and four players": time beyond ``turn_seconds`` comes out of the
+    bank, "the decision that ends a round included", though the round's end replaces the
+    table and its clock."""
+    match = format_match(players, dealer=players - 1, options=TURN)
+    for table in range(len(match.state.tables)):
+        match.deal_knock(table, knocker=match.state.tables[table].seats[0], dead="Ac")
+    if players == 4:
+        match.play(0)  # table 0's hand over: the round ends with table 1's
+    last = len(match.state.tables) - 1
+    knocker, dealer = match.state.tables[last].seats
+    match.pass_upcard(knocker)
+    match.pass_upcard(dealer)
+    match.draw_stock(knocker)
+    match.do(StampClocks(at=T0, tables=[last]))
+    knock = Knock(seat=knocker, card=KNOCK_CARD)
+    rules = rules_for(players)
+
+    made = rules.decided(match.state, knock, knocker, T0 + timedelta(seconds=25))
+
+    stamp = made[0]
+    assert isinstance(stamp, TableEvent)
+    assert stamp.table == last
+    assert isinstance(stamp.event, DeadlineSet)
+    assert stamp.event.at == T0 + timedelta(seconds=25)
+    assert stamp.event.banks_ms[stamp.seats.index(knocker)] == 15_000  # 15 s over its 10
+    assert any(type(event) is RoundScored for event in made)
+    after = rules.fold(made, match.state)
+    assert after.banks_ms[knocker] == 15_000
+    assert after.round == 2
+    # Played without its time, the same knock leaves the bank whole: the charge is the stamp.
+    assert rules.fold(decide_format(match.state, knock), match.state).banks_ms[knocker] == 30_000
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_decision_that_leaves_the_round_going_is_decided_as_it_is(players: Players) -> None:
+    match = format_match(players, dealer=players - 1, options=TURN)
+    match.deal_knock(0, knocker=match.state.tables[0].seats[0], dead="Ac")
+    if players == 4:
+        match.deal_knock(1, knocker=match.state.tables[1].seats[0], dead="Ac")
+    match.do(StampClocks(at=T0, tables=list(range(len(match.state.tables)))))
+    first = match.state.tables[0].seats[0]
+    move = PassUpcard(seat=first)
+
+    made = rules_for(players).decided(match.state, move, first, T0 + timedelta(seconds=25))
+
+    assert made == decide_format(match.state, move)
