@@ -160,3 +160,20 @@ def test_a_verifier_flags_a_no_show_recorded_before_the_deadline(players: Player
 
     with pytest.raises(Discrepancy, match="until 2026-01-01T12:10:00"):
         checked(match)
+
+
+@EVERY_FORMAT
+def test_a_refused_join_deadline_or_no_show_says_why_in_full(players: Players) -> None:
+    """A refusal's message is the problem's detail: each says the rule that refused it."""
+    with pytest.raises(
+        IllegalMove, match=r"^a join deadline is set only on a match waiting for its players$"
+    ):
+        FormatMatch(players).do(AwaitJoin(seat=1, at=T0))
+    with pytest.raises(
+        IllegalMove, match=r"^only a match waiting for an invited player has a join deadline$"
+    ):
+        FormatMatch(players, JOINING).do(NoShow(seat=1, at=DUE, forfeit=True))
+    match = awaiting(players)
+    match.do(NoShow(seat=1, at=DUE, forfeit=False))
+    with pytest.raises(MatchOver, match=r"^the match is over$"):
+        match.do(NoShow(seat=1, at=DUE, forfeit=False))
