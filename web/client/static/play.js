@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { clockReading } from "./clock.js";
 import { el } from "./dom.js";
 import { follow } from "./live.js";
+import { moveLog } from "./move_log.js";
 import { KEYS, hand, knockChoices, knockOnTable, moveFocus, table } from "./moves.js";
 import { describeTurn, lastGame, lastResult, over, scores } from "./results.js";
 import { Seats } from "./seats.js";
@@ -40,7 +41,10 @@ export async function playScreen(root, matchId, key) {
   // A timer is not read out on every tick (its live region is off); a screen reader reads it when asked.
   const clock = el("p", { class: "clock", role: "timer", "aria-live": "off", hidden: true });
   const board = el("div", { class: "board" });
-  root.replaceChildren(el("section", { class: "play", "aria-label": "Your table" }, [status, clock, board]));
+  const moves = moveLog();
+  root.replaceChildren(
+    el("section", { class: "play", "aria-label": "Your table" }, [status, clock, moves.latest, board, moves.log, moves.spoken]),
+  );
 
   const tick = () => {
     // Three- and four-player matches have no clock.
@@ -162,6 +166,7 @@ export async function playScreen(root, matchId, key) {
     (entry) => {
       // The person left this table for another screen: stop listening for it.
       if (!status.isConnected) return follower.stop();
+      if (view) moves.hear(entry, new Seats(view, bots));
       if (!view || entry.version > view.version) refresh();
     },
     (now) => {
