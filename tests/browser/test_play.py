@@ -94,6 +94,8 @@ async def two_players_at_start(page: Page) -> None:
 
 
 async def three_players_at_start(page: Page) -> None:
+    # The bots' levels come with the public summary, read after the first view.
+    await expect(page.locator(".scores dt").nth(1)).to_have_text("Seat 1 (simple bot)")
     scores = await scores_by_side(page)
     assert list(scores)[:3] == ["You", "Seat 1 (simple bot)", "Seat 2 (simple bot)"]
     # The seat plays at the table or sits the hand out (holding no cards), never both.

@@ -143,3 +143,32 @@ export function moveFocus(step) {
   const next = cards[(at + step + cards.length) % cards.length];
   next?.focus();
 }
+
+/**
+ * Focus where it was before the board was drawn again, so a keyboard player never has to tab
+ * back in after a move: the same control, else the same card, else the first move offered,
+ * else the first card of the hand, else the board itself.
+ * @param {HTMLElement} board @param {HTMLElement} was the element focused before
+ */
+export function keepFocus(board, was) {
+  const action = was.dataset.action;
+  const card = was.dataset.card;
+  const same = [
+    action && !card ? `button[data-action="${action}"]` : null,
+    card ? `button[data-card="${card}"]` : null,
+    "button[data-action]",
+    ".hand button.card",
+    ".hand .card",
+    "button",
+  ];
+  for (const selector of same) {
+    const found = selector ? /** @type {HTMLElement | null} */ (board.querySelector(selector)) : null;
+    if (found) {
+      if (!found.matches("button")) found.tabIndex = -1;
+      found.focus();
+      return;
+    }
+  }
+  board.tabIndex = -1;
+  board.focus();
+}

@@ -7,7 +7,7 @@ import { clockReading } from "./clock.js";
 import { el } from "./dom.js";
 import { follow } from "./live.js";
 import { moveLog } from "./move_log.js";
-import { KEYS, hand, knockChoices, knockOnTable, moveFocus, table } from "./moves.js";
+import { KEYS, hand, keepFocus, knockChoices, knockOnTable, moveFocus, table } from "./moves.js";
 import { describeTurn, lastGame, lastResult, over, scores } from "./results.js";
 import { Seats } from "./seats.js";
 import { invites, opponent, otherTables } from "./tables.js";
@@ -108,6 +108,26 @@ export async function playScreen(root, matchId, key) {
     }
   };
 
+  // Another match like this one: the same options, players and bots (or invites).
+  const playAgain = async () => {
+    if (!view) return;
+    try {
+      const summary = await api.summary(matchId);
+      const level = summary.players.map((player) => player.bot).find(Boolean);
+      const players = /** @type {api.Players} */ (summary.kind === "two_players" ? 2 : summary.players.length);
+      const created = level
+        ? await api.createBotMatch(view.options, /** @type {api.BotLevel} */ (level), players)
+        : await api.createInviteMatch(view.options, players);
+      /** @type {SeatKey} */
+      const seat = { token: created.seats[0].token, seat: 0, inviteCode: created.invite_code, invites: created.invites ?? [] };
+      localStorage.setItem(`gin:seat:${created.match_id}`, JSON.stringify(seat));
+      location.hash = `#/play/${created.match_id}`;
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+      render();
+    }
+  };
+
   const toggleKnock = () => {
     knocking = !knocking;
     render();
@@ -134,12 +154,15 @@ export async function playScreen(root, matchId, key) {
       otherTables(seats, matchOver),
       lastResult(current, seats, current.kind !== "two_players" && current.last_round?.round === endedRound ? ended : []),
       lastGame(current, seats),
-      over(current, seats, matchId),
+      over(current, seats, matchId, playAgain),
     ];
     status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" ? "Reconnecting…" : null]
       .filter(Boolean)
       .join(" · ");
+    const focused = document.activeElement;
+    const hadFocus = focused instanceof HTMLElement && board.contains(focused) ? focused : null;
     board.replaceChildren(...parts.filter((part) => part !== null));
+    if (hadFocus) keepFocus(board, hadFocus);
     tick();
   }
 
