@@ -10,7 +10,7 @@ import { moveLog } from "./move_log.js";
 import { KEYS, hand, keepFocus, knockChoices, knockOnTable, moveFocus, table } from "./moves.js";
 import { describeTurn, lastGame, lastResult, over, scores } from "./results.js";
 import { Seats } from "./seats.js";
-import { invites, opponent, otherTables } from "./tables.js";
+import { cutShown, invites, opponent, otherTables } from "./tables.js";
 
 /** @typedef {import("./seats.js").AnyView} AnyView */
 /** @typedef {import("./api.js").Action} Action */
@@ -146,6 +146,7 @@ export async function playScreen(root, matchId, key) {
     const matchOver = current.phase === "match_over";
     const parts = [
       scores(current, seats),
+      cutShown(seats),
       invites(seats, key),
       opponent(seats),
       ...(side

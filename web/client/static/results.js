@@ -87,7 +87,8 @@ export function lastResult(view, seats, ended) {
   }
   const round = view.last_round;
   if (!round) return null;
-  const winner = round.winner === null ? "Nobody scores" : `${seats.sideName(round.winner)} scores ${round.net}`;
+  const name = round.winner === null ? "" : seats.sideName(round.winner);
+  const winner = round.winner === null ? "Nobody scores" : `${name} ${verb(name, "score")} ${points(round.net)}`;
   return el("section", { class: "result", "aria-label": "Last round" }, [
     heading(`Round ${round.round}`),
     el("p", { "data-result": "round" }, [`${winner}.`]),
