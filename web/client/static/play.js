@@ -12,6 +12,9 @@ import { describeTurn, lastGame, lastResult, over, scores } from "./results.js";
 import { Seats } from "./seats.js";
 import { cutShown, invites, opponent, otherTables } from "./tables.js";
 
+const FIRST_RETRY_MS = 250;
+const LONGEST_RETRY_MS = 4000;
+
 /** @typedef {import("./seats.js").AnyView} AnyView */
 /** @typedef {import("./api.js").Action} Action */
 /** @typedef {import("./tables.js").SeatKey} SeatKey */
@@ -82,12 +85,38 @@ export async function playScreen(root, matchId, key) {
     render();
   };
 
+  // The server could not be reached (a fetch that failed with no answer, not a refusal): the
+  // page says it is reconnecting and reads the view again until the server answers.
+  let unreachable = false;
+  let retryMs = FIRST_RETRY_MS;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let retrying = null;
+  /** @param {unknown} error */
+  const failed = (error) => {
+    if (error instanceof api.ApiError) {
+      problem = error.message;
+    } else {
+      unreachable = true;
+      problem = null;
+      if (retrying === null && status.isConnected) {
+        retrying = setTimeout(() => {
+          retrying = null;
+          refresh();
+        }, retryMs);
+        retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);
+      }
+    }
+    render();
+  };
+
   const refresh = async () => {
     try {
-      show(await api.view(matchId, key.token));
+      const next = await api.view(matchId, key.token);
+      unreachable = false;
+      retryMs = FIRST_RETRY_MS;
+      show(next);
     } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
-      render();
+      failed(error);
     }
   };
 
@@ -100,8 +129,8 @@ export async function playScreen(root, matchId, key) {
     try {
       show(await api.send(matchId, key.token, action));
     } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
-      await refresh();
+      failed(error);
+      if (error instanceof api.ApiError) await refresh();
     } finally {
       busy = false;
       render();
@@ -157,7 +186,7 @@ export async function playScreen(root, matchId, key) {
       lastGame(current, seats),
       over(current, seats, matchId, playAgain),
     ];
-    status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" ? "Reconnecting…" : null]
+    status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" || unreachable ? "Reconnecting…" : null]
       .filter(Boolean)
       .join(" · ");
     const focused = document.activeElement;
