@@ -29,10 +29,6 @@ def evaluate(total: str) -> int:
     return int(eval(arithmetic))  # digits and operators only, checked above
 
 
-async def cards_in(page: Page, selector: str) -> list[str]:
-    return await page.locator(selector).evaluate_all("cs => cs.map(c => c.dataset.card)")
-
-
 async def check_hand_adds_up(page: Page, hand: int) -> None:
     ended = page.locator(".ended-hand[data-result=scored]").nth(hand)
     for side in ("knocker", "defender"):
