@@ -145,7 +145,7 @@ async def test_a_match_against_the_bots_to_the_end(
     # The last hand at every table, both hands shown as the rules reveal them at its end.
     tables = TABLES[players]
     await expect(page.locator(".result .ended-hand")).to_have_count(tables)
-    assert await page.locator(".ended-hand .cards").count() == 2 * tables
+    assert await page.locator(".ended-hand .ended-seat .cards").count() == 2 * tables
     assert await page.locator(".ended-hand .card").count() >= 20 * tables
     await expect(page.locator(".game li")).to_have_count(SETTLEMENTS[players])
     scores = await scores_by_side(page)

@@ -112,7 +112,7 @@ export function endedHand(ended, seats) {
     el("p", {}, [summary]),
     ...ended.seats.map((at, index) => {
       const whose = at === seats.seat ? "Your hand" : `${seats.name(at)}'s hand`;
-      return el("p", {}, [`${whose}: `, cardRow(sortCards(hands[index] ?? []), whose)]);
+      return el("p", { class: "ended-seat", "data-seat": at }, [`${whose}: `, cardRow(sortCards(hands[index] ?? []), whose)]);
     }),
     event.type === "scored" ? scoredBreakdown(event, ended.seats, seats, seats.view.options) : null,
   ]);
