@@ -59,7 +59,7 @@ export function cutShown(seats) {
       "The cut: ",
       ...cut.pairs.flatMap((pair, index) => [
         index ? ", then " : "",
-        ...pair.flatMap((card, seat) => [seat ? " against " : "", `${seats.name(seat)} `, cardRow([card], `${seats.name(seat)}'s cut card`)]),
+        ...pair.flatMap((card, seat) => [seat ? ` against ${seats.who(seat)} ` : `${seats.name(seat)} `, cardRow([card], `${seats.name(seat)}'s cut card`)]),
       ]),
       `. ${seats.name(cut.winner)} won it.`,
     ]);
