@@ -266,3 +266,29 @@ async def finished_record(server: Server, players: int) -> Document:
     if players == 2:
         return await two_player_record(server)
     return await played_record(server, players, players)
+
+
+def scored_with_a_layoff(doc: Document) -> int | None:
+    """The version of the first hand scored after a layoff, at any table, if any."""
+    for entry in entries(doc):
+        event = data(entry)
+        scored = event.get("event", event) if event["type"] == "table_event" else event
+        if scored["type"] == "scored" and scored["layoffs"]:
+            return int(entry["version"])
+    return None
+
+
+async def record_with_a_layoff(server: Server, players: int) -> tuple[Document, int]:
+    """A finished match in which a hand was scored after a layoff, and that hand's version."""
+    for seed in range(40):
+        if players == 2:
+            async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+                table = await create_table(http, game_target=100, match_target=0)
+                await play_match(http, table, random.Random(seed))
+                doc: Document = (await http.get(f"{table.path}/record")).json()
+        else:
+            doc = await played_record(server, players, seed)
+        version = scored_with_a_layoff(doc)
+        if version is not None:
+            return doc, version
+    raise AssertionError(f"no {players}-player match had a layoff")

@@ -7,9 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import httpx
+
 from tests.browser.conftest import PHONE, Pages
 
 BUDGET_BYTES = 200_000
+# The first screen's files as the server sends them to a client that takes only gzip.
+GZIP_BUDGET_BYTES = 25_000
+FIRST_FILES = """() => [
+  performance.getEntriesByType("navigation")[0].name,
+  ...performance.getEntriesByType("resource").map((r) => r.name),
+]"""
 FIRST_LOAD = """() => {
   const navigation = performance.getEntriesByType("navigation")[0];
   const resources = performance.getEntriesByType("resource");
@@ -38,3 +46,14 @@ async def test_the_first_load_is_small(
         f"interactive after {load['interactive_ms']:.0f} ms"
     )
     assert 0 < load["bytes"] < BUDGET_BYTES
+
+    urls: list[str] = await page.evaluate(FIRST_FILES)
+    gzipped = 0
+    async with httpx.AsyncClient(headers={"Accept-Encoding": "gzip"}) as http:
+        for url in urls:
+            async with http.stream("GET", url.split("#")[0]) as response:
+                assert response.status_code == 200, url
+                gzipped += len(b"".join([chunk async for chunk in response.aiter_raw()]))
+    record_property("gzip_bytes", gzipped)
+    print(f"first screen with gzip: {gzipped} bytes in {len(urls)} files")
+    assert 0 < gzipped < GZIP_BUDGET_BYTES

@@ -20,7 +20,13 @@ from tests.audit import rules_version_records
 from tests.audit.rules_version_records import with_rules_version
 from tests.audit.tampering import Document, data, entries, verdict
 from tests.browser.conftest import Pages
-from tests.browser.records import SAID_ALIKE, TAMPERS, change_a_score, finished_record
+from tests.browser.records import (
+    SAID_ALIKE,
+    TAMPERS,
+    change_a_score,
+    finished_record,
+    record_with_a_layoff,
+)
 
 SIZES = [2, 3, 4]
 
@@ -111,6 +117,45 @@ async def test_the_browser_and_gin_verify_agree_on_true_and_tampered_records(
         if tamper in SAID_ALIKE:
             assert said == f"Discrepancy: {verdict(doc).problem}"
     assert json.dumps(record) == json.dumps(records[players])  # each tamper had its copy
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", SIZES)
+async def test_laid_off_cards_are_not_shown_back_in_the_defenders_hand(
+    pages: Pages, server: Server, players: int
+) -> None:
+    """At the step a hand is scored after a layoff, every seat's hand on screen is the one
+    the server's replay gives: the cards laid off lie on the knocker's melds, not in the
+    defender's hand, so the deadwood shown is the deadwood scored."""
+    record, version = await record_with_a_layoff(server, players)
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        replayed = (await http.get(f"/matches/{record['match_id']}/replay?at={version}")).json()
+    tables = [replayed] if players == 2 else replayed["tables"]
+    expected = {
+        seat: sorted(hand)
+        for table in tables
+        for seat, hand in zip(table.get("seats", [0, 1]), table["hands"], strict=True)
+    }
+
+    page = await pages.open(f"/#/replay/{record['match_id']}")
+    viewer = page.locator(".viewer")
+    await expect(page.locator(".verdict")).to_have_attribute("data-verdict", "verified")
+    # The hand's start, by the jump list, then event by event to the score.
+    starts = [
+        int(v)
+        for v in await page.locator("#jump-to-hand option[value]").evaluate_all(
+            "options => options.map(o => o.value).filter(Boolean)"
+        )
+    ]
+    await page.select_option("#jump-to-hand", str(max(i for i in starts if i < version)))
+    while int(await viewer.get_attribute("data-version") or 0) < version:
+        await page.locator("[data-step=forward]").click()
+    await expect(viewer).to_have_attribute("data-version", str(version))
+    shown = {}
+    for seat in expected:
+        cards = page.locator(f".replay-table .seat[data-seat='{seat}'] .card")
+        shown[seat] = sorted(await cards.evaluate_all("cards => cards.map(c => c.dataset.card)"))
+    assert shown == expected
 
 
 # Rule options the scores and the deals depend on, each set in a match of its own.

@@ -60,15 +60,29 @@ export function knockOnTable(/** @type {Side} */ view, /** @type {Action[]} */ a
   const knock = view.knock;
   if (!knock) return null;
   const who = knock.knocker === view.seat ? "You" : "Your opponent";
+  // A card of one of the defender's own melds may be laid off too, but then that meld is
+  // broken and its other cards may count as deadwood: the button says so.
+  const inMyMelds = new Set(bestArrangement(view.hand).melds.flat());
+  /** @param {Action} a */
+  const layOff = (a) => {
+    if (a.type !== "lay_off") return null;
+    const breaks = inMyMelds.has(a.card);
+    const label = `Lay off ${cardLabel(a.card)}${breaks ? " (breaks your meld)" : ""}`;
+    const button = actionButton(label, a, act);
+    if (button && breaks) {
+      button.dataset.breaksMeld = "true";
+      button.setAttribute("aria-label", `Lay off ${cardName(a.card)}: this breaks one of your melds`);
+      button.classList.add("warn");
+    }
+    return button;
+  };
   return el("section", { class: "knock", "aria-label": "The knock" }, [
     heading(`${who} knocked${knock.gin ? " (gin)" : ""}`),
     el("ol", { class: "melds" }, knock.melds.map((meld, index) =>
       el("li", { "data-meld": index }, [
         cardRow(meld, `meld ${index + 1}`),
         ...actions.flatMap((a) =>
-          a.type === "lay_off" && a.meld === index
-            ? [actionButton(`Lay off ${cardLabel(a.card)}`, a, act)]
-            : [],
+          a.type === "lay_off" && a.meld === index ? [layOff(a)] : [],
         ),
       ]),
     )),
@@ -108,30 +122,33 @@ export function hand(view, actions, act, toggleKnock) {
 
 /**
  * Each knock the service lists, with the ways to lay out the other ten cards within the
- * knock limit: the player picks the arrangement shown to the opponent.
+ * knock limit, least deadwood first whatever the card put face down (what a player looks for
+ * first): the player picks the arrangement shown to the opponent.
  * @param {Side} view @param {Action[]} actions @param {(action: Action) => void} act
  */
 export function knockChoices(view, actions, act) {
-  const rows = actions.flatMap((action) => {
+  const ways = actions.flatMap((action) => {
     if (action.type !== "knock") return [];
     const rest = view.hand.filter((card) => card !== action.card);
     return arrangements(rest)
       .filter((a) => a.count <= view.knock_limit)
       .slice(0, ARRANGEMENTS_PER_KNOCK)
-      .map((arrangement) => {
-        const melds = arrangement.melds.map((meld) => sortCards(meld));
-        const gin = arrangement.count === 0;
-        const text = `${gin ? "Gin" : "Knock"}: ${cardLabel(action.card)} face down; ${melds.map((m) => m.map(cardLabel).join(" ")).join(" | ")}; deadwood ${arrangement.count}`;
-        return el("li", {}, [
-          el("button", {
-            type: "button",
-            "data-action": gin ? "gin" : "knock",
-            "data-card": action.card,
-            "aria-label": `${gin ? "Gin" : "Knock"}, ${spoken(action.card)} face down, deadwood ${arrangement.count}`,
-            onclick: () => act({ ...action, melds }),
-          }, [text]),
-        ]);
-      });
+      .map((arrangement) => ({ action, arrangement }));
+  });
+  ways.sort((a, b) => a.arrangement.count - b.arrangement.count);
+  const rows = ways.map(({ action, arrangement }) => {
+    const melds = arrangement.melds.map((meld) => sortCards(meld));
+    const gin = arrangement.count === 0;
+    const text = `${gin ? "Gin" : "Knock"}: ${cardLabel(action.card)} face down; ${melds.map((m) => m.map(cardLabel).join(" ")).join(" | ")}; deadwood ${arrangement.count}`;
+    return el("li", {}, [
+      el("button", {
+        type: "button",
+        "data-action": gin ? "gin" : "knock",
+        "data-card": action.card,
+        "aria-label": `${gin ? "Gin" : "Knock"}, ${spoken(action.card)} face down, deadwood ${arrangement.count}`,
+        onclick: () => act({ ...action, melds }),
+      }, [text]),
+    ]);
   });
   return el("section", { class: "knock-choices", "aria-label": "Ways to knock" }, [heading("Knock with…"), el("ul", {}, rows)]);
 }
@@ -142,4 +159,33 @@ export function moveFocus(step) {
   const at = cards.indexOf(/** @type {HTMLElement} */ (document.activeElement));
   const next = cards[(at + step + cards.length) % cards.length];
   next?.focus();
+}
+
+/**
+ * Focus where it was before the board was drawn again, so a keyboard player never has to tab
+ * back in after a move: the same control, else the same card, else the first move offered,
+ * else the first card of the hand, else the board itself.
+ * @param {HTMLElement} board @param {HTMLElement} was the element focused before
+ */
+export function keepFocus(board, was) {
+  const action = was.dataset.action;
+  const card = was.dataset.card;
+  const same = [
+    action && !card ? `button[data-action="${action}"]` : null,
+    card ? `button[data-card="${card}"]` : null,
+    "button[data-action]",
+    ".hand button.card",
+    ".hand .card",
+    "button",
+  ];
+  for (const selector of same) {
+    const found = selector ? /** @type {HTMLElement | null} */ (board.querySelector(selector)) : null;
+    if (found) {
+      if (!found.matches("button")) found.tabIndex = -1;
+      found.focus();
+      return;
+    }
+  }
+  board.tabIndex = -1;
+  board.focus();
 }

@@ -6,10 +6,14 @@ import * as api from "./api.js";
 import { clockReading } from "./clock.js";
 import { el } from "./dom.js";
 import { follow } from "./live.js";
-import { KEYS, hand, knockChoices, knockOnTable, moveFocus, table } from "./moves.js";
+import { moveLog } from "./move_log.js";
+import { KEYS, hand, keepFocus, knockChoices, knockOnTable, moveFocus, table } from "./moves.js";
 import { describeTurn, lastGame, lastResult, over, scores } from "./results.js";
 import { Seats } from "./seats.js";
-import { invites, opponent, otherTables } from "./tables.js";
+import { cutShown, invites, opponent, otherTables } from "./tables.js";
+
+const FIRST_RETRY_MS = 250;
+const LONGEST_RETRY_MS = 4000;
 
 /** @typedef {import("./seats.js").AnyView} AnyView */
 /** @typedef {import("./api.js").Action} Action */
@@ -40,7 +44,10 @@ export async function playScreen(root, matchId, key) {
   // A timer is not read out on every tick (its live region is off); a screen reader reads it when asked.
   const clock = el("p", { class: "clock", role: "timer", "aria-live": "off", hidden: true });
   const board = el("div", { class: "board" });
-  root.replaceChildren(el("section", { class: "play", "aria-label": "Your table" }, [status, clock, board]));
+  const moves = moveLog();
+  root.replaceChildren(
+    el("section", { class: "play", "aria-label": "Your table" }, [status, clock, moves.latest, board, moves.log, moves.spoken]),
+  );
 
   const tick = () => {
     // Three- and four-player matches have no clock.
@@ -78,12 +85,38 @@ export async function playScreen(root, matchId, key) {
     render();
   };
 
+  // The server could not be reached (a fetch that failed with no answer, not a refusal): the
+  // page says it is reconnecting and reads the view again until the server answers.
+  let unreachable = false;
+  let retryMs = FIRST_RETRY_MS;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let retrying = null;
+  /** @param {unknown} error */
+  const failed = (error) => {
+    if (error instanceof api.ApiError) {
+      problem = error.message;
+    } else {
+      unreachable = true;
+      problem = null;
+      if (retrying === null && status.isConnected) {
+        retrying = setTimeout(() => {
+          retrying = null;
+          refresh();
+        }, retryMs);
+        retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);
+      }
+    }
+    render();
+  };
+
   const refresh = async () => {
     try {
-      show(await api.view(matchId, key.token));
+      const next = await api.view(matchId, key.token);
+      unreachable = false;
+      retryMs = FIRST_RETRY_MS;
+      show(next);
     } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
-      render();
+      failed(error);
     }
   };
 
@@ -96,10 +129,30 @@ export async function playScreen(root, matchId, key) {
     try {
       show(await api.send(matchId, key.token, action));
     } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
-      await refresh();
+      failed(error);
+      if (error instanceof api.ApiError) await refresh();
     } finally {
       busy = false;
+      render();
+    }
+  };
+
+  // Another match like this one: the same options, players and bots (or invites).
+  const playAgain = async () => {
+    if (!view) return;
+    try {
+      const summary = await api.summary(matchId);
+      const level = summary.players.map((player) => player.bot).find(Boolean);
+      const players = /** @type {api.Players} */ (summary.kind === "two_players" ? 2 : summary.players.length);
+      const created = level
+        ? await api.createBotMatch(view.options, /** @type {api.BotLevel} */ (level), players)
+        : await api.createInviteMatch(view.options, players);
+      /** @type {SeatKey} */
+      const seat = { token: created.seats[0].token, seat: 0, inviteCode: created.invite_code, invites: created.invites ?? [] };
+      localStorage.setItem(`gin:seat:${created.match_id}`, JSON.stringify(seat));
+      location.hash = `#/play/${created.match_id}`;
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
       render();
     }
   };
@@ -122,6 +175,7 @@ export async function playScreen(root, matchId, key) {
     const matchOver = current.phase === "match_over";
     const parts = [
       scores(current, seats),
+      cutShown(seats),
       invites(seats, key),
       opponent(seats),
       ...(side
@@ -130,12 +184,15 @@ export async function playScreen(root, matchId, key) {
       otherTables(seats, matchOver),
       lastResult(current, seats, current.kind !== "two_players" && current.last_round?.round === endedRound ? ended : []),
       lastGame(current, seats),
-      over(current, seats, matchId),
+      over(current, seats, matchId, playAgain),
     ];
-    status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" ? "Reconnecting…" : null]
+    status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" || unreachable ? "Reconnecting…" : null]
       .filter(Boolean)
       .join(" · ");
+    const focused = document.activeElement;
+    const hadFocus = focused instanceof HTMLElement && board.contains(focused) ? focused : null;
     board.replaceChildren(...parts.filter((part) => part !== null));
+    if (hadFocus) keepFocus(board, hadFocus);
     tick();
   }
 
@@ -162,6 +219,7 @@ export async function playScreen(root, matchId, key) {
     (entry) => {
       // The person left this table for another screen: stop listening for it.
       if (!status.isConnected) return follower.stop();
+      if (view) moves.hear(entry, new Seats(view, bots));
       if (!view || entry.version > view.version) refresh();
     },
     (now) => {

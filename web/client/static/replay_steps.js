@@ -205,11 +205,15 @@ function step(frame, version, e, seatName) {
       if (next.knock) next.knock = { ...next.knock, melds: next.knock.melds.map((m, i) => (i === e.meld ? [...m, e.card] : m)) };
       next.said = `${seatName(e.seat)} lays off ${cardLabel(e.card)}`;
       break;
-    case "scored":
-      next.hands = e.hands.map((/** @type {string[]} */ h) => [...h]);
+    case "scored": {
+      // The event's hands hold the defender's cards laid off too; those lie on the knocker's
+      // melds now, and the deadwood on screen must be the one scored.
+      const laidOff = new Set(e.layoffs.map((/** @type {[string, number]} */ [card]) => card));
+      next.hands = e.hands.map((/** @type {string[]} */ h) => h.filter((card) => !laidOff.has(card)));
       next.handPoints = [...e.hand_points];
       next.said = e.winner === null ? `A tie: nobody scores` : `${seatName(e.winner)} scores ${e.points} (${e.outcome.replace("_", " ")})`;
       break;
+    }
     case "hand_drawn":
       next.hands = e.hands.map((/** @type {string[]} */ h) => [...h]);
       next.said = "The hand is drawn at the wall";

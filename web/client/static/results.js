@@ -4,6 +4,7 @@
 
 import { cardLabel, sortCards } from "./cards.js";
 import { cardRow, el, heading } from "./dom.js";
+import { gameTable, points, scoredBreakdown, verb } from "./summary.js";
 
 /** @typedef {import("./seats.js").AnyView} AnyView */
 /** @typedef {import("./seats.js").Seats} Seats */
@@ -86,7 +87,8 @@ export function lastResult(view, seats, ended) {
   }
   const round = view.last_round;
   if (!round) return null;
-  const winner = round.winner === null ? "Nobody scores" : `${seats.sideName(round.winner)} scores ${round.net}`;
+  const name = round.winner === null ? "" : seats.sideName(round.winner);
+  const winner = round.winner === null ? "Nobody scores" : `${name} ${verb(name, "score")} ${points(round.net)}`;
   return el("section", { class: "result", "aria-label": "Last round" }, [
     heading(`Round ${round.round}`),
     el("p", { "data-result": "round" }, [`${winner}.`]),
@@ -103,38 +105,55 @@ export function endedHand(ended, seats) {
     const winner = event.winner === null ? null : seat(event.winner);
     summary = winner === null
       ? `A tie (${event.outcome}): nobody scores.`
-      : `${seats.name(winner)} ${winner === seats.seat ? "win" : "wins"} ${event.points} points (${event.outcome.replace("_", " ")}${event.knock_card ? `, knocked with ${cardLabel(event.knock_card)}` : ""}).`;
+      : `${seats.name(winner)} ${verb(seats.name(winner), "win")} ${points(event.points)} (${event.outcome.replace("_", " ")}${event.knock_card ? `, knocked with ${cardLabel(event.knock_card)}` : ""}).`;
   }
   const hands = event.type === "scored" || event.type === "hand_drawn" ? event.hands : [];
   return el("div", { class: "ended-hand", "data-result": event.type }, [
     el("p", {}, [summary]),
     ...ended.seats.map((at, index) => {
       const whose = at === seats.seat ? "Your hand" : `${seats.name(at)}'s hand`;
-      return el("p", {}, [`${whose}: `, cardRow(sortCards(hands[index] ?? []), whose)]);
+      return el("p", { class: "ended-seat", "data-seat": at }, [`${whose}: `, cardRow(sortCards(hands[index] ?? []), whose)]);
     }),
+    event.type === "scored" ? scoredBreakdown(event, ended.seats, seats, seats.view.options) : null,
   ]);
 }
 
 /** The last game's end and its settlements, between every two sides: three or four players.
  * @param {AnyView} view @param {Seats} seats */
 export function lastGame(view, seats) {
-  const game = view.kind === "two_players" ? null : view.last_game;
+  const game = view.last_game;
   if (!game) return null;
   return el("section", { class: "game", "aria-label": "Last game" }, [
     heading(`Game ${game.game}: ${seats.sideName(game.winner)} won`),
-    el("ul", {}, game.settlements.map((s) => {
-      const [a, b] = s.sides;
-      const who = s.scored_by === null ? "even" : `${seats.sideName(s.scored_by)} scores ${s.points}`;
-      return el("li", {}, [`${seats.sideName(a ?? 0)} ${s.totals[0]}, ${seats.sideName(b ?? 0)} ${s.totals[1]}: ${who}`]);
-    })),
+    gameTable(game, seats),
+    "settlements" in game
+      ? el("ul", {}, game.settlements.map((s) => {
+          const [a, b] = s.sides;
+          const name = s.scored_by === null ? "" : seats.sideName(s.scored_by);
+          const who = s.scored_by === null ? "even" : `${name} ${verb(name, "score")} ${points(s.points)}`;
+          const shutout = s.shutout_bonus ? ` (with a ${s.shutout_bonus} shutout bonus)` : "";
+          return el("li", {}, [`${seats.sideName(a ?? 0)} ${s.totals[0]}, ${seats.sideName(b ?? 0)} ${s.totals[1]}${shutout}: ${who}`]);
+        }))
+      : null,
   ]);
 }
 
-/** @param {AnyView} view @param {Seats} seats @param {string} matchId */
-export function over(view, seats, matchId) {
+/** The match's end: who won and by how much, the final scores, and another match.
+ * @param {AnyView} view @param {Seats} seats @param {string} matchId @param {() => void} playAgain */
+export function over(view, seats, matchId, playAgain) {
   if (view.phase !== "match_over") return null;
+  const final = view.scores.match_scores;
+  const ranked = [...final].sort((a, b) => b - a);
+  const margin = (ranked[0] ?? 0) - (ranked[1] ?? 0);
   return el("section", { class: "over", "aria-label": "Match over" }, [
     heading(outcome(view, seats)),
-    el("p", {}, [el("a", { href: `#/replay/${matchId}` }, ["Replay this match"]), " · ", el("a", { href: "#/" }, ["New match"])]),
+    el("p", { "data-result": "match" }, [
+      `Final score: ${final.map((score, side) => `${seats.sideName(side)} ${score}`).join(", ")}`,
+      view.winner !== null && margin > 0 ? ` (by ${points(margin)}).` : ".",
+    ]),
+    el("p", {}, [
+      el("button", { type: "button", "data-action": "play-again", onclick: playAgain }, ["Play again"]),
+      " ", el("a", { href: `#/replay/${matchId}` }, ["Replay this match"]), " · ", el("a", { href: "#/" }, ["New match"]),
+    ]),
   ]);
 }

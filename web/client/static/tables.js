@@ -16,8 +16,25 @@ export function invites(seats, key) {
   if (!seats.waiting) return null;
   /** @param {string} code */
   const linkTo = (code) => `${location.origin}${location.pathname}#/join/${code}`;
-  /** @param {string} link @param {string} label */
-  const field = (link, label) => el("input", { readonly: true, value: link, "aria-label": label, size: 40, "data-invite": link });
+  /** A link's field, and a button that copies it. @param {string} link @param {string} label */
+  const field = (link, label) => {
+    const done = el("span", { class: "copied", role: "status" });
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        done.textContent = "Copied.";
+      } catch {
+        done.textContent = "Copy the link by hand: this browser did not allow it.";
+      }
+    };
+    return el("span", { class: "invite-link" }, [
+      el("input", { readonly: true, value: link, "aria-label": label, size: 40, "data-invite": link }),
+      " ",
+      el("button", { type: "button", "data-copy": link, "aria-label": `Copy: ${label}`, onclick: copy }, ["Copy link"]),
+      " ",
+      done,
+    ]);
+  };
   if (key.inviteCode) {
     return el("p", { class: "invite" }, ["Send this link to your opponent: ", field(linkTo(key.inviteCode), "Invite link")]);
   }
@@ -27,6 +44,30 @@ export function invites(seats, key) {
     ...key.invites.map((invite) =>
       el("p", {}, [`Seat ${invite.seat}: `, field(linkTo(invite.invite_code), `Invite link for seat ${invite.seat}`)]),
     ),
+  ]);
+}
+
+/** The cut that chose the first dealer, shown through the first hand or round.
+ * @param {Seats} seats */
+export function cutShown(seats) {
+  const view = seats.view;
+  const cut = view.cut;
+  const first = view.kind === "two_players" ? view.hand_number <= 1 : view.round <= 1;
+  if (!cut || !first || view.phase === "match_over") return null;
+  if (cut.type === "cards_cut") {
+    return el("p", { class: "cut", "data-cut": "cards" }, [
+      "The cut: ",
+      ...cut.pairs.flatMap((pair, index) => [
+        index ? ", then " : "",
+        ...pair.flatMap((card, seat) => [seat ? ` against ${seats.who(seat)} ` : `${seats.name(seat)} `, cardRow([card], `${seats.name(seat)}'s cut card`)]),
+      ]),
+      `. ${seats.name(cut.winner)} won it.`,
+    ]);
+  }
+  return el("p", { class: "cut", "data-cut": "seats" }, [
+    "The cut: ",
+    ...cut.rounds.flatMap((round, index) => [index ? ", then " : "", cardRow(round, `cut round ${index + 1}`)]),
+    `. ${seats.name(cut.dealer)} cut lowest and deals.`,
   ]);
 }
 
