@@ -52,16 +52,14 @@ async function call(path, options = {}) {
  * @param {NewMatchOptions} options @param {BotLevel} level @param {Players} [players] */
 export async function createBotMatch(options, level, players = 2) {
   const bots = [null, ...Array(players - 1).fill(level)];
-  const body = players === 2 ? { options, bots } : { options, bots, players };
+  const body = { options, bots, players };
   return /** @type {NewMatch} */ (await call("/matches", { method: "POST", body }));
 }
 
-/** A match whose other seats are invited (each its own invite code, in ``invites``, for more
- * than two players).
+/** A match whose other seats are invited, each with its own invite code (``invites``).
  * @param {NewMatchOptions} options @param {Players} [players] */
 export async function createInviteMatch(options, players = 2) {
-  const others = Array.from({ length: players - 1 }, (_, index) => index + 1);
-  const body = players === 2 ? { options, invite: true, seat: 0 } : { options, players, invite_seats: others };
+  const body = { options, players, invite: true, seat: 0 };
   return /** @type {NewMatch} */ (await call("/matches", { method: "POST", body }));
 }
 

@@ -35,13 +35,15 @@ export function invites(seats, key) {
       done,
     ]);
   };
-  if (key.inviteCode) {
-    return el("p", { class: "invite" }, ["Send this link to your opponent: ", field(linkTo(key.inviteCode), "Invite link")]);
+  // A key kept before answers listed every invite has only its one code.
+  const all = key.invites?.length ? key.invites : key.inviteCode ? [{ seat: 1, invite_code: key.inviteCode }] : [];
+  if (all.length === 1) {
+    return el("p", { class: "invite" }, ["Send this link to your opponent: ", field(linkTo(all[0].invite_code), "Invite link")]);
   }
-  if (!key.invites?.length) return null;
+  if (!all.length) return null;
   return el("section", { class: "invite", "aria-label": "Invites" }, [
     el("p", {}, ["Send each player the link of their seat:"]),
-    ...key.invites.map((invite) =>
+    ...all.map((invite) =>
       el("p", {}, [`Seat ${invite.seat}: `, field(linkTo(invite.invite_code), `Invite link for seat ${invite.seat}`)]),
     ),
   ]);
