@@ -112,7 +112,9 @@ class PyJwtVerifier:
         except jwt.InvalidTokenError:
             raise InvalidIdToken("this is not a signed JWT") from None
         issuer = unverified.get("iss")
-        keys = self._issuers.get(issuer) if isinstance(issuer, str) else None
+        if not isinstance(issuer, str):
+            raise InvalidIdToken("the token names no issuer")
+        keys = self._issuers.get(issuer)
         if keys is None:
             raise UnknownIssuer("the token's issuer is not one this service trusts")
         algorithm = header.get("alg")
