@@ -38,7 +38,7 @@ from web.docs import problems
 from web.params import Authorization
 
 PLAYER_SESSION = "PlayerSession"
-SESSION_SECURITY = [{PLAYER_SESSION: []}]
+SESSION_SECURITY: list[dict[str, list[str]]] = [{PLAYER_SESSION: []}]
 
 SignInDependency = NamedDependency[SignIn]
 SessionId = Annotated[UUID, PathParameter(name="session_id", description="A session's id")]

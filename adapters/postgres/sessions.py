@@ -121,7 +121,7 @@ class PostgresSessions:
                 )
             except psycopg.errors.InvalidTextRepresentation:
                 return False  # not a session id at all
-            return cur.rowcount == 1
+            return bool(cur.rowcount == 1)
 
     async def revoke_all(self, player_id: str) -> int:
         async with self._pool.connection() as conn:
@@ -130,7 +130,7 @@ class PostgresSessions:
                 " WHERE player_id = %s AND revoked_at IS NULL",
                 (player_id,),
             )
-            return cur.rowcount
+            return int(cur.rowcount)
 
     async def live(self, player_id: str) -> list[SessionInfo]:
         async with self._pool.connection() as conn:

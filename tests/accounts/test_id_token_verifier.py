@@ -8,6 +8,7 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,7 +119,8 @@ async def test_a_token_expired_within_the_leeway_is_taken(provider: Provider) ->
 
 @pytest.mark.parametrize("claim", ["nbf", "iat"])
 async def test_a_token_from_the_future_is_refused(provider: Provider, claim: str) -> None:
-    token = provider.id_token("user-1", **{claim: int(time.time()) + HOUR})
+    future: dict[str, Any] = {claim: int(time.time()) + HOUR}
+    token = provider.id_token("user-1", **future)
 
     await refused(trusting(provider), token, InvalidIdToken)
 
