@@ -54,6 +54,9 @@ CREATE TABLE account_identities (
 );
 CREATE INDEX account_identities_player ON account_identities (player_id);
 
+ALTER TABLE account_sessions OWNER TO gin_owner;
+ALTER TABLE account_spent_refresh OWNER TO gin_owner;
+ALTER TABLE account_identities OWNER TO gin_owner;
 GRANT SELECT, INSERT, UPDATE (access_hash, access_expires_at, refresh_hash, refresh_expires_at,
     refreshed_at, revoked_at) ON account_sessions TO gin_app;
 GRANT SELECT, INSERT ON account_spent_refresh TO gin_app;
