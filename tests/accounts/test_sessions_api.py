@@ -6,6 +6,7 @@ problem of its own kind that repeats nothing the token held."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 import uuid
@@ -461,3 +462,29 @@ async def test_each_attack_on_sign_in_is_refused_with_its_own_kind_and_makes_nob
     assert problem["instance"] == "/sessions/oidc"
     made = await session_of(asgi, provider.id_token(who))
     assert made["new_player"]  # the refused sign-in made no player
+
+
+async def test_first_sign_ins_at_once_make_one_player(asgi: Asgi, provider: Provider) -> None:
+    token = provider.id_token(subject())
+
+    answers = await asyncio.gather(*(oidc(asgi, token) for _ in range(4)))
+
+    assert [answer.status_code for answer in answers] == [201] * 4
+    assert len({answer.json()["player_id"] for answer in answers}) == 1
+    assert len({answer.json()["session_id"] for answer in answers}) == 4
+
+
+async def test_a_device_id_claimed_with_two_secrets_at_once_keeps_one(asgi: Asgi) -> None:
+    device_id = f"device-{uuid.uuid4()}"
+    tried = [secrets.token_urlsafe(32) for _ in range(2)]
+
+    answers = await asyncio.gather(*(device(asgi, device_id, secret) for secret in tried))
+
+    statuses = sorted(answer.status_code for answer in answers)
+    assert statuses == [201, 401]
+    winner = tried[[answer.status_code for answer in answers].index(201)]
+    again = await device(asgi, device_id, winner)
+    assert again.status_code == 201, again.text
+    assert again.json()["player_id"] == next(
+        a.json()["player_id"] for a in answers if a.status_code == 201
+    )
