@@ -36,6 +36,7 @@ from web.account_schemas import (
 )
 from web.docs import problems
 from web.params import Authorization
+from web.players import PLAYER_CREDENTIAL
 
 PLAYER_SESSION = "PlayerSession"
 SESSION_SECURITY: list[dict[str, list[str]]] = [{PLAYER_SESSION: []}]
@@ -85,7 +86,7 @@ class SessionsController(Controller):
         "/credential",
         status_code=HTTP_201_CREATED,
         summary="Sign in with the player's credential",
-        security=[{"PlayerCredential": []}],
+        security=[{PLAYER_CREDENTIAL: []}],
         responses=problems(400, 401),
     )
     async def with_credential(
