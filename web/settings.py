@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from service.accounts.settings import ALLOWED_ALGORITHMS, AccountSettings, TrustedIssuer
+from service.accounts.settings import ALLOWED_ALGORITHMS, AccountSettings, issuers_from_json
 from service.players.settings import INVITE_CEILING_SECONDS, PlayerTimes
 from service.tournament.webhooks.settings import WebhookSettings
 from web.rate_limits import RateLimits
@@ -127,20 +127,6 @@ def networks(text: str) -> list[str]:
     return found
 
 
-def trusted_issuers(text: str) -> tuple[TrustedIssuer, ...]:
-    """A JSON list of issuers: ``[{"issuer": ..., "audience": ..., "jwks_url": ...}]`` (or
-    ``jwks_file`` instead of ``jwks_url``, and ``algorithms`` to allow fewer); empty: none."""
-    if not text.strip():
-        return ()
-    try:
-        issuers = msgspec.json.decode(text, type=tuple[TrustedIssuer, ...])
-    except msgspec.DecodeError as error:  # ValidationError is one
-        raise ValueError(text) from error
-    if len({trusted.issuer for trusted in issuers}) != len(issuers):
-        raise ValueError(text)
-    return issuers
-
-
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")  # what both ASGI servers know
 
 PORT = Accepts("a port number (1-65535)", whole_number(1, 65535))
@@ -167,7 +153,7 @@ INVITE_SECONDS = Accepts(
 ISSUERS = Accepts(
     'a JSON list of {"issuer", "audience", "jwks_url" or "jwks_file"} objects, each issuer'
     f' once ("algorithms" among {", ".join(ALLOWED_ALGORITHMS)})',
-    trusted_issuers,
+    issuers_from_json,
 )
 LIFETIME = Accepts("a whole number of seconds from 60 to 31536000", whole_number(60, 31_536_000))
 LEEWAY = Accepts("a whole number of seconds from 0 to 300", whole_number(0, 300))

@@ -48,3 +48,17 @@ class AccountSettings(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def refresh_lifetime(self) -> timedelta:
         return timedelta(seconds=self.refresh_seconds)
+
+
+def issuers_from_json(text: str) -> tuple[TrustedIssuer, ...]:
+    """A JSON list of issuers, each named once (``GIN_OIDC_ISSUERS``); empty text: none.
+    Raises ``ValueError`` for anything else."""
+    if not text.strip():
+        return ()
+    try:
+        issuers = msgspec.json.decode(text, type=tuple[TrustedIssuer, ...])
+    except msgspec.DecodeError as error:  # a ValidationError is one
+        raise ValueError(text) from error
+    if len({trusted.issuer for trusted in issuers}) != len(issuers):
+        raise ValueError(text)
+    return issuers

@@ -1,5 +1,5 @@
-"""Accounts a phone can keep, over HTTP: sessions from the credential, an identity provider or
-a device; refreshing, reuse and signing out; the same player on a second device; linking.
+"""Sessions over HTTP: from the credential or an identity provider; refreshing, reuse and
+signing out; the same player on a second device; an access token opening the player's seats.
 
 The identity provider is a real one on a loopback port (``oidc_provider``); every refusal is a
 problem of its own kind that repeats nothing the token held."""
@@ -9,84 +9,27 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-import uuid
-from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from typing import Any
 
-import msgspec
 import pytest
 
 from adapters.postgres.event_store import open_pool
-from service.accounts.settings import AccountSettings, TrustedIssuer
-from tests.accounts.oidc_provider import AUDIENCE, HOUR, Provider, running_provider
+from tests.accounts.http import (
+    Json,
+    as_player,
+    me,
+    oidc,
+    refresh,
+    session_of,
+    subject,
+)
+from tests.accounts.oidc_provider import HOUR, Provider
 from tests.api.accounts import inbox, my_matches, pair, sign_up, until
 from tests.api.any_size import EVERY_SIZE
-from tests.api.conftest import Asgi, served, settings_for
+from tests.api.conftest import Asgi
 from tests.api.players import ONE_GAME, bearer
 from tests.api.problems import assert_problem
-
-Json = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def provider() -> Iterator[Provider]:
-    with running_provider() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def stranger() -> Iterator[Provider]:
-    with running_provider() as running:
-        yield running
-
-
-def with_issuer(database_url: str, provider: Provider) -> Any:
-    settings = settings_for(database_url)
-    trusted = TrustedIssuer(issuer=provider.issuer, audience=AUDIENCE, jwks_url=provider.jwks_url)
-    return msgspec.structs.replace(settings, accounts=AccountSettings(issuers=(trusted,)))
-
-
-@pytest.fixture(scope="module")
-async def asgi(database_url: str, provider: Provider) -> AsyncIterator[Asgi]:
-    async with served(database_url, with_issuer(database_url, provider)) as running:
-        yield running
-
-
-async def oidc(asgi: Asgi, token: str, name: str | None = None) -> Any:
-    body = {"id_token": token} | ({"display_name": name} if name else {})
-    return await asgi.client.post("/sessions/oidc", json=body)
-
-
-async def session_of(asgi: Asgi, token: str, name: str | None = None) -> Json:
-    response = await oidc(asgi, token, name)
-    assert response.status_code == 201, response.text
-    found: Json = response.json()
-    return found
-
-
-async def device(asgi: Asgi, device_id: str, secret: str, name: str | None = None) -> Any:
-    body = {"device_id": device_id, "device_secret": secret}
-    return await asgi.client.post(
-        "/sessions/device", json=body | ({"display_name": name} if name else {})
-    )
-
-
-async def refresh(asgi: Asgi, refresh_token: str) -> Any:
-    return await asgi.client.post("/sessions/refresh", json={"refresh_token": refresh_token})
-
-
-def me(session: Json) -> dict[str, str]:
-    return bearer(session["access_token"])
-
-
-def as_player(session: Json) -> Json:
-    """A session in the shape the players' helpers take (they send ``credential``)."""
-    return {"credential": session["access_token"]}
-
-
-def subject() -> str:
-    return f"user-{uuid.uuid4()}"
 
 
 async def test_a_provider_sign_in_makes_the_player_once(asgi: Asgi, provider: Provider) -> None:
@@ -163,74 +106,6 @@ async def test_an_access_token_opens_the_players_seat_and_no_other(
     outsider = await session_of(asgi, provider.id_token(subject()))
     refused = await asgi.client.get(f"/matches/{match_id}/view", headers=me(outsider))
     assert_problem(refused, 403, "wrong-token")
-
-
-async def test_a_device_keeps_its_account_and_a_device_id_alone_never_signs_in(
-    asgi: Asgi, database_url: str, provider: Provider
-) -> None:
-    device_id, secret = f"device-{uuid.uuid4()}", secrets.token_urlsafe(32)
-    first = await device(asgi, device_id, secret, "Phone")
-    assert first.status_code == 201, first.text
-    assert first.json()["new_player"]
-    # The app restarts (a server restart too): the kept secret finds the account.
-    async with served(database_url, with_issuer(database_url, provider)) as restarted:
-        again = await restarted.client.post(
-            "/sessions/device", json={"device_id": device_id, "device_secret": secret}
-        )
-    assert again.status_code == 201, again.text
-    assert again.json()["player_id"] == first.json()["player_id"]
-    assert not again.json()["new_player"]
-
-    for guess in [secrets.token_urlsafe(32), secret[:-1] + ("A" if secret[-1] != "A" else "B")]:
-        refused = await device(asgi, device_id, guess)
-        problem = assert_problem(refused, 401, "wrong-device-secret")
-        assert device_id not in str(problem)
-        assert guess not in str(problem)
-    assert_problem(
-        await asgi.client.post("/sessions/device", json={"device_id": device_id}),
-        422,
-        "invalid-request",
-    )
-    short = await device(asgi, device_id, "too short")
-    assert_problem(short, 422, "invalid-request")
-
-
-async def test_an_app_that_lost_its_device_secret_gets_in_through_a_linked_identity(
-    asgi: Asgi, provider: Provider
-) -> None:
-    device_id, secret = f"device-{uuid.uuid4()}", secrets.token_urlsafe(32)
-    phone = (await device(asgi, device_id, secret)).json()
-    who = subject()
-    linked = await asgi.client.post(
-        "/players/me/identities/oidc", json={"id_token": provider.id_token(who)}, headers=me(phone)
-    )
-    assert linked.status_code == 201, linked.text
-    assert linked.json()["kind"] == "oidc"
-
-    # Reinstalled: the secret is gone, a new one is made; the device id alone opens nothing.
-    new_secret = secrets.token_urlsafe(32)
-    assert_problem(await device(asgi, device_id, new_secret), 401, "wrong-device-secret")
-    back = await session_of(asgi, provider.id_token(who))
-    assert back["player_id"] == phone["player_id"]
-    assert not back["new_player"]
-    # Back in, the app replaces the lost device's identity with the new secret.
-    listed = (await asgi.client.get("/players/me/identities", headers=me(back))).json()
-    old = next(i for i in listed["identities"] if i["kind"] == "device")
-    assert old["subject"] == device_id
-    assert "secret" not in str(old)
-    removed = await asgi.client.delete(
-        f"/players/me/identities/{old['identity_id']}", headers=me(back)
-    )
-    assert removed.status_code == 204, removed.text
-    relinked = await asgi.client.post(
-        "/players/me/identities/device",
-        json={"device_id": device_id, "device_secret": new_secret},
-        headers=me(back),
-    )
-    assert relinked.status_code == 201, relinked.text
-    again = await device(asgi, device_id, new_secret)
-    assert again.status_code == 201, again.text
-    assert again.json()["player_id"] == phone["player_id"]
 
 
 async def test_a_refresh_rotates_both_tokens(asgi: Asgi, provider: Provider) -> None:
@@ -375,58 +250,6 @@ async def test_the_credential_and_seat_tokens_keep_working_beside_sessions(
     )
 
 
-async def test_linking_adds_ways_in_and_never_removes_the_last(
-    asgi: Asgi, provider: Provider
-) -> None:
-    host = await sign_up(asgi.client, "Host")
-    session = (
-        await asgi.client.post("/sessions/credential", headers=bearer(host["credential"]))
-    ).json()
-    who = subject()
-    # Linking takes the account's session, not the credential.
-    assert_problem(
-        await asgi.client.post(
-            "/players/me/identities/oidc",
-            json={"id_token": provider.id_token(who)},
-            headers=bearer(host["credential"]),
-        ),
-        401,
-        "session-required",
-    )
-    linked = await asgi.client.post(
-        "/players/me/identities/oidc",
-        json={"id_token": provider.id_token(who)},
-        headers=me(session),
-    )
-    assert linked.status_code == 201, linked.text
-    assert linked.json()["issuer"] == provider.issuer
-    assert linked.json()["subject"] == who
-    by_provider = await session_of(asgi, provider.id_token(who))
-    assert by_provider["player_id"] == host["player_id"]
-
-    # The same identity cannot sign in a second player.
-    other = await session_of(asgi, provider.id_token(subject()))
-    taken = await asgi.client.post(
-        "/players/me/identities/oidc", json={"id_token": provider.id_token(who)}, headers=me(other)
-    )
-    assert_problem(taken, 409, "identity-taken")
-
-    listed = (await asgi.client.get("/players/me/identities", headers=me(session))).json()
-    [only] = listed["identities"]
-    last = await asgi.client.delete(
-        f"/players/me/identities/{only['identity_id']}", headers=me(session)
-    )
-    assert_problem(last, 409, "last-identity")
-    unknown = await asgi.client.delete(
-        f"/players/me/identities/{uuid.uuid4()}", headers=me(session)
-    )
-    assert_problem(unknown, 404, "identity-not-found")
-    theirs = (await asgi.client.get("/players/me/identities", headers=me(other))).json()
-    not_mine = theirs["identities"][0]["identity_id"]
-    refused = await asgi.client.delete(f"/players/me/identities/{not_mine}", headers=me(session))
-    assert_problem(refused, 404, "identity-not-found")
-
-
 @pytest.mark.parametrize(
     ("attack", "kind"),
     [
@@ -472,19 +295,3 @@ async def test_first_sign_ins_at_once_make_one_player(asgi: Asgi, provider: Prov
     assert [answer.status_code for answer in answers] == [201] * 4
     assert len({answer.json()["player_id"] for answer in answers}) == 1
     assert len({answer.json()["session_id"] for answer in answers}) == 4
-
-
-async def test_a_device_id_claimed_with_two_secrets_at_once_keeps_one(asgi: Asgi) -> None:
-    device_id = f"device-{uuid.uuid4()}"
-    tried = [secrets.token_urlsafe(32) for _ in range(2)]
-
-    answers = await asyncio.gather(*(device(asgi, device_id, secret) for secret in tried))
-
-    statuses = sorted(answer.status_code for answer in answers)
-    assert statuses == [201, 401]
-    winner = tried[[answer.status_code for answer in answers].index(201)]
-    again = await device(asgi, device_id, winner)
-    assert again.status_code == 201, again.text
-    assert again.json()["player_id"] == next(
-        a.json()["player_id"] for a in answers if a.status_code == 201
-    )
