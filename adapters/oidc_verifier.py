@@ -10,13 +10,16 @@ claims; this module chooses the issuer and its key and says which refusal a fail
 - the key is the JWKS key named by ``kid`` (or the only one, if the token names none). A URL's
   keys are cached (``PyJWKClient``, for ``jwks_cache_seconds``) and fetched again, once for all
   verifications waiting, when a token names a key not among them: that is how a provider's key
-  rotation arrives. A file's keys are read again when the file changes.
+  rotation arrives. Such a fetch comes at most once per ``REFETCH_COOLDOWN_SECONDS``, so tokens
+  naming made-up keys cannot turn every sign-in into a request to the provider. A file's keys
+  are read again when the file changes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +40,7 @@ from service.ports.id_tokens import VerifiedSubject
 
 REQUIRED_CLAIMS = ["iss", "sub", "aud", "exp", "iat"]
 FETCH_TIMEOUT_SECONDS = 5
+REFETCH_COOLDOWN_SECONDS = 10.0
 
 
 def _fits(algorithm: str, key: object) -> bool:
@@ -53,7 +57,9 @@ class _Keys:
 
     trusted: TrustedIssuer
     cache_seconds: int
+    cooldown_seconds: float
     client: PyJWKClient | None = None
+    refetched_at: float | None = None  # time.monotonic() of the last fetch for an unknown key
     file_keys: tuple[float, PyJWKSet] | None = None
     refreshing: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -85,7 +91,14 @@ class _Keys:
             # A key not seen yet: the issuer may have rotated. Verifications arriving together
             # wait for one fetch.
             async with self.refreshing:
-                found = _choose(await asyncio.to_thread(self._read, True), kid)
+                found = _choose(await asyncio.to_thread(self._read, False), kid)
+                now = time.monotonic()
+                cooled = (
+                    self.refetched_at is None or now - self.refetched_at >= self.cooldown_seconds
+                )
+                if found is None and cooled:
+                    self.refetched_at = now
+                    found = _choose(await asyncio.to_thread(self._read, True), kid)
         if found is None:
             raise InvalidIdToken("the token is not signed by any of the issuer's keys")
         return found
@@ -100,9 +113,17 @@ def _choose(keys: PyJWKSet, kid: str | None) -> PyJWK | None:
 
 class PyJwtVerifier:
     def __init__(
-        self, issuers: Iterable[TrustedIssuer], *, leeway_seconds: int, cache_seconds: int
+        self,
+        issuers: Iterable[TrustedIssuer],
+        *,
+        leeway_seconds: int,
+        cache_seconds: int,
+        refetch_cooldown_seconds: float = REFETCH_COOLDOWN_SECONDS,
     ) -> None:
-        self._issuers = {trusted.issuer: _Keys(trusted, cache_seconds) for trusted in issuers}
+        self._issuers = {
+            trusted.issuer: _Keys(trusted, cache_seconds, refetch_cooldown_seconds)
+            for trusted in issuers
+        }
         self._leeway = leeway_seconds
 
     async def verify(self, id_token: str) -> VerifiedSubject:

@@ -23,7 +23,7 @@ from service.errors import (
     UnknownIssuer,
 )
 from service.ports.id_tokens import VerifiedSubject
-from tests.accounts.oidc_provider import AUDIENCE, HOUR, Provider, running_provider
+from tests.accounts.oidc_provider import AUDIENCE, HOUR, Provider, new_key, running_provider
 
 LEEWAY = 60
 
@@ -175,6 +175,25 @@ async def test_keys_are_fetched_once_and_fetched_again_for_a_rotated_key() -> No
         assert provider.jwks_fetches == 2
         # The retired key is gone from the document: its tokens no longer verify.
         await refused(verifier, provider.id_token("user-1", key=old), InvalidIdToken)
+
+
+async def test_tokens_naming_made_up_keys_fetch_the_keys_once_per_cooldown() -> None:
+    with running_provider() as provider:
+        verifier = PyJwtVerifier(
+            [TrustedIssuer(issuer=provider.issuer, audience=AUDIENCE, jwks_url=provider.jwks_url)],
+            leeway_seconds=LEEWAY,
+            cache_seconds=300,
+            refetch_cooldown_seconds=HOUR,
+        )
+        await verifier.verify(provider.id_token("user-1"))
+
+        for _ in range(3):
+            await refused(verifier, provider.id_token("user-1", key=new_key()), InvalidIdToken)
+
+        assert provider.jwks_fetches == 2  # the first look, and one fetch for an unknown key
+        assert await verifier.verify(provider.id_token("user-2")) == VerifiedSubject(
+            provider.issuer, "user-2"
+        )
 
 
 async def test_keys_in_a_file_are_read_again_for_a_rotated_key(
