@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import uuid
 
-from service.accounts.sessions import Sessions, SessionTokens
+from service.accounts.sessions import Sessions, SessionTokens, is_access_token
 from service.errors import (
     IdentityNotFound,
     IdentityTaken,
     InvalidRequest,
     LastIdentity,
+    WrongCredential,
     WrongDeviceSecret,
 )
 from service.matches.tokens import secret_hash, secret_matches
@@ -50,6 +51,9 @@ class SignIn:
         self.verifier = verifier
 
     async def with_credential(self, credential: str | None) -> SessionTokens:
+        # Never with an access token: one stolen would otherwise outlive its few minutes.
+        if credential is not None and is_access_token(credential):
+            raise WrongCredential("a session is started with the player's credential")
         player = await self.accounts.authenticate(credential)
         return await self.sessions.start(player.player_id, "credential")
 

@@ -242,6 +242,10 @@ async def test_the_credential_and_seat_tokens_keep_working_beside_sessions(
         401,
         "wrong-credential",
     )
+    # A session is never started with an access token: a stolen one would outlive its minutes.
+    assert_problem(
+        await asgi.client.post("/sessions/credential", headers=me(session)), 401, "wrong-credential"
+    )
     # The credential is replaced with itself, never with a session's token.
     assert_problem(
         await asgi.client.post("/players/me/credential", headers=me(session)),
