@@ -255,3 +255,88 @@ class NotYourMatch(ServiceError):  # noqa: N818
 class WebhookUrlRefused(ServiceError):  # noqa: N818
     kind = "webhook-url-refused"
     title = "Webhooks may not point at loopback, private, link-local or metadata addresses"
+
+
+# Accounts: sessions, sign-in with an identity provider or a device, linked identities. Each
+# refusal has its own kind, so an app knows whether to refresh, sign in again or give up; none
+# repeats anything a token holds.
+
+
+class AccessTokenExpired(ServiceError):  # noqa: N818
+    kind = "access-token-expired"
+    title = "This access token has expired; refresh the session for a new one"
+
+
+class RefreshTokenUnknown(ServiceError):  # noqa: N818
+    kind = "refresh-token-unknown"
+    title = "This refresh token is not one the service issued"
+
+
+class RefreshTokenExpired(ServiceError):  # noqa: N818
+    kind = "refresh-token-expired"
+    title = "This refresh token has expired; sign in again"
+
+
+class SessionRevoked(ServiceError):  # noqa: N818
+    kind = "session-revoked"
+    title = "This session was signed out; sign in again"
+
+
+class RefreshTokenReused(ServiceError):  # noqa: N818
+    kind = "refresh-token-reused"
+    title = "This refresh token was already used: the session is revoked; sign in again"
+
+
+class SessionNotFound(ServiceError):  # noqa: N818
+    kind = "session-not-found"
+    title = "This player has no such live session"
+
+
+class IdTokenExpired(ServiceError):  # noqa: N818
+    kind = "id-token-expired"
+    title = "The identity provider's token has expired"
+
+
+class IdTokenWrongAudience(ServiceError):  # noqa: N818
+    kind = "id-token-wrong-audience"
+    title = "The identity provider's token was issued for another audience"
+
+
+class UnknownIssuer(ServiceError):  # noqa: N818
+    kind = "unknown-issuer"
+    title = "The token's issuer is not one this service trusts"
+
+
+class InvalidIdToken(ServiceError):  # noqa: N818
+    kind = "invalid-id-token"
+    title = "The identity provider's token is malformed, not yet valid or not signed by its keys"
+
+
+class IssuerUnavailable(ServiceError):  # noqa: N818
+    kind = "issuer-unavailable"
+    title = "The identity provider's keys cannot be fetched now; try again shortly"
+
+
+class WrongDeviceSecret(ServiceError):  # noqa: N818
+    kind = "wrong-device-secret"
+    title = "This device id and secret do not sign anyone in"
+
+
+class IdentityTaken(ServiceError):  # noqa: N818
+    kind = "identity-taken"
+    title = "This identity already signs in another player"
+
+
+class IdentityNotFound(ServiceError):  # noqa: N818
+    kind = "identity-not-found"
+    title = "This player has no such identity"
+
+
+class LastIdentity(ServiceError):  # noqa: N818
+    kind = "last-identity"
+    title = "This is the account's last way in: link another before removing it"
+
+
+class SessionRequired(ServiceError):  # noqa: N818
+    kind = "session-required"
+    title = "This needs the account's session (an access token), not a credential or seat token"

@@ -21,10 +21,12 @@ from litestar.openapi.spec import Components, SecurityScheme
 from adapters.dns_resolver import SystemResolver
 from adapters.ed25519_signer import key_from_file
 from adapters.no_metrics import NoMetrics
+from adapters.oidc_verifier import PyJwtVerifier
 from adapters.postgres.database import open_database
 from adapters.postgres.deadlines import PostgresDeadlines
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
+from adapters.postgres.identities import PostgresIdentities
 from adapters.postgres.idle_matches import PostgresIdleMatches
 from adapters.postgres.match_creations import PostgresMatchCreations
 from adapters.postgres.match_registry import PostgresMatchRegistry
@@ -35,12 +37,15 @@ from adapters.postgres.quick_match import PostgresQuickMatchQueue
 from adapters.postgres.readiness import readiness_probe
 from adapters.postgres.roles import privilege_warning
 from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
+from adapters.postgres.sessions import PostgresSessions
 from adapters.postgres.stream_tickets import PostgresStreamTicketStore
 from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
 from adapters.prometheus import PrometheusMetrics
 from adapters.webhook_sender import UrllibSender
+from service.accounts.sessions import Sessions
+from service.accounts.sign_in import SignIn
 from service.audit.log_checkpoints import LogNotary, LogTree
 from service.audit.notary import Notary
 from service.bots.background import running_bots
@@ -69,6 +74,7 @@ from service.tournament.webhooks.guarded import GuardedSender
 from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
+from web.accounts import PLAYER_SESSION, IdentitiesController, SessionsController
 from web.adjudication import AdjudicationController
 from web.allowed_methods import allow_every_method
 from web.checkpoints import CheckpointsController
@@ -171,6 +177,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             players = PostgresPlayers(pool, wake_here=wakeups.wake)
             app.state.accounts = Accounts(players, app.state.matches)
             app.state.matches.player_seat = app.state.accounts.seat_for_credential
+            app.state.sign_in = signing_in(pool, app.state.accounts, settings)
             app.state.invitations = Invitations(
                 PostgresPlayerInvites(pool, players), app.state.accounts, times=settings.players
             )
@@ -244,6 +251,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             RoundsController,
             OperatorMatchesController,
             PlayersController,
+            SessionsController,
+            IdentitiesController,
             QuickMatchController,
             InvitesController,
             health,
@@ -309,7 +318,13 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                     PLAYER_CREDENTIAL: SecurityScheme(
                         type="http",
                         scheme="bearer",
-                        description="A player's credential, from `POST /players`",
+                        description="A player's credential, from `POST /players`, or a"
+                        " session's access token, from `POST /sessions/...`",
+                    ),
+                    PLAYER_SESSION: SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A session's access token, from `POST /sessions/...`",
                     ),
                 }
             ),
@@ -324,6 +339,19 @@ def _plugins(settings: Settings, tracer_provider: TracerProvider | None) -> list
     from web.tracing import tracing_plugins
 
     return [*tracing_plugins(tracer_provider)]
+
+
+def signing_in(pool: Pool, accounts: Accounts, settings: Settings) -> SignIn:
+    """Sessions, identities and the trusted issuers; a session's access token opens whatever
+    the player's credential opens."""
+    sessions = Sessions(PostgresSessions(pool), settings.accounts)
+    accounts.access_holder = sessions.player_of
+    verifier = PyJwtVerifier(
+        settings.accounts.issuers,
+        leeway_seconds=settings.accounts.leeway_seconds,
+        cache_seconds=settings.accounts.jwks_cache_seconds,
+    )
+    return SignIn(accounts, sessions, PostgresIdentities(pool), verifier)
 
 
 def create_app_from_env() -> Litestar:

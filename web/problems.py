@@ -95,11 +95,29 @@ STATUS_OF_KIND: dict[str, int] = {
     "round-not-found": 404,
     "invalid-round": 422,
     "webhook-url-refused": 422,
+    # accounts: sessions, sign-in, linked identities
+    "access-token-expired": 401,
+    "refresh-token-unknown": 401,
+    "refresh-token-expired": 401,
+    "refresh-token-reused": 401,
+    "session-revoked": 401,
+    "session-required": 401,
+    "session-not-found": 404,
+    "id-token-expired": 401,
+    "id-token-wrong-audience": 401,
+    "unknown-issuer": 401,
+    "invalid-id-token": 401,
+    "issuer-unavailable": 503,
+    "wrong-device-secret": 401,
+    "identity-taken": 409,
+    "identity-not-found": 404,
+    "last-identity": 409,
 }
 # Headers that go with a kind: when to ask again.
 HEADERS_OF_KIND: dict[str, dict[str, str]] = {
     "database-unavailable": {"Retry-After": str(RETRY_AFTER_SECONDS)},
     "idempotency-key-in-flight": {"Retry-After": str(RETRY_AFTER_SECONDS)},
+    "issuer-unavailable": {"Retry-After": str(RETRY_AFTER_SECONDS)},
 }
 
 # Litestar's own refusals (routing, parameters), by status.

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from service.accounts.settings import ALLOWED_ALGORITHMS, AccountSettings, issuers_from_json
 from service.players.settings import INVITE_CEILING_SECONDS, PlayerTimes
 from service.tournament.webhooks.settings import WebhookSettings
 from web.rate_limits import RateLimits
@@ -149,6 +150,14 @@ INVITE_SECONDS = Accepts(
     whole_number(60, INVITE_CEILING_SECONDS),
 )
 
+ISSUERS = Accepts(
+    'a JSON list of {"issuer", "audience", "jwks_url" or "jwks_file"} objects, each issuer'
+    f' once ("algorithms" among {", ".join(ALLOWED_ALGORITHMS)})',
+    issuers_from_json,
+)
+LIFETIME = Accepts("a whole number of seconds from 60 to 31536000", whole_number(60, 31_536_000))
+LEEWAY = Accepts("a whole number of seconds from 0 to 300", whole_number(0, 300))
+
 # Every variable the service reads, and what it accepts.
 ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_DATABASE_URL": DATABASE_URL,
@@ -187,6 +196,11 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_INVITE_SECONDS": INVITE_SECONDS,
     "GIN_INVITE_MAX_SECONDS": INVITE_SECONDS,
     "GIN_ABANDON_AFTER_SECONDS": SECONDS,
+    "GIN_ACCESS_TOKEN_SECONDS": LIFETIME,
+    "GIN_REFRESH_TOKEN_SECONDS": LIFETIME,
+    "GIN_OIDC_LEEWAY_SECONDS": LEEWAY,
+    "GIN_OIDC_JWKS_CACHE_SECONDS": LIFETIME,
+    "GIN_OIDC_ISSUERS": ISSUERS,
 }
 # What the database commands (``gin db``, ``gin operator``, ``gin audit``) read.
 DATABASE_ENVIRONMENT = (
@@ -233,6 +247,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhooks: WebhookSettings = WebhookSettings()
     rate_limits: RateLimits = RateLimits()
     players: PlayerTimes = PlayerTimes()
+    # Sessions' lifetimes and the identity providers whose ID tokens sign players in.
+    accounts: AccountSettings = AccountSettings()
     # A match nobody has moved in for this long ends as abandoned (docs/rules.md).
     abandon_after_seconds: float = 7 * 24 * 3600.0
 
@@ -283,6 +299,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                     defaults.rate_limits.commands_per_credential,
                 ),
             ),
+            accounts=AccountSettings(
+                access_seconds=read("GIN_ACCESS_TOKEN_SECONDS", defaults.accounts.access_seconds),
+                refresh_seconds=read(
+                    "GIN_REFRESH_TOKEN_SECONDS", defaults.accounts.refresh_seconds
+                ),
+                leeway_seconds=read("GIN_OIDC_LEEWAY_SECONDS", defaults.accounts.leeway_seconds),
+                jwks_cache_seconds=read(
+                    "GIN_OIDC_JWKS_CACHE_SECONDS", defaults.accounts.jwks_cache_seconds
+                ),
+                issuers=read("GIN_OIDC_ISSUERS", defaults.accounts.issuers),
+            ),
             players=PlayerTimes(
                 quick_match_wait_seconds=read(
                     "GIN_QUICK_MATCH_WAIT_SECONDS", defaults.players.quick_match_wait_seconds
@@ -293,6 +320,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 ),
             ),
         )
+        if settings.accounts.access_seconds >= settings.accounts.refresh_seconds:
+            raise SettingError(
+                f"GIN_ACCESS_TOKEN_SECONDS must be shorter than GIN_REFRESH_TOKEN_SECONDS "
+                f"({settings.accounts.refresh_seconds}), not '{settings.accounts.access_seconds}'"
+            )
         if settings.players.invite_seconds > settings.players.invite_max_seconds:
             raise SettingError(
                 f"GIN_INVITE_SECONDS must be at most GIN_INVITE_MAX_SECONDS "
@@ -328,6 +360,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "GIN_QUICK_MATCH_WAIT_SECONDS": str(self.players.quick_match_wait_seconds),
             "GIN_INVITE_SECONDS": str(self.players.invite_seconds),
             "GIN_INVITE_MAX_SECONDS": str(self.players.invite_max_seconds),
+            "GIN_ACCESS_TOKEN_SECONDS": str(self.accounts.access_seconds),
+            "GIN_REFRESH_TOKEN_SECONDS": str(self.accounts.refresh_seconds),
+            "GIN_OIDC_LEEWAY_SECONDS": str(self.accounts.leeway_seconds),
+            "GIN_OIDC_JWKS_CACHE_SECONDS": str(self.accounts.jwks_cache_seconds),
+            "GIN_OIDC_ISSUERS": msgspec.json.encode(self.accounts.issuers).decode(),
         }
         if self.database_url:
             env["GIN_DATABASE_URL"] = self.database_url

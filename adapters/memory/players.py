@@ -117,7 +117,11 @@ class InMemoryPlayers:
         player = await self.by_credential(credential_hash)
         if player is None:
             return None
-        player_id = player.player_id
+        return await self.matches_of(player.player_id, before=before, limit=limit)
+
+    async def matches_of(
+        self, player_id: str, *, before: int | None, limit: int
+    ) -> list[PlayerMatch]:
         rows = [
             row
             for (owner, _), row in self._matches.items()

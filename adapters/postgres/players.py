@@ -58,6 +58,11 @@ WHERE p.credential_hash = %s
 ORDER BY m.position DESC
 """
 
+MATCHES_OF_PLAYER = f"""
+SELECT {MATCH_COLUMNS} FROM player_matches
+WHERE player_id = %s AND position < %s ORDER BY position DESC LIMIT %s
+"""
+
 NEXT_SEQ = "UPDATE players SET inbox_seq = inbox_seq + 1 WHERE player_id = %s RETURNING inbox_seq"
 
 INSERT_NOTICE = """
@@ -168,6 +173,16 @@ class PostgresPlayers:
         if not rows:
             return None
         return [_player_match(row) for row in rows if row[1] is not None]
+
+    async def matches_of(
+        self, player_id: str, *, before: int | None, limit: int
+    ) -> list[PlayerMatch]:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                MATCHES_OF_PLAYER,
+                (player_id, before if before is not None else 2**63 - 1, limit),
+            )
+            return [_player_match(row) for row in await cur.fetchall()]
 
     async def notices(self, player_id: str, *, after: int, limit: int) -> list[Notice]:
         async with self._pool.connection() as conn:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import msgspec
 
@@ -26,6 +26,7 @@ from service.ports.match_registry import RegisteredMatch
 from service.ports.players import Notice, Player, PlayerMatch, PlayerStore
 
 CREDENTIAL_PREFIX = "gpc_"
+ACCESS_PREFIX = "gpa_"  # a session's access token (service/accounts/sessions.py)
 PAGE_LIMIT = 100
 NAMES_KEPT = 10_000  # full matches whose seats' names a process keeps at hand
 
@@ -47,6 +48,9 @@ class Accounts:
         self.players = players
         self.matches = matches
         self._names: OrderedDict[str, dict[int, str]] = OrderedDict()
+        # The player of a session's access token, set where sessions are wired: everything a
+        # credential opens, an access token opens too.
+        self.access_holder: Callable[[str], Awaitable[Player]] | None = None
 
     async def seat_names(self, match: RegisteredMatch) -> dict[int, str]:
         """The display names of the match's seats that players hold, by seat. A seat is linked
@@ -70,16 +74,24 @@ class Accounts:
         return SignedUp(player, credential)
 
     async def authenticate(self, credential: str | None) -> Player:
+        if credential is not None and self._is_access(credential):
+            assert self.access_holder is not None
+            return await self.access_holder(credential)
         hashed = _credential_hash(credential)
         player = None if hashed is None else await self.players.by_credential(hashed)
         if player is None:
             raise WrongCredential(NOT_A_PLAYERS)
         return player
 
+    def _is_access(self, bearer: str) -> bool:
+        return self.access_holder is not None and bearer.startswith(ACCESS_PREFIX)
+
     async def rotate(self, credential: str | None) -> SignedUp:
         """A new credential for the player of ``credential``, which stops working."""
         player = await self.authenticate(credential)
         assert credential is not None
+        if self._is_access(credential):
+            raise WrongCredential("a credential is replaced with the credential itself")
         fresh = new_credential()
         if not await self.players.rotate(
             player.player_id, tokens.secret_hash(credential), tokens.secret_hash(fresh)
@@ -88,7 +100,11 @@ class Accounts:
         return SignedUp(player, fresh)
 
     async def seat_for_credential(self, credential: str, match_id: str) -> int | None:
-        """The seat the player of ``credential`` holds in the match, if any."""
+        """The seat the player of ``credential`` (or of a session's access token) holds in the
+        match, if any."""
+        if self._is_access(credential):
+            signed_in = await self.authenticate(credential)
+            return await self.players.seat_of(signed_in.player_id, match_id)
         if not credential.startswith(CREDENTIAL_PREFIX):
             return None
         player = await self.players.by_credential(tokens.secret_hash(credential))
@@ -128,6 +144,11 @@ class Accounts:
         self, credential: str | None, *, before: int | None, limit: int
     ) -> list[PlayerMatch]:
         """The matches of the player of ``credential``: the sign-in and the page are one read."""
+        if credential is not None and self._is_access(credential):
+            player = await self.authenticate(credential)
+            return await self.players.matches_of(
+                player.player_id, before=before, limit=min(limit, PAGE_LIMIT)
+            )
         hashed = _credential_hash(credential)
         rows = None
         if hashed is not None:

@@ -119,6 +119,12 @@ class PlayerStore(Protocol):
         the credential, so that listing them is one read with the sign-in."""
         ...
 
+    async def matches_of(
+        self, player_id: str, *, before: int | None, limit: int
+    ) -> list[PlayerMatch]:
+        """The same list, found by the player's id (for a player signed in by a session)."""
+        ...
+
     async def notices(self, player_id: str, *, after: int, limit: int) -> list[Notice]:
         """The player's notices numbered after ``after``, in order."""
         ...

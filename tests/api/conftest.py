@@ -48,9 +48,10 @@ async def client(database_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
 
 
 @asynccontextmanager
-async def served(database_url: str) -> AsyncIterator[Asgi]:
-    """An app running in this event loop, as one server process would run it."""
-    app = create_app(settings_for(database_url))
+async def served(database_url: str, settings: Settings | None = None) -> AsyncIterator[Asgi]:
+    """An app running in this event loop, as one server process would run it (with
+    ``settings``, if given, instead of ``settings_for(database_url)``)."""
+    app = create_app(settings or settings_for(database_url))
     started, stop = asyncio.Event(), asyncio.Event()
 
     async def run_lifespan() -> None:

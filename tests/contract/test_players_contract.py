@@ -289,6 +289,10 @@ async def test_the_list_is_newest_first_in_pages(ports: Ports) -> None:
     assert [r.position for r in first] == [9, 7]
     rest = await ports.players.matches(credential_hash(ada), before=7, limit=2)
     assert [r.position for r in rest] == [4]
+    # The same list by the player's id, for a player signed in by a session.
+    assert await ports.players.matches_of(ada, before=None, limit=2) == first
+    assert await ports.players.matches_of(ada, before=7, limit=2) == rest
+    assert await ports.players.matches_of(await new_player(ports), before=None, limit=9) == []
 
 
 async def test_the_list_is_found_by_the_credential_only(ports: Ports) -> None:

@@ -516,6 +516,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This player's sessions */
+        get: operations["SessionsLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Trade the refresh token for a new pair */
+        post: operations["SessionsRefreshRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign out of this device */
+        delete: operations["SessionsCurrentSignOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out of every device */
+        post: operations["SessionsSignOutEverywhereSignOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign out of another device */
+        delete: operations["SessionsSessionIdSignOutOther"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with the player's credential */
+        post: operations["SessionsCredentialWithCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a device id and its secret */
+        post: operations["SessionsDeviceWithDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with an identity provider's ID token */
+        post: operations["SessionsOidcWithIdToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's ways in */
+        get: operations["PlayersMeIdentitiesIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/identities/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Link a device */
+        post: operations["PlayersMeIdentitiesDeviceLinkDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/identities/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Link an identity provider's account */
+        post: operations["PlayersMeIdentitiesOidcLinkProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/me/identities/{identity_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unlink an identity */
+        delete: operations["PlayersMeIdentitiesIdentityIdUnlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/players/me/quick-match": {
         parameters: {
             query?: never;
@@ -875,6 +1079,12 @@ export interface components {
         DeliveryPage: {
             deliveries: components["schemas"]["Delivery"][];
             next: number;
+        };
+        /** DeviceSignIn */
+        DeviceSignIn: {
+            device_id: string;
+            device_secret: string;
+            display_name?: string | null;
         };
         /** Discard */
         Discard: {
@@ -1290,6 +1500,28 @@ export interface components {
              */
             type: "lay_off";
         };
+        /** LinkDevice */
+        LinkDevice: {
+            device_id: string;
+            device_secret: string;
+        };
+        /** LinkProvider */
+        LinkProvider: {
+            id_token: string;
+        };
+        /** LinkedIdentities */
+        LinkedIdentities: {
+            identities: components["schemas"]["LinkedIdentity"][];
+        };
+        /** LinkedIdentity */
+        LinkedIdentity: {
+            identity_id: string;
+            /** @enum {string} */
+            kind: "oidc" | "device";
+            issuer: string | null;
+            subject: string;
+            created_at: string | null;
+        };
         /** ListedMatch */
         ListedMatch: {
             match_id: string;
@@ -1301,6 +1533,19 @@ export interface components {
             status: "waiting_for_opponent" | "in_progress" | "finished";
             players: components["schemas"]["Player"][];
             result: string;
+        };
+        /** LiveSession */
+        LiveSession: {
+            session_id: string;
+            signed_in_with: string;
+            /** Format: date-time */
+            created_at: string;
+            refreshed_at: string | null;
+            current: boolean;
+        };
+        /** LiveSessions */
+        LiveSessions: {
+            sessions: components["schemas"]["LiveSession"][];
         };
         /** Liveness */
         Liveness: {
@@ -1532,11 +1777,16 @@ export interface components {
         /** Problem */
         Problem: {
             /** @enum {string} */
-            type: "/problems/already-queued" | "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/display-name-too-long" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-display-name" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-expired" | "/problems/invite-not-for-you" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-credential" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-queued" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/player-not-found" | "/problems/rematch-not-available" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-credential" | "/problems/wrong-token";
+            type: "/problems/access-token-expired" | "/problems/already-queued" | "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/display-name-too-long" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/id-token-expired" | "/problems/id-token-wrong-audience" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/identity-not-found" | "/problems/identity-taken" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-display-name" | "/problems/invalid-id-token" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-expired" | "/problems/invite-not-for-you" | "/problems/invite-not-found" | "/problems/issuer-unavailable" | "/problems/last-identity" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-credential" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-queued" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/player-not-found" | "/problems/refresh-token-expired" | "/problems/refresh-token-reused" | "/problems/refresh-token-unknown" | "/problems/rematch-not-available" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/session-not-found" | "/problems/session-required" | "/problems/session-revoked" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-issuer" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-credential" | "/problems/wrong-device-secret" | "/problems/wrong-token";
             title: string;
             status: number;
             detail: string;
             instance?: string | null;
+        };
+        /** ProviderSignIn */
+        ProviderSignIn: {
+            id_token: string;
+            display_name?: string | null;
         };
         /** QuickMatchAnswer */
         QuickMatchAnswer: {
@@ -1563,6 +1813,10 @@ export interface components {
             external_player_id?: string | null;
             bot?: string | null;
             display_name?: string | null;
+        };
+        /** RefreshRequest */
+        RefreshRequest: {
+            refresh_token: string;
         };
         /** ReplayState */
         ReplayState: {
@@ -1836,6 +2090,22 @@ export interface components {
              */
             type: "seats_cut";
         };
+        /** Session */
+        Session: {
+            session_id: string;
+            player_id: string;
+            access_token: string;
+            /**
+             * @default Bearer
+             * @constant
+             */
+            token_type: "Bearer";
+            expires_in: number;
+            refresh_token: string;
+            refresh_expires_in: number;
+            /** @default false */
+            new_player: boolean;
+        };
         /** Settlement */
         Settlement: {
             sides: number[];
@@ -1862,6 +2132,10 @@ export interface components {
         /** SignUp */
         SignUp: {
             display_name: string;
+        };
+        /** SignedOut */
+        SignedOut: {
+            signed_out: number;
         };
         /** StampClocks */
         StampClocks: {
@@ -3888,6 +4162,626 @@ export interface operations {
             };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SessionsLive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveSessions"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SessionsRefreshRefresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SessionsCurrentSignOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SessionsSignOutEverywhereSignOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SessionsSessionIdSignOutOther: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path: {
+                /** @description A session's id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SessionsCredentialWithCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SessionsDeviceWithDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceSignIn"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    SessionsOidcWithIdToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderSignIn"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeIdentitiesIdentities: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedIdentities"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeIdentitiesDeviceLinkDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkDevice"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedIdentity"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeIdentitiesOidcLinkProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkProvider"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedIdentity"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    PlayersMeIdentitiesIdentityIdUnlink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <a seat's token> */
+                Authorization?: string | null;
+            };
+            path: {
+                /** @description An identity's id */
+                identity_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, nothing follows */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict (RFC 9457 problem details) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
