@@ -28,6 +28,7 @@ from service.audit.log_checkpoints import LogTree, check_log_checkpoints
 from service.audit.notes import NoteError, VerifierKey, expand, parse_verifier_key
 from service.audit.record_kinds import record_kind
 from service.audit.verify import Verdict, verify_file, verify_record
+from service.audit.verify_log_proofs import check_log_proofs
 from service.audit.verify_notes import (
     check_notes,
     joined,
@@ -108,6 +109,22 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     verify = commands.add_parser("verify", help="check a game record file, offline")
     verify.add_argument("record", type=Path, help="a record from GET /matches/{id}/record")
     _note_options(verify)
+    verify.add_argument(
+        "--log-checkpoint",
+        type=Path,
+        action="append",
+        default=[],
+        help="a signed checkpoint of the whole log, from GET /log/checkpoint (repeatable), "
+        "that --log-proof proves a receipt's event in",
+    )
+    verify.add_argument(
+        "--log-proof",
+        type=Path,
+        action="append",
+        default=[],
+        help="an inclusion proof from GET /log/proofs/inclusion of a --receipt's position "
+        "in a --log-checkpoint's size (repeatable); checked once the match is over",
+    )
     verify.set_defaults(run=run_verify)
     audit = commands.add_parser(
         "audit", help="check a match, or the whole log against checkpoints, in the database"
@@ -173,6 +190,8 @@ def run_verify(args: argparse.Namespace) -> int:
     notes = _read_notes(args)
     if isinstance(notes, str):
         return _print(Verdict(False, [], notes))
+    if args.log_proof and not notes.keys:
+        return _print(Verdict(False, [], "log proofs are checked with --public-key"))
     verdict = verify_file(args.record)
     if not verdict.ok or not notes.keys:
         return _print(verdict)
@@ -183,9 +202,16 @@ def run_verify(args: argparse.Namespace) -> int:
         events = [(e.type, e.data) for e in own.events]
         streams[own.stream_id] = with_table_deals(streams[own.stream_id], events)
     given = record_notes(record) + notes.notes
-    return _print(
-        joined(verdict, check_notes(given, notes.keys, verify_ed25519, streams, blind_of))
-    )
+    verdict = joined(verdict, check_notes(given, notes.keys, verify_ed25519, streams, blind_of))
+    if not verdict.ok or not args.log_proof:
+        return _print(verdict)
+    try:
+        proofs = [(f"log proof {path}", path.read_text()) for path in args.log_proof]
+        logs = [(f"log checkpoint {path}", path.read_text()) for path in args.log_checkpoint]
+    except OSError as error:
+        return _print(Verdict(False, [], f"cannot read {error.filename}: {error.strerror}"))
+    proved = check_log_proofs(record, proofs, logs, notes.notes, notes.keys, verify_ed25519)
+    return _print(joined(verdict, proved))
 
 
 def run_audit(args: argparse.Namespace) -> int:
