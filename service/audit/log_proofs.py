@@ -70,7 +70,10 @@ class LogProver:
         leaves = await self._caught_up()
         index = leaves.index_of(position)
         if index is None:
-            raise UnknownFeedPosition(f"the global log has no event at position {position}")
+            raise UnknownFeedPosition(
+                f"the global log has no event at position {position} (yet: an event joins it "
+                "once every transaction that began before its own has ended)"
+            )
         return self._inclusion(leaves, index, position, tree_size)
 
     async def inclusion_of(self, stream_id: str, version: int, tree_size: int) -> InclusionProof:

@@ -3,17 +3,16 @@
 
 ``KeptLeaves`` keeps what a proof needs and the frontier (``log_tree.Frontier``) does not:
 the hash of every complete, aligned subtree (level ``k`` holds the heads of leaves
-``[j * 2^k, (j + 1) * 2^k)``), two hashes a leaf in all, and each leaf's place in the global
-log. Any subtree a proof names is a few of those folded, so a proof costs ``O(log^2 n)``
-hashes whatever the log's size. The checks (``root_from_inclusion``, ``consistent``) are the
+``[j * 2^k, (j + 1) * 2^k)``), two hashes a leaf in all, and which leaf each position in the
+global log is (the log's order is the order transactions committed in, not the positions').
+Any subtree a proof names is a few of those folded, so a proof costs ``O(log^2 n)`` hashes
+whatever the log's size. The checks (``root_from_inclusion``, ``consistent``) are the
 RFC's verification algorithms, for whoever holds a signed head and a proof but not the store.
 """
 
 from __future__ import annotations
 
 import hashlib
-from array import array
-from bisect import bisect_left
 from collections.abc import Sequence
 
 from service.audit.log_tree import node_hash
@@ -28,18 +27,18 @@ def _split(size: int) -> int:
 
 
 class KeptLeaves:
-    __slots__ = ("_levels", "_positions")
+    __slots__ = ("_index", "_levels")
 
     def __init__(self) -> None:
         self._levels: list[bytearray] = [bytearray()]
-        self._positions = array("q")
+        self._index: dict[int, int] = {}  # leaf by position
 
     @property
     def size(self) -> int:
-        return len(self._positions)
+        return len(self._index)
 
     def append(self, leaf_hash: bytes, position: int) -> None:
-        self._positions.append(position)
+        self._index[position] = len(self._index)
         self._levels[0] += leaf_hash
         level = 0
         while len(self._levels[level]) % (2 * HASH) == 0:
@@ -53,10 +52,7 @@ class KeptLeaves:
 
     def index_of(self, position: int) -> int | None:
         """The leaf of the event at ``position`` in the global log, if it is one."""
-        index = bisect_left(self._positions, position)
-        if index < self.size and self._positions[index] == position:
-            return index
-        return None
+        return self._index.get(position)
 
     def head(self, size: int) -> bytes:
         """The tree head of the first ``size`` leaves."""

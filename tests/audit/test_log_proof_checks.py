@@ -6,6 +6,7 @@ nothing is checkable yet."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import random
@@ -17,23 +18,21 @@ from cli.main import main
 from service.audit.checkpoints import parse_attestation
 from service.audit.notes import expand, parse_note
 from tests.api.any_size import EVERY_SIZE, create_at, play_one, play_out
-from tests.audit.test_log_proofs import Client, checkpoint, client
+from tests.audit.test_log_proofs import Client, client, covering
 
 __all__ = ["client"]
 
 
-async def files(
-    client: Client, path: str, receipts: list[str], folder: Path, *, size: int | None = None
-) -> list[str]:
+async def files(client: Client, path: str, receipts: list[str], folder: Path) -> list[str]:
     """The record, key, log checkpoint, receipts and proofs saved in ``folder``; the
     ``gin verify`` arguments that name them."""
     key = folder / "key"
     key.write_text((await client.get("/checkpoints/key")).text)
     record = folder / "record.json"
     record.write_text(json.dumps((await client.get(f"{path}/record")).json()))
-    log = await client.get("/log/checkpoint")
-    (folder / "log.note").write_text(log.text)
-    size = size or (await checkpoint(client))[0]
+    named = [parse_attestation(parse_note(expand(header)).text) for header in receipts]
+    size, _, note = await covering(client, *({"position": r.position} for r in named))
+    (folder / "log.note").write_text(note)
     args = [
         "verify",
         str(record),
@@ -61,7 +60,11 @@ async def files(
 
 @EVERY_SIZE
 async def test_every_receipt_is_proved_in_the_log_once_the_match_is_over(
-    client: Client, seats: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    client: Client,
+    database_url: str,
+    seats: int,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     table = await create_at(client, seats)
     responses = await play_out(client, table, random.Random(110 + seats))
@@ -72,6 +75,10 @@ async def test_every_receipt_is_proved_in_the_log_once_the_match_is_over(
     out = capsys.readouterr().out
     assert out.count("of the signed log of") == len(receipts), out
     assert "VERIFIED" in out
+    # The auditor's way, from the store: the same proofs, the same answer.
+    audit = ["audit", table.match_id, "--database-url", database_url, *args[2:]]
+    assert await asyncio.to_thread(main, audit) == 0, capsys.readouterr().out
+    assert capsys.readouterr().out.count("of the signed log of") == len(receipts)
 
     # A path that leads to another head: one of its hashes changed.
     proof_file = tmp_path / "proof-0.json"
@@ -81,10 +88,11 @@ async def test_every_receipt_is_proved_in_the_log_once_the_match_is_over(
     changed[5] ^= 1
     proof["audit_path"][0] = base64.b64encode(changed).decode()
     proof_file.write_text(json.dumps(proof))
-    assert main(args) == 1
-    out = capsys.readouterr().out
-    assert "DISCREPANCY" in out
-    assert "is not in the log the checkpoint of" in out
+    for command in (args, audit):
+        assert await asyncio.to_thread(main, command) == 1
+        out = capsys.readouterr().out
+        assert "DISCREPANCY" in out
+        assert "is not in the log the checkpoint of" in out
 
 
 @EVERY_SIZE
