@@ -26,6 +26,7 @@ from service.audit.notes import expand, parse_note
 from service.ports.event_store import StoredEvent
 from tests.api.any_size import EVERY_SIZE, create_at, play_out
 from tests.api.conftest import settings_for
+from tests.api.players import HttpClient
 from tests.api.problems import assert_problem
 from tests.audit import rfc9162
 from tests.audit.log_leaves import log_events, match_blinds, owner, play_some
@@ -44,18 +45,20 @@ async def client(
         yield test_client
 
 
-async def checkpoint(client: Client) -> tuple[int, bytes]:
+async def checkpoint(client: Client | HttpClient) -> tuple[int, bytes]:
     return (await signed_checkpoint(client))[:2]
 
 
-async def signed_checkpoint(client: Client) -> tuple[int, bytes, str]:
+async def signed_checkpoint(client: Client | HttpClient) -> tuple[int, bytes, str]:
     """A log checkpoint's size, head and signed note."""
     response = await client.get("/log/checkpoint")
     assert response.status_code == 200, response.text
     return (*parse_log_checkpoint(parse_note(response.text).text), response.text)
 
 
-async def covering(client: Client, *events: dict[str, object]) -> tuple[int, bytes, str]:
+async def covering(
+    client: Client | HttpClient, *events: dict[str, object]
+) -> tuple[int, bytes, str]:
     """A log checkpoint whose log holds every event named (by position, or by stream and
     version): a committed event joins the log once every transaction begun before its own
     has ended, which on a busy server may be a moment later."""
