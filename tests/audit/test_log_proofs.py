@@ -11,7 +11,7 @@ import asyncio
 import base64
 import hashlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 
 import msgspec
 import pytest
@@ -33,6 +33,7 @@ from tests.audit.log_leaves import log_events, match_blinds, owner, play_some
 from web.app import create_app
 
 Client = AsyncTestClient[Litestar]
+Params = Mapping[str, str | int | None]  # an event named by position, or by stream and version
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +57,7 @@ async def signed_checkpoint(client: Client | HttpClient) -> tuple[int, bytes, st
     return (*parse_log_checkpoint(parse_note(response.text).text), response.text)
 
 
-async def covering(
-    client: Client | HttpClient, *events: dict[str, object]
-) -> tuple[int, bytes, str]:
+async def covering(client: Client | HttpClient, *events: Params) -> tuple[int, bytes, str]:
     """A log checkpoint whose log holds every event named (by position, or by stream and
     version): a committed event joins the log once every transaction begun before its own
     has ended, which on a busy server may be a moment later."""
@@ -183,7 +182,7 @@ async def test_sizes_and_events_out_of_range_are_refused(client: Client) -> None
     size, _, _ = await covering(client, {"stream": f"match-{table.match_id}", "version": 1})
     stream = f"match-{table.match_id}"
     inclusion = "/log/proofs/inclusion"
-    cases = [
+    cases: list[tuple[str, Params, int, str]] = [
         (inclusion, {"position": 1, "size": size + 1}, 400, "invalid-parameter"),
         (inclusion, {"position": 1, "size": 0}, 400, "invalid-parameter"),
         (inclusion, {"position": 10**12, "size": size}, 400, "unknown-position"),
