@@ -23,11 +23,12 @@ from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.match_registry import PostgresMatchRegistry
 from domain.errors import DomainError
 from service.audit.checkpoints import with_table_deals
-from service.audit.game_record import FairnessBehind, build_record, decode_record
+from service.audit.game_record import FairnessBehind, GameRecord, build_record, decode_record
 from service.audit.log_checkpoints import LogTree, check_log_checkpoints
 from service.audit.notes import NoteError, VerifierKey, expand, parse_verifier_key
 from service.audit.record_kinds import record_kind
 from service.audit.verify import Verdict, verify_file, verify_record
+from service.audit.verify_log_proofs import check_log_proofs
 from service.audit.verify_notes import (
     check_notes,
     joined,
@@ -108,6 +109,22 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     verify = commands.add_parser("verify", help="check a game record file, offline")
     verify.add_argument("record", type=Path, help="a record from GET /matches/{id}/record")
     _note_options(verify)
+    verify.add_argument(
+        "--log-checkpoint",
+        type=Path,
+        action="append",
+        default=[],
+        help="a signed checkpoint of the whole log, from GET /log/checkpoint (repeatable), "
+        "that --log-proof proves a receipt's event in",
+    )
+    verify.add_argument(
+        "--log-proof",
+        type=Path,
+        action="append",
+        default=[],
+        help="an inclusion proof from GET /log/proofs/inclusion of a --receipt's position "
+        "in a --log-checkpoint's size (repeatable); checked once the match is over",
+    )
     verify.set_defaults(run=run_verify)
     audit = commands.add_parser(
         "audit", help="check a match, or the whole log against checkpoints, in the database"
@@ -120,6 +137,14 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default=[],
         help="a signed checkpoint of the whole log, from GET /log/checkpoint (repeatable); "
         "checked with --public-key",
+    )
+    audit.add_argument(
+        "--log-proof",
+        type=Path,
+        action="append",
+        default=[],
+        help="an inclusion proof from GET /log/proofs/inclusion of a --receipt's position "
+        "in a --log-checkpoint's size (repeatable; with MATCH_ID, once the match is over)",
     )
     audit.add_argument("--database-url", help="PostgreSQL to read (default: $GIN_DATABASE_URL)")
     audit.add_argument("--data-dir", help="the embedded server's data folder")
@@ -173,6 +198,8 @@ def run_verify(args: argparse.Namespace) -> int:
     notes = _read_notes(args)
     if isinstance(notes, str):
         return _print(Verdict(False, [], notes))
+    if args.log_proof and not notes.keys:
+        return _print(Verdict(False, [], "log proofs are checked with --public-key"))
     verdict = verify_file(args.record)
     if not verdict.ok or not notes.keys:
         return _print(verdict)
@@ -183,9 +210,16 @@ def run_verify(args: argparse.Namespace) -> int:
         events = [(e.type, e.data) for e in own.events]
         streams[own.stream_id] = with_table_deals(streams[own.stream_id], events)
     given = record_notes(record) + notes.notes
-    return _print(
-        joined(verdict, check_notes(given, notes.keys, verify_ed25519, streams, blind_of))
-    )
+    verdict = joined(verdict, check_notes(given, notes.keys, verify_ed25519, streams, blind_of))
+    if not verdict.ok or not args.log_proof:
+        return _print(verdict)
+    try:
+        proofs = [(f"log proof {path}", path.read_text()) for path in args.log_proof]
+        logs = [(f"log checkpoint {path}", path.read_text()) for path in args.log_checkpoint]
+    except OSError as error:
+        return _print(Verdict(False, [], f"cannot read {error.filename}: {error.strerror}"))
+    proved = check_log_proofs(record, proofs, logs, notes.notes, notes.keys, verify_ed25519)
+    return _print(joined(verdict, proved))
 
 
 def run_audit(args: argparse.Namespace) -> int:
@@ -196,20 +230,27 @@ def run_audit(args: argparse.Namespace) -> int:
         return _print(Verdict(False, [], "name a match, or give --log-checkpoint, or both"))
     try:
         log_notes = [(f"log checkpoint {path}", path.read_text()) for path in args.log_checkpoint]
+        proofs = [(f"log proof {path}", path.read_text()) for path in args.log_proof]
     except OSError as error:
         return _print(Verdict(False, [], f"cannot read {error.filename}: {error.strerror}"))
-    if log_notes and not notes.keys:
+    if (log_notes or proofs) and not notes.keys:
         return _print(Verdict(False, [], "log checkpoints are checked with --public-key"))
+    if proofs and args.match_id is None:
+        return _print(Verdict(False, [], "a log proof is of a receipt of the match named"))
     database = open_database(args.database_url, data_dir=args.data_dir, migrate=False)
     try:
-        verdict = asyncio.run(_audit(database.url, args.match_id, notes, log_notes))
+        verdict = asyncio.run(_audit(database.url, args.match_id, notes, log_notes, proofs))
     finally:
         database.close()
     return _print(verdict)
 
 
 async def _audit(
-    url: str, match_id: str | None, notes: Notes, log_notes: list[tuple[str, str]]
+    url: str,
+    match_id: str | None,
+    notes: Notes,
+    log_notes: list[tuple[str, str]],
+    proofs: list[tuple[str, str]],
 ) -> Verdict:
     async with open_pool(url, min_size=1, max_size=2) as pool:
         store, registry = PostgresEventStore(pool), PostgresMatchRegistry(pool)
@@ -219,7 +260,23 @@ async def _audit(
             verdict = await check_log_checkpoints(tree, log_notes, notes.keys, verify_ed25519)
         if match_id is None or not verdict.ok:
             return verdict
-        return joined(verdict, await audit_match(store, registry, match_id, notes))
+        verdict = joined(verdict, await audit_match(store, registry, match_id, notes))
+        if not verdict.ok or not proofs:
+            return verdict
+        record = await stored_record(store, registry, match_id)
+        proved = check_log_proofs(
+            record, proofs, log_notes, notes.notes, notes.keys, verify_ed25519
+        )
+        return joined(verdict, proved)
+
+
+async def stored_record(store: EventStore, registry: MatchRegistry, match_id: str) -> GameRecord:
+    """The record of a match ``audit_match`` found sound."""
+    match = await registry.get(str(uuid.UUID(match_id)))
+    assert match is not None
+    kind = record_kind(match)
+    own = await store.read_stream(kind.stream.stream_id(match.match_id))
+    return build_record(kind, match, own, await store.read_stream(fairness_stream(match.match_id)))
 
 
 def _print(verdict: Verdict) -> int:

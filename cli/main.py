@@ -21,6 +21,7 @@ from adapters.postgres.roles import APP_ROLE, ensure_login
 from cli.audit import add_audit_commands
 from cli.operators import add_operator_commands
 from cli.serve import SERVER, add_serve_command
+from cli.witness import add_witness_command
 from web.settings import (
     AT_LEAST_ONE,
     DATABASE_ENVIRONMENT,
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_db_commands(commands)
     add_operator_commands(commands, add_database_options)
     add_audit_commands(commands)
+    add_witness_command(commands)
     return parser
 
 

@@ -47,6 +47,7 @@ from adapters.webhook_sender import UrllibSender
 from service.accounts.sessions import Sessions
 from service.accounts.sign_in import SignIn
 from service.audit.log_checkpoints import LogNotary, LogTree
+from service.audit.log_proofs import LogProver
 from service.audit.notary import Notary
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
@@ -95,6 +96,7 @@ from web.health import health, live, ready
 from web.invites import InvitesController, provide_invitations
 from web.limits import LimitsMiddleware, close_after_unread_body
 from web.live_streams import ending_live_streams
+from web.log_proofs import LogProofsController
 from web.matches import MatchesController, provide_creations
 from web.metrics import counting_problems, metrics_endpoint
 from web.openapi_contract import ClientDocument
@@ -168,6 +170,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                 signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
             )
             app.state.log_notary = LogNotary(signer, LogTree(store, registry))
+            app.state.log_prover = LogProver(store, registry)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store, registry)
             destinations = Destinations(SystemResolver(), settings.webhooks.allowed_networks)
@@ -245,6 +248,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             AdjudicationController,
             RecordsController,
             CheckpointsController,
+            LogProofsController,
             CommitmentsController,
             FeedController,
             WebhooksController,

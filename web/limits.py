@@ -31,8 +31,10 @@ from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Sen
 from service.errors import InvalidParameter, MalformedJson
 
 MAX_JSON_DEPTH = 32
-# Every integer query parameter of the API (after, limit, at).
-INTEGER_PARAMETERS = frozenset({"after", "limit", "at"})
+# Every integer query parameter of the API (after, limit, at; the log proofs' sizes and event).
+INTEGER_PARAMETERS = frozenset(
+    {"after", "limit", "at", "size", "position", "version", "first", "second"}
+)
 MAX_DIGITS = 18  # anything longer is above every bound the API has
 METHODS_WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # In a request's ``scope["state"]`` once its whole body has been received.

@@ -21,7 +21,15 @@ import base64
 import binascii
 from collections.abc import Collection, Sequence
 
-from service.audit.log_tree import NO_BLIND, Frontier, blinding_match, event_leaf, log_blind
+from service.audit.log_tree import (
+    NO_BLIND,
+    Frontier,
+    blinding_match,
+    event_leaf,
+    leaf_hash,
+    log_blind,
+)
+from service.audit.merkle_proofs import KeptLeaves
 from service.audit.notes import NoteError, VerifierKey, parse_note, sign_note, signed_by
 from service.audit.verify import Verdict
 from service.errors import DatabaseUnavailable
@@ -56,10 +64,14 @@ def parse_log_checkpoint(text: str) -> tuple[int, bytes]:
 class LogTree:
     """The global log folded into a Merkle tree, caught up from the store on demand."""
 
-    def __init__(self, store: EventStore, registry: MatchRegistry) -> None:
+    def __init__(
+        self, store: EventStore, registry: MatchRegistry, *, keep_leaves: bool = False
+    ) -> None:
         self.store = store
         self.registry = registry
         self.frontier = Frontier()
+        # What proofs need (``service.audit.log_proofs``): every leaf's hash and place.
+        self.leaves = KeptLeaves() if keep_leaves else None
         self._after = 0  # the position of the last event folded in
         self._blinds: dict[str, bytes] = {}
         self._second_rule_from: int | None = None
@@ -86,7 +98,10 @@ class LogTree:
             for event in page:
                 second = second_from is not None and self.frontier.size >= second_from
                 match_id = blinding_match(event.stream_id, second_rule=second)
-                self.frontier.append(event_leaf(event, await self._blind(match_id)))
+                leaf = event_leaf(event, await self._blind(match_id))
+                self.frontier.append(leaf)
+                if self.leaves is not None:
+                    self.leaves.append(leaf_hash(leaf), event.position)
                 self._after = event.position
                 if self.frontier.size in sizes:
                     heads[self.frontier.size] = self.frontier.root()

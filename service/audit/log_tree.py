@@ -61,17 +61,23 @@ def blinding_match(stream_id: str, *, second_rule: bool) -> str | None:
 
 
 def event_leaf(event: StoredEvent, blind: bytes) -> bytes:
-    """An event's leaf: where it is (stream, version, position) and its chained hash, blinded.
-    Every field is fixed-length or length-prefixed, so no two events share a leaf."""
-    stream = event.stream_id.encode()
+    """An event's leaf: where it is (stream, version, position) and its chained hash, blinded."""
+    return leaf_of(event.stream_id, event.version, event.position, event.hash, blind)
+
+
+def leaf_of(stream_id: str, version: int, position: int, event_hash: bytes, blind: bytes) -> bytes:
+    """The leaf of the event at ``version`` of ``stream_id`` and ``position`` in the log, from
+    what a receipt and a record give. Every field is fixed-length or length-prefixed, so no
+    two events share a leaf."""
+    stream = stream_id.encode()
     return b"".join(
         (
             LEAF_TAG,
             len(stream).to_bytes(2, "big"),
             stream,
-            event.version.to_bytes(8, "big"),
-            event.position.to_bytes(8, "big"),
-            event.hash,
+            version.to_bytes(8, "big"),
+            position.to_bytes(8, "big"),
+            event_hash,
             len(blind).to_bytes(1, "big"),
             blind,
         )

@@ -95,3 +95,16 @@ export async function streamTicket(matchId, token) {
 export async function record(matchId) {
   return /** @type {GameRecord} */ (await call(`/matches/${matchId}/record`));
 }
+
+/** The service's latest signed log checkpoint (a C2SP signed note, as text). */
+export async function logCheckpoint() {
+  const response = await fetch("/log/checkpoint");
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => ({})));
+  return response.text();
+}
+
+/** @param {number} position @param {number} size */
+export async function inclusionProof(position, size) {
+  const query = new URLSearchParams({ position: String(position), size: String(size) });
+  return /** @type {Schemas["InclusionProof"]} */ (await call(`/log/proofs/inclusion?${query}`));
+}

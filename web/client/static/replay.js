@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { el, heading } from "./dom.js";
+import { receiptForm } from "./log_proof.js";
 import { steps } from "./replay_steps.js";
 import { verifyRecord } from "./verify.js";
 
@@ -66,6 +67,7 @@ async function show(viewer, record) {
   say(line, verdict.ok, verdict.ok
     ? `Verified in this browser: ${verdict.lines.join("; ")}.`
     : `Discrepancy: ${verdict.problem}`);
+  if (verdict.ok) viewer.append(receiptForm(record));
   /** @type {Step[]} */
   let frames;
   try {

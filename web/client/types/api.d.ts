@@ -276,6 +276,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log/proofs/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Proof that one log checkpoint extends another */
+        get: operations["LogProofsConsistencyConsistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/proofs/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Proof that an event is in a log checkpoint */
+        get: operations["LogProofsInclusionInclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/commitments": {
         parameters: {
             query?: never;
@@ -965,6 +999,12 @@ export interface components {
             chain_links: number;
             commitment: string;
         };
+        /** ConsistencyProof */
+        ConsistencyProof: {
+            first: number;
+            second: number;
+            proof: string[];
+        };
         /** CreateInvite */
         CreateInvite: {
             options?: components["schemas"]["RuleOptions"];
@@ -1420,6 +1460,13 @@ export interface components {
             status: "ok" | "unavailable";
             /** @enum {string} */
             database: "ok" | "unreachable";
+        };
+        /** InclusionProof */
+        InclusionProof: {
+            tree_size: number;
+            leaf_index: number;
+            position: number;
+            audit_path: string[];
         };
         /** JoinAsPlayer */
         JoinAsPlayer: {
@@ -3287,6 +3334,87 @@ export interface operations {
             };
             /** @description Bad Request (RFC 9457 problem details) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    LogProofsConsistencyConsistency: {
+        parameters: {
+            query: {
+                /** @description The earlier checkpoint's size */
+                first: number;
+                /** @description The later checkpoint's size */
+                second: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProof"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    LogProofsInclusionInclusion: {
+        parameters: {
+            query: {
+                /** @description A log checkpoint's size */
+                size: number;
+                /** @description The event's place in the log */
+                position?: number | null;
+                /** @description The event's stream */
+                stream?: string | null;
+                /** @description The event's version in `stream` */
+                version?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InclusionProof"];
+                };
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
