@@ -255,3 +255,11 @@ class NotYourMatch(ServiceError):  # noqa: N818
 class WebhookUrlRefused(ServiceError):  # noqa: N818
     kind = "webhook-url-refused"
     title = "Webhooks may not point at loopback, private, link-local or metadata addresses"
+
+
+class HistoryMissing(ServiceError):  # noqa: N818
+    """The log lacks events a published log checkpoint covers (a restore from an older backup,
+    or a rewrite): nothing is written until an operator decides (``gin db accept-restore``)."""
+
+    kind = "history-missing"
+    title = "Acknowledged history is missing from the log; writes wait for an operator"
