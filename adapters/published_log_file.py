@@ -18,7 +18,6 @@ from adapters.postgres.database_identity import database_identity
 from adapters.postgres.event_store import Pool
 from service.ports.published_log import Acceptance, Published
 
-PUBLISHED_FOLDER = "published-log"
 LAST = "last.json"
 ACCEPTANCES = "acceptances.jsonl"
 
@@ -101,8 +100,6 @@ class DatabasePublishedLog:
         return await (await self._file()).acceptances()
 
 
-def published_log(signing_key: Path, pool: Pool) -> DatabasePublishedLog:
-    """Checkpoints given out, kept beside the signing key, one folder per database."""
-    return DatabasePublishedLog(
-        signing_key.parent / PUBLISHED_FOLDER, lambda: database_identity(pool)
-    )
+def published_log(folder: Path, pool: Pool) -> DatabasePublishedLog:
+    """Checkpoints given out, kept in ``folder``, one folder in it per database."""
+    return DatabasePublishedLog(folder, lambda: database_identity(pool))

@@ -47,17 +47,17 @@ def run_accept_restore(args: argparse.Namespace) -> int:
     environ = dict(os.environ)
     if args.data_dir:
         environ["GIN_DATA_DIR"] = str(args.data_dir)
-    signing_key = Settings.from_env(environ).signing_key_path()
+    folder = Settings.from_env(environ).published_log_path()
     database = open_database(args.database_url, data_dir=args.data_dir, migrate=False)
     try:
-        return asyncio.run(_accept(database.url, signing_key, args.reason, check=args.check))
+        return asyncio.run(_accept(database.url, folder, args.reason, check=args.check))
     finally:
         database.close()
 
 
-async def _accept(url: str, signing_key: Path, reason: str, *, check: bool) -> int:
+async def _accept(url: str, folder: Path, reason: str, *, check: bool) -> int:
     async with open_pool(url, min_size=1, max_size=2) as pool:
-        published = published_log(signing_key, pool)
+        published = published_log(folder, pool)
         tree = LogTree(PostgresEventStore(pool), PostgresMatchRegistry(pool))
         if check:
             kept = await published.last()

@@ -149,7 +149,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             await wakeups.start()
             postgres_store = PostgresEventStore(pool)
             registry = PostgresMatchRegistry(pool)
-            published = published_log(settings.signing_key_path(), pool)
+            published = published_log(settings.published_log_path(), pool)
             guard = RestoreGuard(LogTree(postgres_store, registry), published)
             app.state.restore_guard = guard
             store = GuardedEventStore(postgres_store, metrics, guard)

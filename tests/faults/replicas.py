@@ -66,7 +66,7 @@ def own_folder(path: Path) -> Path:
         user = pwd.getpwnam(SYSTEM_USER)
         os.chown(path, user.pw_uid, user.pw_gid)
         for parent in path.parents:  # the user must be able to reach it
-            parent.chmod(parent.stat().st_mode | 0o005)
+            parent.chmod(parent.stat().st_mode | 0o055)
     return path
 
 

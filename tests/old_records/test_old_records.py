@@ -20,6 +20,7 @@ import gzip
 import io
 import json
 import os
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -108,6 +109,9 @@ async def served(url: str) -> AsyncIterator[tuple[Litestar, httpx.AsyncClient]]:
     settings = msgspec.structs.replace(
         settings_for(url),
         signing_key_file=str(FIXTURE / "signing-key.pem"),
+        # Not beside the fixture's key: checkpoints given out are kept, and the fixture is not
+        # the place for them.
+        published_log_dir=tempfile.mkdtemp(prefix="gin-published-log-"),
         abandon_after_seconds=NEVER_ABANDONED,
     )
     app = create_app(settings)
