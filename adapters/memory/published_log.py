@@ -5,7 +5,7 @@ from __future__ import annotations
 from service.ports.published_log import Acceptance, Published
 
 
-class MemoryPublishedLog:
+class InMemoryPublishedLog:
     def __init__(self) -> None:
         self._last: Published | None = None
         self._acceptances: list[Acceptance] = []
