@@ -35,6 +35,10 @@ async def checking_restore(guard: RestoreGuard) -> AsyncIterator[None]:
             except DatabaseUnavailable:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
+            except Exception as error:  # e.g. a schema still to migrate: writes keep waiting
+                _log.warning("checking the log against the last checkpoint failed: %s", error)
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
             if missing is not None:
                 _log.error("refusing writes: %s (gin db accept-restore)", missing.detail())
             return

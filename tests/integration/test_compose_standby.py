@@ -127,7 +127,7 @@ def test_the_replication_logins_may_replicate_and_nothing_else_and_a_backup_is_t
             " rolbypassrls, (SELECT count(*) FROM pg_auth_members WHERE member = r.oid)"
             " FROM pg_roles r WHERE rolname IN ('gin_replicator', 'gin_backup') ORDER BY 1"
         ).fetchall()
-        settings = dict(
+        settings: dict[str, str] = dict(
             conn.execute("SELECT name, setting FROM pg_file_settings ORDER BY seqno").fetchall()
         )
         rules = conn.execute(
