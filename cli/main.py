@@ -2,6 +2,7 @@
 
 gin serve [--host H] [--port P] [--database-url URL]   run the HTTP service (see serve)
 gin db upgrade [--database-url URL] [--data-dir DIR]   migrate the database to the newest schema
+gin db accept-restore --reason TEXT                     serve a restored log that lost history
 gin operator create-key --name NAME --scope SCOPE ...   make an operator API key (see operator_cli)
 gin verify RECORD.json                                  check a game record, offline (see audit)
 gin audit MATCH_ID [--database-url URL]                 check a match against the database
@@ -20,6 +21,7 @@ from adapters.postgres.migrate import CONNECT_TIMEOUT_SECONDS, cannot_reach
 from adapters.postgres.roles import APP_ROLE, ensure_login
 from cli.audit import add_audit_commands
 from cli.operators import add_operator_commands
+from cli.restore import add_accept_restore
 from cli.serve import SERVER, add_serve_command
 from cli.witness import add_witness_command
 from web.settings import (
@@ -83,6 +85,7 @@ def add_db_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser
         "through), creating it without a password if it does not exist",
     )
     upgrade.set_defaults(run=run_db_upgrade)
+    add_accept_restore(db_commands, add_database_options)
 
 
 def run_db_upgrade(args: argparse.Namespace) -> int:

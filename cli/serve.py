@@ -193,8 +193,8 @@ def _describe(database: Database) -> str:
     if database.embedded is not None:
         return f"embedded, data in {database.embedded.data_dir}"
     # Never print a password: user, host, port and database name only.
+    # Hosts as given, so a primary and its standby (``h1:5432,h2:5432``) are both shown.
     parts = urlsplit(database.url)
-    netloc = f"{parts.username or ''}@{parts.hostname or ''}"
-    if parts.port:
-        netloc += f":{parts.port}"
+    hosts = parts.netloc.rpartition("@")[2]
+    netloc = f"{parts.username or ''}@{hosts}"
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))

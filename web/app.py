@@ -9,9 +9,9 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from litestar import Litestar
+from litestar import Litestar, Request
 from litestar.config.compression import CompressionConfig
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
@@ -43,12 +43,14 @@ from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
 from adapters.prometheus import PrometheusMetrics
+from adapters.published_log_file import published_log
 from adapters.webhook_sender import UrllibSender
 from service.accounts.sessions import Sessions
 from service.accounts.sign_in import SignIn
-from service.audit.log_checkpoints import LogNotary, LogTree
+from service.audit.log_checkpoints import LogTree
 from service.audit.log_proofs import LogProver
 from service.audit.notary import Notary
+from service.audit.restore_check import GuardedEventStore, PublishingLogNotary, RestoreGuard
 from service.bots.background import running_bots
 from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
@@ -64,8 +66,8 @@ from service.players.invites import Invitations
 from service.players.projector import Projector
 from service.players.quick_match import QuickMatch
 from service.players.running import running_projector, running_quick_match_repair
+from service.ports.clock import system_clock
 from service.store.match_streams import MatchStreams
-from service.store.metered import MeteredEventStore
 from service.tournament.feed import GlobalFeed
 from service.tournament.matches import OperatorMatches
 from service.tournament.operators import OperatorKeys
@@ -110,6 +112,7 @@ from web.rate_limits import rate_limit_middleware
 from web.records import RecordsController
 from web.request_contract import check_request
 from web.request_log import RequestLogMiddleware, configure_logging
+from web.restore_guard import checking_restore, refuse_writes_after_restore
 from web.results import ResultController
 from web.rounds import RoundsController, provide_rounds
 from web.settings import Settings
@@ -123,6 +126,13 @@ if TYPE_CHECKING:
     from opentelemetry.trace import TracerProvider
 
 DOCS_PATH = "/docs"
+
+
+async def before_request(request: Request[Any, Any, Any]) -> None:
+    await check_request(request)
+    await refuse_writes_after_restore(request)
+
+
 STREAMS = r"/stream$"
 
 
@@ -146,7 +156,11 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             wakeups = PostgresWakeups(url)
             await wakeups.start()
             postgres_store = PostgresEventStore(pool)
-            store = MeteredEventStore(postgres_store, metrics)
+            registry = PostgresMatchRegistry(pool)
+            published = published_log(settings.published_log_path(), pool)
+            guard = RestoreGuard(LogTree(postgres_store, registry), published)
+            app.state.restore_guard = guard
+            store = GuardedEventStore(postgres_store, metrics, guard)
             streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
             app.state.pool = pool
             app.state.metrics = metrics
@@ -156,7 +170,6 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             await asyncio.wait({privileges}, timeout=settings.database_timeout_seconds)
             app.state.readiness = await asyncio.to_thread(readiness_probe, pool)
             app.state.wakeups = wakeups
-            registry = PostgresMatchRegistry(pool)
             commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
             app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
             app.state.bots = BotRunner(app.state.matches)
@@ -169,7 +182,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.notary = Notary(
                 signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
             )
-            app.state.log_notary = LogNotary(signer, LogTree(store, registry))
+            app.state.log_notary = PublishingLogNotary(
+                signer, LogTree(store, registry), published, system_clock
+            )
             app.state.log_prover = LogProver(store, registry)
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store, registry)
@@ -223,6 +238,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                     ),
                     running_projector(Projector(store, players, app.state.matches), wakeups),
                     running_quick_match_repair(app.state.quick_match),
+                    checking_restore(guard),
                     # Left first on shutdown, while the store still answers the streams.
                     ending_live_streams(wakeups.wake_all) as app.state.live_streams,
                 ):
@@ -292,7 +308,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
         plugins=_plugins(settings, tracer_provider),
         # Same origin needs no CORS: only other origins named in the settings get it.
         cors_config=cors_config(settings.cors_origins),
-        before_request=check_request,
+        before_request=before_request,
         before_send=[refused_preflight_as_problem, close_after_unread_body, allow_every_method],
         # Records and long event feeds shrink several times over; live streams stay unbuffered.
         compression_config=CompressionConfig(

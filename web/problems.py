@@ -88,6 +88,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "invalid-display-name": 422,
     # whether it can be done now
     "database-unavailable": 503,
+    "history-missing": 503,
     # tournaments: refs, retries, rounds, whose match, where webhooks may go
     "external-ref-taken": 409,
     "idempotency-key-in-flight": 409,

@@ -166,6 +166,7 @@ ENVIRONMENT: dict[str, Accepts[Any]] = {
     "GIN_MIGRATION_DATABASE_URL": DATABASE_URL,
     "GIN_DATA_DIR": FOLDER,
     "GIN_SIGNING_KEY_FILE": FILE,
+    "GIN_PUBLISHED_LOG_DIR": FOLDER,
     "GIN_HOST": HOST,
     "GIN_PORT": PORT,
     "GIN_LOG_LEVEL": LOG_LEVEL,
@@ -208,6 +209,7 @@ DATABASE_ENVIRONMENT = (
     "DATABASE_URL",
     "GIN_MIGRATION_DATABASE_URL",
     "GIN_DATA_DIR",
+    "GIN_PUBLISHED_LOG_DIR",
 )
 
 
@@ -224,6 +226,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # The Ed25519 key (PEM) that signs checkpoints and receipts, kept outside the database;
     # None: ``<data_dir>/signing-key.pem``, made on first start.
     signing_key_file: str | None = None
+    # Where the last log checkpoint given out is kept, outside the database (a restore is
+    # checked against it); None: ``published-log`` beside the signing key.
+    published_log_dir: str | None = None
     host: str = "127.0.0.1"
     port: int = 8000
     log_level: str = "INFO"
@@ -267,6 +272,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             database_url=database_url,
             data_dir=str(read("GIN_DATA_DIR", defaults.data_dir)),
             signing_key_file=_text_or_none(read("GIN_SIGNING_KEY_FILE", None)),
+            published_log_dir=_text_or_none(read("GIN_PUBLISHED_LOG_DIR", None)),
             host=read("GIN_HOST", defaults.host),
             port=read("GIN_PORT", defaults.port),
             log_level=read("GIN_LOG_LEVEL", defaults.log_level),
@@ -370,12 +376,19 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             env["GIN_DATABASE_URL"] = self.database_url
         if self.signing_key_file:
             env["GIN_SIGNING_KEY_FILE"] = self.signing_key_file
+        if self.published_log_dir:
+            env["GIN_PUBLISHED_LOG_DIR"] = self.published_log_dir
         return env
 
     def signing_key_path(self) -> Path:
         if self.signing_key_file:
             return Path(self.signing_key_file)
         return Path(self.data_dir) / "signing-key.pem"
+
+    def published_log_path(self) -> Path:
+        if self.published_log_dir:
+            return Path(self.published_log_dir)
+        return self.signing_key_path().parent / "published-log"
 
 
 def _text_or_none(value: Path | None) -> str | None:

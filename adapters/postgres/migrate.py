@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 import psycopg
 import sqlalchemy.exc
@@ -35,8 +36,21 @@ def sqlalchemy_url(url: str) -> str:
     """A libpq URL (``postgresql://...``) as SQLAlchemy's psycopg 3 dialect wants it."""
     for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url.removeprefix(prefix)
+            return "postgresql+psycopg://" + hosts_in_query(url.removeprefix(prefix))
     raise ValueError(f"not a PostgreSQL URL: {url!r}")
+
+
+def hosts_in_query(rest: str) -> str:
+    """A URL's part after the scheme with a list of hosts (``h1:5432,h2:5432``, a primary and
+    its standby) moved to ``host=`` query parameters: libpq takes the list in the authority,
+    SQLAlchemy only as repeated parameters (it would read ``5432,h2:5432`` as a port)."""
+    authority, _, path = rest.partition("/")
+    credentials, at, hosts = authority.rpartition("@")
+    if "," not in hosts:
+        return rest
+    database, question, query = path.partition("?")
+    listed = "&".join(f"host={quote(host, safe=':[]')}" for host in hosts.split(","))
+    return f"{credentials}{at}/{database}?{listed}" + (f"&{query}" if question else "")
 
 
 def alembic_config(url: str) -> Config:

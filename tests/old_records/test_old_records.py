@@ -20,6 +20,7 @@ import gzip
 import io
 import json
 import os
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -105,9 +106,19 @@ def databases(admin_url: str, *names: str) -> Iterator[None]:
 @contextlib.asynccontextmanager
 async def served(url: str) -> AsyncIterator[tuple[Litestar, httpx.AsyncClient]]:
     """Today's app on ``url``, signing with the fixture's key, in this event loop."""
+    with tempfile.TemporaryDirectory(prefix="gin-published-log-") as kept:
+        async with _served(url, kept) as served_app:
+            yield served_app
+
+
+@contextlib.asynccontextmanager
+async def _served(url: str, kept: str) -> AsyncIterator[tuple[Litestar, httpx.AsyncClient]]:
     settings = msgspec.structs.replace(
         settings_for(url),
         signing_key_file=str(FIXTURE / "signing-key.pem"),
+        # Not beside the fixture's key: checkpoints given out are kept, and the fixture is not
+        # the place for them.
+        published_log_dir=kept,
         abandon_after_seconds=NEVER_ABANDONED,
     )
     app = create_app(settings)
