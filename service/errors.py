@@ -247,6 +247,11 @@ class DeadlinePassed(ServiceError):  # noqa: N818
     title = "The seat's time ran out: the server makes its default move"
 
 
+class MatchNotStarted(ServiceError):  # noqa: N818
+    kind = "match-not-started"
+    title = "The match's clocks have not started: no move is taken before its start time"
+
+
 class NotYourMatch(ServiceError):  # noqa: N818
     kind = "not-your-match"
     title = "This match belongs to another operator"

@@ -76,6 +76,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "version-in-play": 409,
     "stale-version": 412,
     "deadline-passed": 409,
+    "match-not-started": 409,
     "idempotency-key-reused": 422,
     "already-queued": 409,
     "rematch-not-available": 409,

@@ -7,6 +7,7 @@ players accepting the same invite at once get the seat once.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import datetime
 
 import msgspec
 
@@ -61,7 +62,12 @@ class InMemoryMatchRegistry:
             self._invites[invite_code_hash] = _Invite(match_id, invite_seat)
 
     async def create_round(self, round: NewRound) -> None:
-        self._register(round.matches, operator_id=round.operator_id, round_id=round.round_id)
+        self._register(
+            round.matches,
+            operator_id=round.operator_id,
+            round_id=round.round_id,
+            start_at=round.start_at,
+        )
         self._rounds[round.round_id] = RoundInfo(
             round_id=round.round_id,
             operator_id=round.operator_id,
@@ -106,6 +112,7 @@ class InMemoryMatchRegistry:
         *,
         operator_id: str | None,
         round_id: str | None,
+        start_at: datetime | None = None,
     ) -> None:
         """All of them or none: everything is checked before anything is kept."""
         refs = [(operator_id, r.external_ref) for r in registrations if r.external_ref is not None]
@@ -127,6 +134,7 @@ class InMemoryMatchRegistry:
                 seats=tuple(sorted(r.seats, key=lambda seat: seat.seat)),
                 operator_id=operator_id,
                 round_id=round_id,
+                clocks_start_at=start_at,
             )
             if operator_id is not None and r.external_ref is not None:
                 self._refs[(operator_id, r.external_ref)] = r.match_id

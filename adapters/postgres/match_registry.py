@@ -135,9 +135,10 @@ class PostgresMatchRegistry:
             await cur.execute(
                 "SELECT m.match_id::text AS match_id, m.external_ref, m.server_secret, "
                 "m.created_at, m.operator_id::text AS operator_id, "
-                "m.round_id::text AS round_id, s.seat, s.token_hash, "
-                "s.entropy, s.external_player_id, s.bot "
-                f"FROM matches m JOIN match_seats s USING (match_id) WHERE {where} "
+                "m.round_id::text AS round_id, r.start_at AS clocks_start_at, s.seat, "
+                "s.token_hash, s.entropy, s.external_player_id, s.bot "
+                "FROM matches m JOIN match_seats s USING (match_id) "
+                f"LEFT JOIN rounds r ON r.round_id = m.round_id WHERE {where} "
                 "ORDER BY m.created_at, m.match_id, s.seat",
                 params,
             )
@@ -234,6 +235,7 @@ def _match(rows: list[dict[str, Any]]) -> RegisteredMatch:
         ),
         operator_id=first["operator_id"],
         round_id=first["round_id"],
+        clocks_start_at=first["clocks_start_at"],
     )
 
 

@@ -30,6 +30,8 @@ class RegisteredMatch(msgspec.Struct, frozen=True):
     seats: tuple[RegisteredSeat, ...]
     operator_id: str | None = None  # the operator whose key created the match, if any
     round_id: str | None = None  # the round it was created in, if any
+    # Its round's start: no move is taken, and no clock runs, before it.
+    clocks_start_at: datetime | None = None
 
     @property
     def full(self) -> bool:

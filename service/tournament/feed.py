@@ -14,8 +14,9 @@ from its draws: a page holding one of its secret-bearing events reads the match'
 there on and redacts them as its events are redacted for a spectator.
 
 A scope narrows a page to one operator's matches (unless its key may read every match), one
-match, and some event types. The scan is the same page of the log either way, and ``next`` is
-where the scan stopped: a narrowed page may hold fewer entries than ``limit``, or none, while
+match, and some event types. A page of one match reads that match's streams by their index
+(``EventStore.read_streams_in_log``), in the log's order, so its cost does not grow with the
+log; any other page scans a page of the whole log. ``next`` is where the read stopped: a narrowed page may hold fewer entries than ``limit``, or none, while
 ``next`` moves on, so following ``next`` still misses nothing. Who created a match never
 changes, so the feed remembers it.
 """
@@ -32,7 +33,7 @@ from domain.formats import FormatEvent, TableEvent, redact_format_events
 from service.errors import UnknownFeedPosition
 from service.ports.event_store import EventStore, StoredEvent, UnknownPosition
 from service.ports.match_registry import MatchRegistry
-from service.store.match_streams import TWO_SEATS, kind_of, match_id_of
+from service.store.match_streams import KINDS, TWO_SEATS, kind_of, match_id_of
 
 # The only event types whose public form depends on whether their hand is over.
 SECRET_BEARING = frozenset({"dealt", "drew", "knocked"})
@@ -87,7 +88,13 @@ class GlobalFeed:
 
     async def page(self, *, after: int, limit: int, scope: FeedScope = EVERYTHING) -> FeedPage:
         try:
-            records = await self._store.read_all(after_position=after, limit=limit)
+            if scope.match_id is None:
+                records = await self._store.read_all(after_position=after, limit=limit)
+            else:  # one match's streams, read by stream: however long the log is
+                streams = [kind.stream_id(scope.match_id) for kind in KINDS]
+                records = await self._store.read_streams_in_log(
+                    streams, after_position=after, limit=limit
+                )
         except UnknownPosition:
             raise UnknownFeedPosition(
                 f"no event has position {after}: pass 0 or a 'next' from this feed"

@@ -17,6 +17,7 @@ from datetime import datetime
 import msgspec
 
 from domain import RuleOptions
+from service.bots.seating import bot_levels
 from service.errors import InvalidRound, RoundNotFound
 from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch, MatchService, RoundMatch, RoundRequest
@@ -66,6 +67,8 @@ class Rounds:
                 # answered (the key's claim lapsed, or it failed part way): finish it.
                 made = await self._matches.resume_round(asked, found.match_ids)
             else:
+                if start_at is not None:  # a retry's answer stands after the start
+                    _check_start(start_at, self._matches.clock(), matches)
                 made = await self._matches.create_round(asked)
             return CreatedRound(round_id=round_id, start_at=start_at, matches=made)
 
@@ -89,6 +92,22 @@ def _round_id(operator_id: str, key: str) -> str:
     key, which seals the answer)."""
     digest = hashlib.sha256(f"gin round\0{operator_id}\0{key}".encode()).digest()
     return str(uuid.UUID(bytes=digest[:16], version=4))
+
+
+def _check_start(start_at: datetime, now: datetime, matches: Sequence[RoundMatch]) -> None:
+    """A start is a time to come, and bots, which play only when woken by a move, need a
+    person's move to wake them after it: a round with a start has none."""
+    if start_at.tzinfo is None:
+        raise InvalidRound("clocks_start_at needs a time zone offset (such as Z)")
+    if start_at <= now:
+        raise InvalidRound(
+            f"clocks_start_at {start_at.isoformat()} has passed (the server's time is "
+            f"{now.isoformat()}): leave it out to start the clocks at once"
+        )
+    for match in matches:
+        bot_levels(match.bots, None, seats=match.players)  # a wrong seating says so first
+    if any(level is not None for match in matches for level in match.bots):
+        raise InvalidRound("a round with clocks_start_at has no bot seats")
 
 
 def _check(matches: Sequence[RoundMatch]) -> None:
