@@ -115,8 +115,12 @@ def main() -> None:
     print_table(
         ["read", "runs", "median ms", "slowest ms"],
         [
-            [name, str(len(times)), f"{statistics.median(times) * 1000:.2f}",
-             f"{max(times) * 1000:.2f}"]
+            [
+                name,
+                str(len(times)),
+                f"{statistics.median(times) * 1000:.2f}",
+                f"{max(times) * 1000:.2f}",
+            ]
             for name, times in samples.items()
         ],
     )

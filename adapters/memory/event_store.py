@@ -8,7 +8,6 @@ is simply the order of appends.
 from __future__ import annotations
 
 import itertools
-
 from collections.abc import Callable, Collection, Sequence
 
 import msgspec

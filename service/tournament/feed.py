@@ -16,9 +16,10 @@ there on and redacts them as its events are redacted for a spectator.
 A scope narrows a page to one operator's matches (unless its key may read every match), one
 match, and some event types. A page of one match reads that match's streams by their index
 (``EventStore.read_streams_in_log``), in the log's order, so its cost does not grow with the
-log; any other page scans a page of the whole log. ``next`` is where the read stopped: a narrowed page may hold fewer entries than ``limit``, or none, while
-``next`` moves on, so following ``next`` still misses nothing. Who created a match never
-changes, so the feed remembers it.
+log; any other page scans a page of the whole log. ``next`` is where the read stopped: a
+narrowed page may hold fewer entries than ``limit``, or none, while ``next`` moves on, so
+following ``next`` still misses nothing. Who created a match never changes, so the feed
+remembers it.
 """
 
 from __future__ import annotations

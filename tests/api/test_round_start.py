@@ -88,8 +88,8 @@ async def test_no_clock_runs_and_no_move_is_taken_before_the_start(
     assert start.isoformat() in early.json()["detail"]
     resign = await asgi.client.post(commands, json={"type": "resign"}, headers=bearer(token))
     assert resign.status_code == 409, resign.text
-    after_refusals = await asgi.client.get(f"/matches/{match['match_id']}/view", headers=bearer(token))
-    assert after_refusals.json()["version"] == seen["version"]
+    view = await asgi.client.get(f"/matches/{match['match_id']}/view", headers=bearer(token))
+    assert view.json()["version"] == seen["version"]
 
     clock.now = start + timedelta(seconds=1)
     on_time = await asgi.client.post(commands, json=action, headers=bearer(token))
@@ -112,7 +112,9 @@ async def test_a_start_already_past_is_refused(asgi: Asgi, database_url: str, se
 
 
 @EVERY_SIZE
-async def test_a_start_without_a_time_zone_is_refused(asgi: Asgi, database_url: str, seats: int) -> None:
+async def test_a_start_without_a_time_zone_is_refused(
+    asgi: Asgi, database_url: str, seats: int
+) -> None:
     moved_clock(asgi)
     key = await operator_key(database_url)
     body = {"clocks_start_at": "2030-01-01T18:00:00", "matches": [{"players": seats}]}
