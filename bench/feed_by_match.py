@@ -1,7 +1,9 @@
 """One match's feed among many: ``GET /feed?external_ref=…`` with 100,000 events of other
-matches in the log, against the reference "scan of the whole log", the way the feed read a
-filtered page before it read by stream (every page of the log read and filtered, as
-``read_all`` gives it).
+matches in the log, against two references: "GET /matches/{id}/events", the same match's
+events read by its own endpoint (what any read of one match costs on this machine now), and
+"scan of the whole log", the way the feed read a filtered page before it read by stream
+(every page of the log read and filtered, as ``read_all`` gives it). The store's query alone
+is timed too.
 
 The other matches' events are written straight into the store's table (half before the
 match, half after), so the log is long without playing thousands of matches; the match itself
@@ -67,6 +69,7 @@ async def measure(url: str, repeats: int, others: int) -> dict[str, list[float]]
     settings = Settings(
         database_url=url,
         pool_max_size=4,
+        log_level="WARNING",
         webhooks=WebhookSettings(enabled=False),
         rate_limits=NO_LIMITS,
     )
@@ -79,6 +82,7 @@ async def measure(url: str, repeats: int, others: int) -> dict[str, list[float]]
         assert made.status_code == 201, made.text
         other_events(url, others - others // 2, "after")
         params = {"external_ref": "table-7", "after": 0, "limit": 100}
+        events = f"/matches/{made.json()['match_id']}/events"
         for _ in range(repeats):
             started = time.perf_counter()
             page = await client.get("/feed", params=params, headers=headers)
@@ -87,9 +91,21 @@ async def measure(url: str, repeats: int, others: int) -> dict[str, list[float]]
             )
             assert page.status_code == 200, page.text
             assert page.json()["entries"], "the match's events are in the page"
+            started = time.perf_counter()
+            own = await client.get(events)
+            samples.setdefault("reference: GET /matches/{id}/events", []).append(
+                time.perf_counter() - started
+            )
+            assert own.status_code == 200, own.text
     async with open_pool(url, min_size=1, max_size=1) as pool:
         store = PostgresEventStore(pool, wake_match_streams=False)
         stream = TWO_SEATS.stream_id(made.json()["match_id"])
+        for _ in range(repeats):
+            started = time.perf_counter()
+            assert await store.read_streams_in_log([stream], limit=100)
+            samples.setdefault("its query alone (read_streams_in_log)", []).append(
+                time.perf_counter() - started
+            )
         for _ in range(max(1, repeats // 10)):
             started = time.perf_counter()
             cursor, found = 0, 0

@@ -22,6 +22,7 @@ from service.ports.match_registry import (
     RegisteredSeat,
     Registration,
     RoundInfo,
+    RoundQuery,
 )
 
 
@@ -79,6 +80,20 @@ class InMemoryMatchRegistry:
     async def round(self, round_id: str) -> RoundInfo | None:
         return self._rounds.get(round_id)
 
+    async def operator_rounds(self, operator_id: str, query: RoundQuery) -> list[RoundInfo]:
+        found = sorted(
+            (
+                r
+                for r in self._rounds.values()
+                if r.operator_id == operator_id
+                and (query.created_from is None or r.created_at >= query.created_from)
+                and (query.created_before is None or r.created_at < query.created_before)
+                and (query.after is None or (r.created_at, r.round_id) > query.after)
+            ),
+            key=lambda r: (r.created_at, r.round_id),
+        )
+        return found[: query.limit]
+
     async def by_external_ref(self, operator_id: str, external_ref: str) -> RegisteredMatch | None:
         match_id = self._refs.get((operator_id, external_ref))
         return None if match_id is None else self._matches[match_id]
@@ -93,6 +108,11 @@ class InMemoryMatchRegistry:
                 and (prefix is None or _starts_with(match.external_ref, prefix))
                 and (query.created_from is None or match.created_at >= query.created_from)
                 and (query.created_before is None or match.created_at < query.created_before)
+                and (query.round_id is None or match.round_id == query.round_id)
+                and (
+                    query.external_player_id is None
+                    or any(s.external_player_id == query.external_player_id for s in match.seats)
+                )
                 and (query.after is None or (match.created_at, match.match_id) > query.after)
             ),
             key=lambda match: (match.created_at, match.match_id),
@@ -101,7 +121,7 @@ class InMemoryMatchRegistry:
 
     async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
         return {
-            match_id: Owner(match.operator_id, match.external_ref)
+            match_id: Owner(match.operator_id, match.external_ref, match.round_id)
             for match_id in match_ids
             if (match := self._matches.get(match_id)) is not None
         }

@@ -86,12 +86,16 @@ ORDER BY transaction_id, position
 LIMIT %s
 """
 
-# Through the (stream_id, version) index: only the named streams' rows are read, however long
-# the log; they are then put in the log's order and cut at the same horizon as READ_ALL_AFTER.
+# The named streams' rows are read whole through the (stream_id, version) index (MATERIALIZED:
+# else the planner may walk the log's own order until LIMIT rows turn up, reading all of it
+# for a stream with few events), then put in the log's order and cut at READ_ALL_AFTER's
+# horizon. A match's streams hold thousands of events at most, however long the log.
 READ_STREAMS_IN_LOG = f"""
-SELECT {COLUMNS} FROM events
-WHERE stream_id = ANY(%(streams)s)
-  AND (%(after)s = 0 OR (transaction_id, position) >
+WITH wanted AS MATERIALIZED (
+    SELECT {COLUMNS}, transaction_id FROM events WHERE stream_id = ANY(%(streams)s)
+)
+SELECT {COLUMNS} FROM wanted
+WHERE (%(after)s = 0 OR (transaction_id, position) >
        (SELECT transaction_id, position FROM events WHERE position = %(after)s))
   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
 ORDER BY transaction_id, position

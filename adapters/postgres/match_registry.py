@@ -22,6 +22,7 @@ from service.ports.match_registry import (
     RegisteredSeat,
     Registration,
     RoundInfo,
+    RoundQuery,
 )
 
 EXTERNAL_REF_INDEX = "matches_operator_external_ref"
@@ -67,25 +68,43 @@ class PostgresMatchRegistry:
             )
 
     async def round(self, round_id: str) -> RoundInfo | None:
+        found = await self._rounds("r.round_id = %s", [round_id], 1)
+        return found[0] if found else None
+
+    async def operator_rounds(self, operator_id: str, query: RoundQuery) -> list[RoundInfo]:
+        where = ["r.operator_id = %s"]
+        params: list[Any] = [operator_id]
+        if query.created_from is not None:
+            where.append("r.created_at >= %s")
+            params.append(query.created_from)
+        if query.created_before is not None:
+            where.append("r.created_at < %s")
+            params.append(query.created_before)
+        if query.after is not None:
+            where.append("(r.created_at, r.round_id) > (%s, %s::uuid)")
+            params.extend(query.after)
+        return await self._rounds(" AND ".join(where), params, query.limit)
+
+    async def _rounds(self, where: str, params: Sequence[Any], limit: int) -> list[RoundInfo]:
         async with self._pool.connection() as conn:
             cur = await conn.execute(
-                "SELECT r.operator_id::text, r.start_at, r.created_at, "
-                "array_agg(m.match_id::text ORDER BY m.round_position) "
-                "FROM rounds r JOIN matches m USING (round_id) WHERE r.round_id = %s "
-                "GROUP BY r.round_id",
-                (round_id,),
+                "SELECT r.round_id::text, r.operator_id::text, r.start_at, r.created_at, "
+                "ARRAY(SELECT m.match_id::text FROM matches m WHERE m.round_id = r.round_id "
+                "ORDER BY m.round_position) "
+                f"FROM rounds r WHERE {where} ORDER BY r.created_at, r.round_id LIMIT %s",
+                (*params, limit),
             )
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        operator_id, start_at, created_at, match_ids = row
-        return RoundInfo(
-            round_id=round_id,
-            operator_id=operator_id,
-            start_at=start_at,
-            created_at=created_at,
-            match_ids=tuple(match_ids),
-        )
+            rows = await cur.fetchall()
+        return [
+            RoundInfo(
+                round_id=round_id,
+                operator_id=operator_id,
+                start_at=start_at,
+                created_at=created_at,
+                match_ids=tuple(match_ids),
+            )
+            for round_id, operator_id, start_at, created_at, match_ids in rows
+        ]
 
     async def get(self, match_id: str) -> RegisteredMatch | None:
         found = await self._select("m.match_id = %s", (match_id,))
@@ -110,6 +129,14 @@ class PostgresMatchRegistry:
         if query.created_before is not None:
             where.append("created_at < %s")
             params.append(query.created_before)
+        if query.round_id is not None:
+            where.append("round_id = %s::uuid")
+            params.append(query.round_id)
+        if query.external_player_id is not None:
+            where.append(
+                "match_id IN (SELECT match_id FROM match_seats WHERE external_player_id = %s)"
+            )
+            params.append(query.external_player_id)
         if query.after is not None:
             where.append("(created_at, match_id) > (%s, %s::uuid)")
             params.extend(query.after)
@@ -123,11 +150,12 @@ class PostgresMatchRegistry:
     async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
         async with self._pool.connection() as conn:
             cur = await conn.execute(
-                "SELECT match_id::text, operator_id::text, external_ref FROM matches "
+                "SELECT match_id::text, operator_id::text, external_ref, round_id::text "
+                "FROM matches "
                 "WHERE match_id = ANY(%s::uuid[])",
                 (list(match_ids),),
             )
-            return {row[0]: Owner(row[1], row[2]) for row in await cur.fetchall()}
+            return {row[0]: Owner(row[1], row[2], row[3]) for row in await cur.fetchall()}
 
     async def _select(self, where: str, params: Sequence[Any]) -> list[RegisteredMatch]:
         """The matches ``where`` picks (over ``matches m``), in creation order, with seats."""

@@ -17,11 +17,14 @@ from datetime import datetime
 import msgspec
 
 from domain import RuleOptions
+from domain.errors import MatchOver
 from service.bots.seating import bot_levels
 from service.errors import InvalidRound, RoundNotFound
+from service.matches.adjudication import adjudicate
 from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch, MatchService, RoundMatch, RoundRequest
-from service.ports.match_registry import RoundInfo
+from service.ports.match_registry import RoundInfo, RoundQuery
+from service.tournament.matches import decode_cursor, encode_cursor
 
 MAX_MATCHES = 256
 SEATS = (2, 3, 4)  # the table sizes a round's match may have
@@ -31,6 +34,16 @@ class CreatedRound(msgspec.Struct, frozen=True, kw_only=True):
     round_id: str
     start_at: datetime | None
     matches: list[CreatedMatch]  # in the order they were asked for
+
+
+class RoundPage(msgspec.Struct, frozen=True, kw_only=True):
+    rounds: list[RoundInfo]
+    next: str | None  # pass as ``cursor`` for the following page; None: there is no more
+
+
+class Cancelled(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    cancelled: bool  # False: it had already ended, and keeps its ending
 
 
 class Rounds:
@@ -85,6 +98,51 @@ class Rounds:
         if found is None or found.operator_id != operator_id:
             raise RoundNotFound(f"you have no round {round_id}")
         return found
+
+    async def page(
+        self,
+        operator_id: str,
+        *,
+        created_from: datetime | None = None,
+        created_before: datetime | None = None,
+        cursor: str | None = None,
+        limit: int = 100,
+    ) -> RoundPage:
+        """The operator's rounds in creation order, ``limit`` at most."""
+        found = await self._matches.registry.operator_rounds(
+            operator_id,
+            RoundQuery(
+                created_from=created_from,
+                created_before=created_before,
+                after=None if cursor is None else decode_cursor(cursor),
+                limit=limit,
+            ),
+        )
+        last = found[-1] if len(found) == limit else None
+        return RoundPage(
+            rounds=found,
+            next=None if last is None else encode_cursor(last.created_at, last.round_id),
+        )
+
+    async def cancel(self, operator_id: str, round_id: str, reason: str) -> list[Cancelled]:
+        """Void every match of the round still being played (``match_ended``, no winner, for
+        ``reason``), each like an operator's adjudication; a match already over keeps its
+        ending. Safe to repeat: a second call finds them all ended."""
+        found = await self.get(operator_id, round_id)
+        return [await self._cancel(operator_id, match_id, reason) for match_id in found.match_ids]
+
+    async def _cancel(self, operator_id: str, match_id: str, reason: str) -> Cancelled:
+        match = await self._matches.match(match_id)
+        loaded = await self._matches.load(match)
+        if self._matches.rules_for(match).over(loaded.state):
+            return Cancelled(match_id=match_id, cancelled=False)
+        try:
+            await adjudicate(
+                self._matches, match_id, operator_id, verdict="void", seat=None, reason=reason
+            )
+        except MatchOver:  # it ended while this was decided
+            return Cancelled(match_id=match_id, cancelled=False)
+        return Cancelled(match_id=match_id, cancelled=True)
 
 
 def _round_id(operator_id: str, key: str) -> str:
