@@ -212,7 +212,7 @@ class RoundsController(Controller):
         rounds: RoundsDependency,
         authorization: OperatorAuthorization = None,
     ) -> CancelledRound:
-        """Each match not yet over ends with ``match_ended`` (reason ``adjudicated``, no
+        """Each match not yet over ends with ``match_ended`` (reason ``voided``, no
         winner, your ``reason`` kept), as ``POST /matches/{id}/adjudication`` with
         ``"verdict": "void"`` ends one; its result, the feed and webhooks tell it. A match
         already over keeps its ending. Repeating the call changes nothing more. Needs
