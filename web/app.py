@@ -104,6 +104,7 @@ from web.request_contract import check_request
 from web.request_log import RequestLogMiddleware, configure_logging
 from web.results import ResultController
 from web.rounds import RoundsController, provide_rounds
+from web.seat_tokens import SeatTokenController
 from web.settings import Settings
 from web.stream import StreamController
 from web.stream_tickets import StreamTicketsController, provide_stream_tickets
@@ -242,6 +243,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             FeedController,
             WebhooksController,
             RoundsController,
+            SeatTokenController,
             OperatorMatchesController,
             PlayersController,
             QuickMatchController,
