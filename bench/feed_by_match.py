@@ -81,7 +81,7 @@ async def measure(url: str, repeats: int, others: int) -> dict[str, list[float]]
         made = await client.post("/matches", json={"external_ref": "table-7"}, headers=headers)
         assert made.status_code == 201, made.text
         other_events(url, others - others // 2, "after")
-        params = {"external_ref": "table-7", "after": 0, "limit": 100}
+        params: dict[str, str | int] = {"external_ref": "table-7", "after": 0, "limit": 100}
         events = f"/matches/{made.json()['match_id']}/events"
         for _ in range(repeats):
             started = time.perf_counter()
@@ -109,9 +109,9 @@ async def measure(url: str, repeats: int, others: int) -> dict[str, list[float]]
         for _ in range(max(1, repeats // 10)):
             started = time.perf_counter()
             cursor, found = 0, 0
-            while page := await store.read_all(after_position=cursor, limit=1000):
-                found += sum(1 for r in page if r.stream_id == stream)
-                cursor = page[-1].position
+            while log := await store.read_all(after_position=cursor, limit=1000):
+                found += sum(1 for r in log if r.stream_id == stream)
+                cursor = log[-1].position
             samples.setdefault("reference: scan of the whole log", []).append(
                 time.perf_counter() - started
             )

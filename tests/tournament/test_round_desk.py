@@ -178,7 +178,8 @@ async def test_a_cancelled_round_ends_every_match_still_played_told_everywhere(
 
         async def told() -> bool:
             found = await deliveries(client, key, webhook_id)
-            return sum(d["status"] == "delivered" for d in found) == 2
+            delivered: int = sum(d["status"] == "delivered" for d in found)
+            return delivered == 2
 
         await eventually(told)
         ends = [json.loads(request.body) for request in receiver.requests()]
