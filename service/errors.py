@@ -257,6 +257,11 @@ class NotYourMatch(ServiceError):  # noqa: N818
     title = "This match belongs to another operator"
 
 
+class DeliveryNotFailed(ServiceError):  # noqa: N818
+    kind = "delivery-not-failed"
+    title = "Only a failed delivery is sent again"
+
+
 class WebhookUrlRefused(ServiceError):  # noqa: N818
     kind = "webhook-url-refused"
     title = "Webhooks may not point at loopback, private, link-local or metadata addresses"

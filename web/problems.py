@@ -77,6 +77,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "stale-version": 412,
     "deadline-passed": 409,
     "match-not-started": 409,
+    "delivery-not-failed": 409,
     "idempotency-key-reused": 422,
     "already-queued": 409,
     "rematch-not-available": 409,

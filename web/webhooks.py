@@ -12,7 +12,7 @@ from litestar import Controller, delete, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter, QueryParameter
-from litestar.status_codes import HTTP_201_CREATED, HTTP_204_NO_CONTENT
+from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED, HTTP_204_NO_CONTENT
 from msgspec import Meta
 
 from service.ports.webhook_subscriptions import Delivery, NewWebhook, Webhook
@@ -110,6 +110,27 @@ class WebhooksController(Controller):
         """Nothing more is sent to it; pending deliveries are cancelled."""
         operator = await operator_for(operator_keys, authorization, "webhooks:manage")
         await webhooks.delete(operator.operator_id, str(webhook_id))
+
+    @post(
+        "/{webhook_id:uuid}/deliveries/{delivery_id:int}/redelivery",
+        status_code=HTTP_202_ACCEPTED,
+        summary="Send a failed delivery again",
+        responses=problems(400, 401, 403, 404, 409),
+    )
+    async def redeliver(
+        self,
+        webhook_id: WebhookId,
+        delivery_id: Annotated[int, PathParameter(name="delivery_id", ge=1)],
+        operator_keys: Operators,
+        webhooks: Webhooks,
+        authorization: OperatorAuthorization = None,
+    ) -> None:
+        """The delivery is due at once for one more attempt, with the same payload and
+        ``webhook-id`` (a receiver that has it already drops it); its attempts so far stay in
+        its log. Only a failed delivery of a live webhook (409 ``delivery-not-failed``
+        otherwise). Needs ``webhooks:manage``."""
+        operator = await operator_for(operator_keys, authorization, "webhooks:manage")
+        await webhooks.redeliver(operator.operator_id, str(webhook_id), delivery_id)
 
     @get(
         "/{webhook_id:uuid}/deliveries",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import msgspec
 
 from adapters.memory.webhook_tables import SubscriptionRow, WebhookTables
-from service.errors import WebhookNotFound
+from service.errors import DeliveryNotFailed, WebhookNotFound
 from service.ports.webhook_subscriptions import Attempt, Delivery, NewWebhook, Webhook
 from service.tournament.webhooks.payloads import Kind
 
@@ -56,6 +56,25 @@ class InMemoryWebhookSubscriptions:
             if delivery.webhook_id == webhook_id and delivery.status == "pending":
                 delivery.status = "cancelled"
                 delivery.last_error = "the webhook was deleted"
+
+    async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
+        row = self._tables.subscriptions.get(webhook_id)
+        delivery = self._tables.deliveries.get(delivery_id)
+        if (
+            row is None
+            or row.operator_id != operator_id
+            or row.deleted_at is not None
+            or delivery is None
+            or delivery.webhook_id != webhook_id
+        ):
+            raise WebhookNotFound(f"your live webhook {webhook_id} has no delivery {delivery_id}")
+        if delivery.status != "failed":
+            raise DeliveryNotFailed(
+                f"delivery {delivery_id} is {delivery.status}: only a failed one is sent again"
+            )
+        delivery.status = "pending"
+        delivery.extra_attempts += 1
+        delivery.next_attempt_at = self._tables.now()
 
     async def deliveries(
         self, operator_id: str, webhook_id: str, *, after: int, limit: int

@@ -56,6 +56,7 @@ class DeliveryRow:
     next_attempt_at: datetime
     status: str = "pending"
     attempts: int = 0
+    extra_attempts: int = 0  # granted past the limit by an operator's redelivery
     lease_until: datetime | None = None
     lease_token: str | None = None
     last_error: str | None = None

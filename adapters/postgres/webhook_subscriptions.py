@@ -9,7 +9,7 @@ import msgspec
 from psycopg.rows import dict_row
 
 from adapters.postgres.event_store import Pool
-from service.errors import WebhookNotFound
+from service.errors import DeliveryNotFailed, WebhookNotFound
 from service.ports.webhook_subscriptions import Attempt, Delivery, NewWebhook, Webhook
 from service.tournament.webhooks.payloads import Kind
 
@@ -28,6 +28,24 @@ FROM webhook_deliveries d
 WHERE d.webhook_id = %s AND d.delivery_id > %s
 ORDER BY d.delivery_id
 LIMIT %s
+"""
+
+
+# One statement: the delivery found (or not), and made due again only if it had failed.
+REDELIVER = """
+WITH found AS (
+    SELECT d.delivery_id, d.status FROM webhook_deliveries d
+    JOIN webhooks w USING (webhook_id)
+    WHERE d.delivery_id = %s AND d.webhook_id = %s AND w.operator_id = %s
+      AND w.deleted_at IS NULL
+    FOR UPDATE OF d
+), again AS (
+    UPDATE webhook_deliveries d
+    SET status = 'pending', extra_attempts = d.extra_attempts + 1, next_attempt_at = now()
+    FROM found WHERE d.delivery_id = found.delivery_id AND found.status = 'failed'
+    RETURNING d.delivery_id
+)
+SELECT EXISTS (SELECT 1 FROM again), status FROM found
 """
 
 
@@ -73,6 +91,17 @@ class PostgresWebhookSubscriptions:
                 "last_error = 'the webhook was deleted' "
                 "WHERE webhook_id = %s AND status = 'pending'",
                 (webhook_id,),
+            )
+
+    async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(REDELIVER, (delivery_id, webhook_id, operator_id))
+            row = await cur.fetchone()
+        if row is None:
+            raise WebhookNotFound(f"your live webhook {webhook_id} has no delivery {delivery_id}")
+        if not row[0]:
+            raise DeliveryNotFailed(
+                f"delivery {delivery_id} is {row[1]}: only a failed one is sent again"
             )
 
     async def deliveries(

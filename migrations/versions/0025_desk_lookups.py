@@ -1,5 +1,5 @@
-"""The lookups of a tournament desk: an operator's rounds in creation order, and the matches
-of one external player.
+"""The lookups of a tournament desk (an operator's rounds in creation order, the matches of one
+external player), and a failed webhook delivery sent again.
 
 Revision ID: 0025
 Revises: 0022
@@ -9,6 +9,10 @@ Create Date: 2026-12-02
 ``GET /operator/matches?external_player_id=`` finds a player's seats; without these each read
 scans its whole table. Both tables are small beside the event log, and written once per match
 or round, never per command.
+
+``webhook_deliveries.extra_attempts`` is how many attempts past the server's limit an operator
+granted a delivery by asking for it again (``POST .../deliveries/{id}/redelivery``): one each
+time. The attempts already made stay in its log, numbered on.
 """
 
 from __future__ import annotations
@@ -22,6 +26,14 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.execute(
+        "ALTER TABLE webhook_deliveries "
+        "ADD COLUMN extra_attempts integer NOT NULL DEFAULT 0 CHECK (extra_attempts >= 0)"
+    )
+    op.execute(
+        "GRANT UPDATE (extra_attempts, status, next_attempt_at, last_error) "
+        "ON webhook_deliveries TO gin_app"
+    )
     op.execute("CREATE INDEX rounds_by_operator ON rounds (operator_id, created_at, round_id)")
     op.execute(
         "CREATE INDEX match_seats_external_player ON match_seats (external_player_id) "
@@ -30,5 +42,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.execute("ALTER TABLE webhook_deliveries DROP COLUMN extra_attempts")
     op.execute("DROP INDEX match_seats_external_player")
     op.execute("DROP INDEX rounds_by_operator")

@@ -75,3 +75,9 @@ class WebhookSubscriptions(Protocol):
         """Its deliveries after delivery id ``after``, oldest first, each with every attempt;
         ``WebhookNotFound`` unless the operator has it (deleted or not)."""
         ...
+
+    async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
+        """Make a failed delivery of a live webhook due now for one more attempt, its payload
+        unchanged; ``WebhookNotFound`` unless the operator has that webhook live with that
+        delivery, ``DeliveryNotFailed`` unless the delivery has failed."""
+        ...

@@ -47,6 +47,10 @@ class SubscriptionService:
     async def delete(self, operator_id: str, webhook_id: str) -> None:
         await self._subscriptions.delete(operator_id, webhook_id)
 
+    async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
+        """A failed delivery is due again now, for one attempt more than the server allows."""
+        await self._subscriptions.redeliver(operator_id, webhook_id, delivery_id)
+
     async def deliveries(
         self, operator_id: str, webhook_id: str, *, after: int = 0, limit: int = 100
     ) -> list[Delivery]:
