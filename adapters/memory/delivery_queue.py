@@ -43,6 +43,10 @@ class InMemoryDeliveryQueue:
                     subscription.url,
                     subscription.secret,
                     token,
+                    subscription.previous_secret
+                    if subscription.previous_secret_until is not None
+                    and subscription.previous_secret_until > now
+                    else None,
                 )
             )
         return claimed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import msgspec
 
@@ -56,6 +57,15 @@ class InMemoryWebhookSubscriptions:
             if delivery.webhook_id == webhook_id and delivery.status == "pending":
                 delivery.status = "cancelled"
                 delivery.last_error = "the webhook was deleted"
+
+    async def rotate_secret(
+        self, operator_id: str, webhook_id: str, secret: str, previous_until: datetime
+    ) -> None:
+        row = self._tables.subscriptions.get(webhook_id)
+        if row is None or row.operator_id != operator_id or row.deleted_at is not None:
+            raise WebhookNotFound(f"you have no webhook {webhook_id}")
+        row.previous_secret, row.secret = row.secret, secret
+        row.previous_secret_until = previous_until
 
     async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
         row = self._tables.subscriptions.get(webhook_id)

@@ -31,6 +31,8 @@ class SubscriptionRow:
     events: list[Kind]
     created_at: datetime
     deleted_at: datetime | None = None
+    previous_secret: str | None = None  # a rotated-out secret, signing until the time after
+    previous_secret_until: datetime | None = None
 
 
 @dataclass

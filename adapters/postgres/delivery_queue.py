@@ -37,7 +37,8 @@ WITH due AS (
     INSERT INTO webhook_attempts (delivery_id, attempt, worker)
     SELECT delivery_id, attempts, %(worker)s FROM claimed
 )
-SELECT c.delivery_id, c.kind, c.payload, c.attempts, w.url, w.secret
+SELECT c.delivery_id, c.kind, c.payload, c.attempts, w.url, w.secret,
+       CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END
 FROM claimed c JOIN webhooks w USING (webhook_id)
 ORDER BY c.delivery_id
 """
@@ -91,8 +92,8 @@ class PostgresDeliveryQueue:
             cur = await conn.execute(CLAIM, params)
             rows = await cur.fetchall()
         return [
-            Claimed(delivery_id, kind, bytes(payload), attempt, url, secret, token)
-            for delivery_id, kind, payload, attempt, url, secret in rows
+            Claimed(delivery_id, kind, bytes(payload), attempt, url, secret, token, previous)
+            for delivery_id, kind, payload, attempt, url, secret, previous in rows
         ]
 
     async def finish(self, claimed: Claimed, outcome: Outcome) -> None:

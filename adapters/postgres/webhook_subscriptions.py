@@ -4,6 +4,7 @@ read side of ``webhook_deliveries`` with each delivery's ``webhook_attempts``.""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import msgspec
 from psycopg.rows import dict_row
@@ -92,6 +93,19 @@ class PostgresWebhookSubscriptions:
                 "WHERE webhook_id = %s AND status = 'pending'",
                 (webhook_id,),
             )
+
+    async def rotate_secret(
+        self, operator_id: str, webhook_id: str, secret: str, previous_until: datetime
+    ) -> None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "UPDATE webhooks SET previous_secret = secret, secret = %s, "
+                "previous_secret_until = %s "
+                "WHERE webhook_id = %s AND operator_id = %s AND deleted_at IS NULL",
+                (secret, previous_until, webhook_id, operator_id),
+            )
+            if cur.rowcount != 1:
+                raise WebhookNotFound(f"you have no webhook {webhook_id}")
 
     async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
         async with self._pool.connection() as conn:

@@ -1,5 +1,6 @@
 """The lookups of a tournament desk (an operator's rounds in creation order, the matches of one
-external player), and a failed webhook delivery sent again.
+external player), a failed webhook delivery sent again, and a webhook's secret rotated with
+an overlap.
 
 Revision ID: 0025
 Revises: 0022
@@ -13,6 +14,10 @@ or round, never per command.
 ``webhook_deliveries.extra_attempts`` is how many attempts past the server's limit an operator
 granted a delivery by asking for it again (``POST .../deliveries/{id}/redelivery``): one each
 time. The attempts already made stay in its log, numbered on.
+
+``webhooks.previous_secret`` is the secret a rotation replaced, kept until
+``previous_secret_until``: until then every delivery is signed by both, so a receiver can
+switch at any moment of the overlap.
 """
 
 from __future__ import annotations
@@ -34,6 +39,13 @@ def upgrade() -> None:
         "GRANT UPDATE (extra_attempts, status, next_attempt_at, last_error) "
         "ON webhook_deliveries TO gin_app"
     )
+    op.execute(
+        "ALTER TABLE webhooks ADD COLUMN previous_secret text, "
+        "ADD COLUMN previous_secret_until timestamptz"
+    )
+    op.execute(
+        "GRANT UPDATE (secret, previous_secret, previous_secret_until) ON webhooks TO gin_app"
+    )
     op.execute("CREATE INDEX rounds_by_operator ON rounds (operator_id, created_at, round_id)")
     op.execute(
         "CREATE INDEX match_seats_external_player ON match_seats (external_player_id) "
@@ -42,6 +54,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.execute("ALTER TABLE webhooks DROP COLUMN previous_secret_until")
+    op.execute("ALTER TABLE webhooks DROP COLUMN previous_secret")
     op.execute("ALTER TABLE webhook_deliveries DROP COLUMN extra_attempts")
     op.execute("DROP INDEX match_seats_external_player")
     op.execute("DROP INDEX rounds_by_operator")

@@ -76,6 +76,13 @@ class WebhookSubscriptions(Protocol):
         ``WebhookNotFound`` unless the operator has it (deleted or not)."""
         ...
 
+    async def rotate_secret(
+        self, operator_id: str, webhook_id: str, secret: str, previous_until: datetime
+    ) -> None:
+        """Sign with ``secret`` from now on, and with the secret it replaces too until
+        ``previous_until``; ``WebhookNotFound`` unless the operator has the webhook live."""
+        ...
+
     async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
         """Make a failed delivery of a live webhook due now for one more attempt, its payload
         unchanged; ``WebhookNotFound`` unless the operator has that webhook live with that

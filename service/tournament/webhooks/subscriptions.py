@@ -6,8 +6,12 @@ from __future__ import annotations
 import base64
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 
+import msgspec
+
+from service.errors import InvalidParameter
 from service.ports.webhook_subscriptions import (
     Delivery,
     NewWebhook,
@@ -19,16 +23,47 @@ from service.tournament.webhooks.payloads import KINDS, Kind
 from service.tournament.webhooks.signing import SECRET_PREFIX
 
 
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 def new_secret() -> str:
     """A secret in the Standard Webhooks form: ``whsec_`` and 32 random bytes in base64."""
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
+MAX_OVERLAP_SECONDS = 7 * 24 * 3600
+
+
+class RotatedSecret(msgspec.Struct, frozen=True, kw_only=True):
+    webhook_id: str
+    secret: str  # shown once
+    previous_valid_until: datetime  # the old secret signs too until then
+
+
 class SubscriptionService:
-    def __init__(self, subscriptions: WebhookSubscriptions, destinations: Destinations) -> None:
+    def __init__(
+        self,
+        subscriptions: WebhookSubscriptions,
+        destinations: Destinations,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> None:
         """``destinations`` refuses URLs webhooks may not reach (loopback, private, ...)."""
         self._subscriptions = subscriptions
         self._destinations = destinations
+        self._clock = clock
+
+    async def rotate_secret(
+        self, operator_id: str, webhook_id: str, secret: str | None, overlap_seconds: int
+    ) -> RotatedSecret:
+        """A new secret (made if none is given), with the old one signing too for
+        ``overlap_seconds`` (0: the old one stops at once)."""
+        if not 0 <= overlap_seconds <= MAX_OVERLAP_SECONDS:
+            raise InvalidParameter(f"overlap_seconds is 0 to {MAX_OVERLAP_SECONDS}")
+        made = secret or new_secret()
+        until = self._clock() + timedelta(seconds=overlap_seconds)
+        await self._subscriptions.rotate_secret(operator_id, webhook_id, made, until)
+        return RotatedSecret(webhook_id=webhook_id, secret=made, previous_valid_until=until)
 
     async def create(
         self, operator_id: str, url: str, secret: str | None, events: Sequence[Kind] = KINDS

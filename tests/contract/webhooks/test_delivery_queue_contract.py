@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 
@@ -209,3 +210,23 @@ async def test_a_failed_delivery_redelivered_gets_one_more_attempt_and_only_it(
     delivery = await only_delivery(world, operator, webhook_id)
     assert (delivery.status, delivery.attempts) == ("failed", SETTINGS.max_attempts + 1)
     assert [a.attempt for a in delivery.attempt_log] == list(range(1, SETTINGS.max_attempts + 2))
+
+
+async def test_a_rotated_secret_signs_beside_the_new_one_until_its_overlap_ends(
+    world: World,
+) -> None:
+    operator, stranger = await world.new_operator(), await world.new_operator()
+    webhook_id = await world.subscribe(operator)
+    await world.pending(webhook_id, 2)
+    queue = world.queue(SETTINGS)
+    future, past = datetime(2999, 1, 1, tzinfo=UTC), datetime(2001, 1, 1, tzinfo=UTC)
+
+    with pytest.raises(WebhookNotFound):
+        await world.subscriptions.rotate_secret(stranger, webhook_id, "x" * 20, future)
+    await world.subscriptions.rotate_secret(operator, webhook_id, "next-secret-here", future)
+    (during,) = await queue.claim("worker", limit=1)
+    await world.subscriptions.rotate_secret(operator, webhook_id, "last-secret-here", past)
+    (after,) = await queue.claim("worker", limit=1)
+
+    assert (during.secret, during.previous_secret) == ("next-secret-here", SECRET)
+    assert (after.secret, after.previous_secret) == ("last-secret-here", None)
