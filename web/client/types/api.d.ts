@@ -379,6 +379,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{webhook_id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a webhook's secret, both signing for an overlap */
+        post: operations["WebhooksWebhookIdSecretRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rounds/{round_id}/cancel": {
         parameters: {
             query?: never;
@@ -1692,6 +1709,13 @@ export interface components {
             step: string;
             seed: string;
         };
+        /** RotatedSecret */
+        RotatedSecret: {
+            webhook_id: string;
+            secret: string;
+            /** Format: date-time */
+            previous_valid_until: string;
+        };
         /** RoundList */
         RoundList: {
             rounds: components["schemas"]["ListedRound"][];
@@ -1924,6 +1948,12 @@ export interface components {
              * @enum {string}
              */
             type: "seats_cut";
+        };
+        /** SecretRotation */
+        SecretRotation: {
+            secret?: string | null;
+            /** @default 86400 */
+            overlap_seconds: number;
         };
         /** Settlement */
         Settlement: {
@@ -3490,6 +3520,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad Request (RFC 9457 problem details) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (RFC 9457 problem details) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden (RFC 9457 problem details) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    WebhooksWebhookIdSecretRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <an operator key> */
+                Authorization?: string | null;
+            };
+            path: {
+                /** @description The webhook's id */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretRotation"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecret"];
+                };
             };
             /** @description Bad Request (RFC 9457 problem details) */
             400: {
