@@ -166,9 +166,6 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store, registry)
             destinations = Destinations(SystemResolver(), settings.webhooks.allowed_networks)
-            app.state.webhooks = SubscriptionService(
-                PostgresWebhookSubscriptions(pool), destinations
-            )
             players = PostgresPlayers(pool, wake_here=wakeups.wake)
             app.state.accounts = Accounts(players, app.state.matches)
             app.state.matches.player_seat = app.state.accounts.seat_for_credential
@@ -189,6 +186,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                     destinations,
                 ),
                 metrics,
+            )
+            app.state.webhooks = SubscriptionService(
+                PostgresWebhookSubscriptions(pool), destinations, sender=sender
             )
             try:
                 async with (

@@ -12,11 +12,17 @@ from litestar import Controller, delete, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter, QueryParameter
-from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED, HTTP_204_NO_CONTENT
+from litestar.status_codes import (
+    HTTP_200_OK,
+    HTTP_201_CREATED,
+    HTTP_202_ACCEPTED,
+    HTTP_204_NO_CONTENT,
+)
 from msgspec import Meta
 
 from service.ports.webhook_subscriptions import Delivery, NewWebhook, Webhook
 from service.tournament.webhooks.payloads import KINDS, PLAYER_KINDS, Kind
+from service.tournament.webhooks.ping import PingResult
 from service.tournament.webhooks.subscriptions import (
     MAX_OVERLAP_SECONDS,
     RotatedSecret,
@@ -122,6 +128,26 @@ class WebhooksController(Controller):
         """Nothing more is sent to it; pending deliveries are cancelled."""
         operator = await operator_for(operator_keys, authorization, "webhooks:manage")
         await webhooks.delete(operator.operator_id, str(webhook_id))
+
+    @post(
+        "/{webhook_id:uuid}/ping",
+        status_code=HTTP_200_OK,
+        summary="Send a signed test ping to a webhook's receiver now",
+        responses=problems(400, 401, 403, 404),
+    )
+    async def ping(
+        self,
+        webhook_id: WebhookId,
+        operator_keys: Operators,
+        webhooks: Webhooks,
+        authorization: OperatorAuthorization = None,
+    ) -> PingResult:
+        """A POST of ``{"event_id": "ping:...", "kind": "ping", "webhook_id": ...}``, signed
+        as every delivery is (``X-Gin-Event: ping``), sent once, now; the answer says what the
+        receiver answered (``ok`` for a 2xx). Not a delivery: not queued, retried or listed.
+        Needs ``webhooks:manage``."""
+        operator = await operator_for(operator_keys, authorization, "webhooks:manage")
+        return await webhooks.ping(operator.operator_id, str(webhook_id))
 
     @post(
         "/{webhook_id:uuid}/secret",

@@ -9,7 +9,13 @@ import msgspec
 
 from adapters.memory.webhook_tables import SubscriptionRow, WebhookTables
 from service.errors import DeliveryNotFailed, WebhookNotFound
-from service.ports.webhook_subscriptions import Attempt, Delivery, NewWebhook, Webhook
+from service.ports.webhook_subscriptions import (
+    Attempt,
+    Delivery,
+    NewWebhook,
+    Webhook,
+    WebhookTarget,
+)
 from service.tournament.webhooks.payloads import Kind
 
 
@@ -57,6 +63,19 @@ class InMemoryWebhookSubscriptions:
             if delivery.webhook_id == webhook_id and delivery.status == "pending":
                 delivery.status = "cancelled"
                 delivery.last_error = "the webhook was deleted"
+
+    async def target(self, operator_id: str, webhook_id: str) -> WebhookTarget:
+        row = self._tables.subscriptions.get(webhook_id)
+        if row is None or row.operator_id != operator_id or row.deleted_at is not None:
+            raise WebhookNotFound(f"you have no webhook {webhook_id}")
+        overlapping = row.previous_secret_until is not None and (
+            row.previous_secret_until > self._tables.now()
+        )
+        return WebhookTarget(
+            url=row.url,
+            secret=row.secret,
+            previous_secret=row.previous_secret if overlapping else None,
+        )
 
     async def rotate_secret(
         self, operator_id: str, webhook_id: str, secret: str, previous_until: datetime

@@ -11,7 +11,13 @@ from psycopg.rows import dict_row
 
 from adapters.postgres.event_store import Pool
 from service.errors import DeliveryNotFailed, WebhookNotFound
-from service.ports.webhook_subscriptions import Attempt, Delivery, NewWebhook, Webhook
+from service.ports.webhook_subscriptions import (
+    Attempt,
+    Delivery,
+    NewWebhook,
+    Webhook,
+    WebhookTarget,
+)
 from service.tournament.webhooks.payloads import Kind
 
 DELIVERIES = """
@@ -93,6 +99,19 @@ class PostgresWebhookSubscriptions:
                 "WHERE webhook_id = %s AND status = 'pending'",
                 (webhook_id,),
             )
+
+    async def target(self, operator_id: str, webhook_id: str) -> WebhookTarget:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT url, secret, "
+                "CASE WHEN previous_secret_until > now() THEN previous_secret END "
+                "FROM webhooks WHERE webhook_id = %s AND operator_id = %s AND deleted_at IS NULL",
+                (webhook_id, operator_id),
+            )
+            row = await cur.fetchone()
+        if row is None:
+            raise WebhookNotFound(f"you have no webhook {webhook_id}")
+        return WebhookTarget(url=row[0], secret=row[1], previous_secret=row[2])
 
     async def rotate_secret(
         self, operator_id: str, webhook_id: str, secret: str, previous_until: datetime

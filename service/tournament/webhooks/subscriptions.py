@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import msgspec
 
 from service.errors import InvalidParameter
+from service.ports.delivery_sender import DeliverySender
 from service.ports.webhook_subscriptions import (
     Delivery,
     NewWebhook,
@@ -20,6 +21,7 @@ from service.ports.webhook_subscriptions import (
 )
 from service.tournament.webhooks.destinations import Destinations
 from service.tournament.webhooks.payloads import KINDS, Kind
+from service.tournament.webhooks.ping import PingResult, ping
 from service.tournament.webhooks.signing import SECRET_PREFIX
 
 
@@ -47,11 +49,19 @@ class SubscriptionService:
         subscriptions: WebhookSubscriptions,
         destinations: Destinations,
         clock: Callable[[], datetime] = _utc_now,
+        sender: DeliverySender | None = None,
     ) -> None:
-        """``destinations`` refuses URLs webhooks may not reach (loopback, private, ...)."""
+        """``destinations`` refuses URLs webhooks may not reach (loopback, private, ...);
+        ``sender`` sends test pings (the workers' own, destinations checked again)."""
         self._subscriptions = subscriptions
         self._destinations = destinations
         self._clock = clock
+        self._sender = sender
+
+    async def ping(self, operator_id: str, webhook_id: str) -> PingResult:
+        """One signed test POST to the webhook's receiver now, and what it answered."""
+        assert self._sender is not None, "this service sends no pings"
+        return await ping(self._subscriptions, self._sender, operator_id, webhook_id)
 
     async def rotate_secret(
         self, operator_id: str, webhook_id: str, secret: str | None, overlap_seconds: int
