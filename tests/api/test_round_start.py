@@ -7,6 +7,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from adapters.postgres.event_store import open_pool
+from service.audit.verify import verify_document
 from tests.api.any_size import EVERY_SIZE
 from tests.api.conftest import Asgi
 from tests.api.players import Json, bearer
@@ -95,6 +96,10 @@ async def test_no_clock_runs_and_no_move_is_taken_before_the_start(
     on_time = await asgi.client.post(commands, json=action, headers=bearer(token))
 
     assert on_time.status_code == 200, on_time.text
+    record = await asgi.client.get(f"/matches/{match['match_id']}/record")
+    assert record.status_code == 200, record.text
+    verdict = verify_document(record.content)
+    assert verdict.ok, verdict.render()  # the clocks stamped at the start verify
 
 
 @EVERY_SIZE
