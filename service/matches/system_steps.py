@@ -30,9 +30,7 @@ def system_steps(
 ) -> tuple[list[Any], Any]:
     """The events of every system step due at ``state``, and the state they lead to (each
     event folded once); ``links`` is the length of the match's seed chains. ``now``, the time
-    ``made`` (the events that led here) was received, restarts the match's turn clocks: at
-    the match's ``clocks_start_at`` instead while that is still to come, so no clock runs
-    before a round starts."""
+    ``made`` (the events that led here) was received, restarts the match's turn clocks."""
     rules: MatchRules[Any, Any] = kind_for(len(match.seats)).rules
     events: list[Any] = []
     while (command := _next_step(rules, state, match, links)) is not None:
@@ -40,9 +38,7 @@ def system_steps(
         state = rules.fold(step, state)
         events += step
     if now is not None:
-        start = match.clocks_start_at
-        at = now if start is None or start <= now else start
-        clock = rules.clock_step(state, [*made, *events], at, match.empty_seats)
+        clock = rules.clock_step(state, [*made, *events], now, match.empty_seats)
         if clock is not None:
             step = rules.decide(state, clock)
             state = rules.fold(step, state)
