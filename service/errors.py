@@ -257,6 +257,11 @@ class NotYourMatch(ServiceError):  # noqa: N818
     title = "This match belongs to another operator"
 
 
+class RoundStarted(ServiceError):  # noqa: N818
+    kind = "round-started"
+    title = "This round has started: its start cannot move"
+
+
 class DeliveryNotFailed(ServiceError):  # noqa: N818
     kind = "delivery-not-failed"
     title = "Only a failed delivery is sent again"

@@ -78,6 +78,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "deadline-passed": 409,
     "match-not-started": 409,
     "delivery-not-failed": 409,
+    "round-started": 409,
     "idempotency-key-reused": 422,
     "already-queued": 409,
     "rematch-not-available": 409,

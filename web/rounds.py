@@ -85,6 +85,18 @@ class RoundList(msgspec.Struct, frozen=True, kw_only=True):
     next: str | None
 
 
+class StartRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``clocks_start_at``: the new start, before the one set and not past; null or left out:
+    now."""
+
+    clocks_start_at: datetime | None = None
+
+
+class StartedRound(msgspec.Struct, frozen=True, kw_only=True):
+    round_id: str
+    clocks_start_at: datetime
+
+
 class CancelRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Why the round is cancelled: kept in each match's ``match_ended`` event."""
 
@@ -197,6 +209,31 @@ class RoundsController(Controller):
         )
         headers = {} if page.next is None else next_link(request, "cursor", page.next)
         return Response(listed, headers=headers)
+
+    @post(
+        "/{round_id:uuid}/start",
+        status_code=HTTP_200_OK,
+        summary="Start a round now, or bring its start forward",
+        responses=problems(400, 401, 403, 404, 409, 422),
+    )
+    async def start(
+        self,
+        round_id: RoundId,
+        data: JSONBody[StartRound],
+        operator_keys: Operators,
+        rounds: RoundsDependency,
+        authorization: OperatorAuthorization = None,
+    ) -> StartedRound:
+        """``{}`` starts the round now; ``{"clocks_start_at": ...}`` moves its start to that
+        time, which must be before the start set (422 otherwise: to start later, cancel the
+        round and create it again). Every match not yet over has its clocks stamped again at
+        the new start, and takes moves from then. A round already under way is refused (409
+        ``round-started``). Needs ``matches:create``."""
+        operator = await operator_for(operator_keys, authorization, "matches:create")
+        start = await rounds.bring_forward(
+            operator.operator_id, str(round_id), data.clocks_start_at
+        )
+        return StartedRound(round_id=str(round_id), clocks_start_at=start)
 
     @post(
         "/{round_id:uuid}/cancel",

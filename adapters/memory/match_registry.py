@@ -80,6 +80,13 @@ class InMemoryMatchRegistry:
     async def round(self, round_id: str) -> RoundInfo | None:
         return self._rounds.get(round_id)
 
+    async def set_round_start(self, round_id: str, start_at: datetime) -> None:
+        found = self._rounds[round_id]
+        self._rounds[round_id] = msgspec.structs.replace(found, start_at=start_at)
+        for match_id in found.match_ids:
+            match = self._matches[match_id]
+            self._matches[match_id] = msgspec.structs.replace(match, clocks_start_at=start_at)
+
     async def operator_rounds(self, operator_id: str, query: RoundQuery) -> list[RoundInfo]:
         found = sorted(
             (

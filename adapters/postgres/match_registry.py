@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -70,6 +71,12 @@ class PostgresMatchRegistry:
     async def round(self, round_id: str) -> RoundInfo | None:
         found = await self._rounds("r.round_id = %s", [round_id], 1)
         return found[0] if found else None
+
+    async def set_round_start(self, round_id: str, start_at: datetime) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute(
+                "UPDATE rounds SET start_at = %s WHERE round_id = %s", (start_at, round_id)
+            )
 
     async def operator_rounds(self, operator_id: str, query: RoundQuery) -> list[RoundInfo]:
         where = ["r.operator_id = %s"]

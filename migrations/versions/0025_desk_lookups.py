@@ -1,6 +1,6 @@
 """The lookups of a tournament desk (an operator's rounds in creation order, the matches of one
 external player), a failed webhook delivery sent again, and a webhook's secret rotated with
-an overlap.
+an overlap, and a round's start brought forward.
 
 Revision ID: 0025
 Revises: 0022
@@ -39,6 +39,7 @@ def upgrade() -> None:
         "GRANT UPDATE (extra_attempts, status, next_attempt_at, last_error) "
         "ON webhook_deliveries TO gin_app"
     )
+    op.execute("GRANT UPDATE (start_at) ON rounds TO gin_app")  # a start brought forward
     op.execute(
         "ALTER TABLE webhooks ADD COLUMN previous_secret text, "
         "ADD COLUMN previous_secret_until timestamptz"
@@ -57,5 +58,6 @@ def downgrade() -> None:
     op.execute("ALTER TABLE webhooks DROP COLUMN previous_secret_until")
     op.execute("ALTER TABLE webhooks DROP COLUMN previous_secret")
     op.execute("ALTER TABLE webhook_deliveries DROP COLUMN extra_attempts")
+    op.execute("REVOKE UPDATE (start_at) ON rounds FROM gin_app")
     op.execute("DROP INDEX match_seats_external_player")
     op.execute("DROP INDEX rounds_by_operator")

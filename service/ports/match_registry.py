@@ -138,6 +138,10 @@ class MatchRegistry(Protocol):
 
     async def round(self, round_id: str) -> RoundInfo | None: ...
 
+    async def set_round_start(self, round_id: str, start_at: datetime) -> None:
+        """The round's new start, as its matches' rows read it from then on."""
+        ...
+
     async def operator_rounds(self, operator_id: str, query: RoundQuery) -> list[RoundInfo]:
         """At most ``query.limit`` of the operator's rounds, ordered by (created_at, id)."""
         ...

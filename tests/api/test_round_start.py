@@ -128,3 +128,72 @@ async def test_a_start_without_a_time_zone_is_refused(
 
     assert refused.status_code in (400, 422), refused.text
     assert refused.headers["content-type"] == "application/problem+json"
+
+
+@EVERY_SIZE
+async def test_a_round_started_now_takes_moves_at_once_its_clocks_counting_from_now(
+    asgi: Asgi, database_url: str, seats: int
+) -> None:
+    clock = moved_clock(asgi)
+    key = await operator_key(database_url)
+    made = await create_round(asgi, key, seats, clock.now + timedelta(seconds=120))
+    match = made["matches"][0]
+    clock.now += timedelta(seconds=10)
+
+    started = await asgi.client.post(
+        f"/rounds/{made['round_id']}/start", json={}, headers=bearer(key)
+    )
+
+    assert started.status_code == 200, started.text
+    assert datetime.fromisoformat(started.json()["clocks_start_at"]) == clock.now
+    tokens = [seat["token"] for seat in match["seats"]]
+    token, action, seen = await seat_to_move(asgi, match["match_id"], tokens)
+    assert set(deadlines(seen)) == {clock.now + timedelta(seconds=90)}
+    moved = await asgi.client.post(
+        f"/matches/{match['match_id']}/commands", json=action, headers=bearer(token)
+    )
+    assert moved.status_code == 200, moved.text
+    again = await asgi.client.post(
+        f"/rounds/{made['round_id']}/start", json={}, headers=bearer(key)
+    )
+    assert (again.status_code, again.json()["type"]) == (409, "/problems/round-started")
+    record = await asgi.client.get(f"/matches/{match['match_id']}/record")
+    verdict = verify_document(record.content)
+    assert verdict.ok, verdict.render()
+
+
+@EVERY_SIZE
+async def test_a_start_brought_forward_holds_from_its_new_time_and_never_goes_later(
+    asgi: Asgi, database_url: str, seats: int
+) -> None:
+    clock = moved_clock(asgi)
+    key = await operator_key(database_url)
+    first = clock.now + timedelta(seconds=120)
+    made = await create_round(asgi, key, seats, first)
+    path = f"/rounds/{made['round_id']}/start"
+    sooner = clock.now + timedelta(seconds=60)
+
+    later = await asgi.client.post(
+        path,
+        json={"clocks_start_at": (first + timedelta(seconds=1)).isoformat()},
+        headers=bearer(key),
+    )
+    moved = await asgi.client.post(
+        path, json={"clocks_start_at": sooner.isoformat()}, headers=bearer(key)
+    )
+
+    assert (later.status_code, later.json()["type"]) == (422, "/problems/invalid-round")
+    assert moved.status_code == 200, moved.text
+    match = made["matches"][0]
+    tokens = [seat["token"] for seat in match["seats"]]
+    token, action, seen = await seat_to_move(asgi, match["match_id"], tokens)
+    assert set(deadlines(seen)) == {sooner + timedelta(seconds=90)}
+    commands = f"/matches/{match['match_id']}/commands"
+    clock.now = sooner - timedelta(seconds=1)
+    early = await asgi.client.post(commands, json=action, headers=bearer(token))
+    assert (early.status_code, early.json()["type"]) == (409, "/problems/match-not-started")
+    clock.now = sooner + timedelta(seconds=1)
+    on_time = await asgi.client.post(commands, json=action, headers=bearer(token))
+    assert on_time.status_code == 200, on_time.text
+    results = await asgi.client.get(f"/rounds/{made['round_id']}", headers=bearer(key))
+    assert datetime.fromisoformat(results.json()["clocks_start_at"]) == sooner
