@@ -64,6 +64,11 @@ async def test_the_rounds_walkthrough_runs_as_written(database_url: str, tmp_pat
     assert feed
     assert {line.split()[0] for line in feed} >= {"match_created", "cards_cut"}
     assert not any(" cup-r1-m1 false" in line for line in lines)
+    started_now = next(line for line in lines if line.startswith("started at "))
+    now = datetime.fromisoformat(started_now.removeprefix("started at "))
+    assert now < start
+    due_now = datetime.fromisoformat(lines[lines.index(started_now) + 1])
+    assert due_now == now + timedelta(seconds=360)
     assert [line for line in lines if "token:" in line] == ["old token: 403", "new token: 200"]
     assert lines.count("cancelled: true") == 2
     assert '{"reason":"voided","seat":null,"winner":null,"note":"the venue closed"}' in lines
