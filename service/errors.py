@@ -247,9 +247,24 @@ class DeadlinePassed(ServiceError):  # noqa: N818
     title = "The seat's time ran out: the server makes its default move"
 
 
+class MatchNotStarted(ServiceError):  # noqa: N818
+    kind = "match-not-started"
+    title = "The match's clocks have not started: no move is taken before its start time"
+
+
 class NotYourMatch(ServiceError):  # noqa: N818
     kind = "not-your-match"
     title = "This match belongs to another operator"
+
+
+class RoundStarted(ServiceError):  # noqa: N818
+    kind = "round-started"
+    title = "This round has started: its start cannot move"
+
+
+class DeliveryNotFailed(ServiceError):  # noqa: N818
+    kind = "delivery-not-failed"
+    title = "Only a failed delivery is sent again"
 
 
 class WebhookUrlRefused(ServiceError):  # noqa: N818

@@ -115,6 +115,7 @@ from web.request_log import RequestLogMiddleware, configure_logging
 from web.restore_guard import checking_restore, refuse_writes_after_restore
 from web.results import ResultController
 from web.rounds import RoundsController, provide_rounds
+from web.seat_tokens import SeatTokenController
 from web.settings import Settings
 from web.stream import StreamController
 from web.stream_tickets import StreamTicketsController, provide_stream_tickets
@@ -189,9 +190,6 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
             app.state.feed = GlobalFeed(store, registry)
             destinations = Destinations(SystemResolver(), settings.webhooks.allowed_networks)
-            app.state.webhooks = SubscriptionService(
-                PostgresWebhookSubscriptions(pool), destinations
-            )
             players = PostgresPlayers(pool, wake_here=wakeups.wake)
             app.state.accounts = Accounts(players, app.state.matches)
             app.state.matches.player_seat = app.state.accounts.seat_for_credential
@@ -213,6 +211,9 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
                     destinations,
                 ),
                 metrics,
+            )
+            app.state.webhooks = SubscriptionService(
+                PostgresWebhookSubscriptions(pool), destinations, sender=sender
             )
             try:
                 async with (
@@ -269,6 +270,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             FeedController,
             WebhooksController,
             RoundsController,
+            SeatTokenController,
             OperatorMatchesController,
             PlayersController,
             SessionsController,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 from uuid import UUID
 
-from litestar import Controller, get
+from litestar import Controller, Request, Response, get
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
@@ -15,6 +15,7 @@ from service.tournament.feed import FeedPage, GlobalFeed
 from service.tournament.feed_scope import feed_scope
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
+from web.paging import next_link
 from web.params import Matches
 from web.schemas import MAX_VERSION, NO_NUL
 
@@ -43,6 +44,7 @@ class FeedController(Controller):
     @get("/", summary="Every match's public events, in order", responses=problems(400, 401, 403))
     async def page(
         self,
+        request: Request[Any, Any, Any],
         operator_keys: Operators,
         feed: Feed,
         matches: Matches,
@@ -60,11 +62,13 @@ class FeedController(Controller):
             list[Annotated[str, Meta(max_length=50)]] | None,
             QueryParameter(name="type", description="Only these event types (repeatable)"),
         ] = None,
-    ) -> FeedPage:
+    ) -> Response[FeedPage]:
         """Pages the store's global log without gaps: pass each page's ``next`` as ``after``
         (a filtered page may hold fewer entries than ``limit``, or none, while ``next`` moves
         on). Each entry is shown as a spectator of its match may see it now. Needs
-        ``feed:read``; shows your own matches only, unless the key also holds ``feed:all``."""
+        ``feed:read``; shows your own matches only, unless the key also holds ``feed:all``.
+        The ``Link`` header's ``rel="next"`` is the following page with every filter kept
+        (the feed has no last page: it may hold nothing yet)."""
         operator = await operator_for(operator_keys, authorization, "feed:read")
         scope = await feed_scope(
             operator,
@@ -73,4 +77,5 @@ class FeedController(Controller):
             external_ref=external_ref,
             types=types or (),
         )
-        return await feed.page(after=after, limit=limit, scope=scope)
+        page = await feed.page(after=after, limit=limit, scope=scope)
+        return Response(page, headers=next_link(request, "after", page.next))

@@ -5,10 +5,11 @@ Needs ``matches:read``; another operator's matches are never found here."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
+from uuid import UUID
 
 import msgspec
-from litestar import Controller, get
+from litestar import Controller, Request, Response, get
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
@@ -17,6 +18,7 @@ from service.tournament.matches import Listed, MatchFilter, OperatorMatches, Sta
 from web.docs import problems
 from web.matches import players
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
+from web.paging import next_link
 from web.schemas import NO_NUL, Player
 
 OperatorMatchesDependency = NamedDependency[OperatorMatches]
@@ -58,6 +60,7 @@ class OperatorMatchesController(Controller):
     @get("/", summary="Your matches, filtered and paged", responses=problems(400, 401, 403))
     async def list_matches(
         self,
+        request: Request[Any, Any, Any],
         operator_keys: Operators,
         operator_matches: OperatorMatchesDependency,
         authorization: OperatorAuthorization = None,
@@ -67,10 +70,18 @@ class OperatorMatchesController(Controller):
         ] = None,
         created_from: Annotated[datetime | None, QueryParameter(description="inclusive")] = None,
         created_before: Annotated[datetime | None, QueryParameter(description="exclusive")] = None,
+        round_id: Annotated[UUID | None, QueryParameter(description="Only this round's")] = None,
+        external_player_id: Annotated[
+            str | None,
+            QueryParameter(
+                min_length=1, max_length=200, pattern=NO_NUL, description="Only this player's"
+            ),
+        ] = None,
         cursor: Annotated[str | None, QueryParameter(max_length=500)] = None,
         limit: Limit = 100,
-    ) -> MatchList:
-        """In creation order; pass ``next`` as ``cursor`` for the following page."""
+    ) -> Response[MatchList]:
+        """In creation order; pass ``next`` as ``cursor`` for the following page, or follow
+        the ``Link`` header's ``rel="next"`` (absent on the last page)."""
         operator = await operator_for(operator_keys, authorization, "matches:read")
         page = await operator_matches.page(
             operator.operator_id,
@@ -79,11 +90,15 @@ class OperatorMatchesController(Controller):
                 external_ref_prefix=external_ref_prefix,
                 created_from=created_from,
                 created_before=created_before,
+                round_id=None if round_id is None else str(round_id),
+                external_player_id=external_player_id,
             ),
             cursor=cursor,
             limit=limit,
         )
-        return MatchList(matches=[_listed(m) for m in page.matches], next=page.next)
+        listed = MatchList(matches=[_listed(m) for m in page.matches], next=page.next)
+        headers = {} if page.next is None else next_link(request, "cursor", page.next)
+        return Response(listed, headers=headers)
 
     @get(
         "/by-ref",

@@ -43,6 +43,10 @@ class InMemoryDeliveryQueue:
                     subscription.url,
                     subscription.secret,
                     token,
+                    subscription.previous_secret
+                    if subscription.previous_secret_until is not None
+                    and subscription.previous_secret_until > now
+                    else None,
                 )
             )
         return claimed
@@ -56,7 +60,7 @@ class InMemoryDeliveryQueue:
             and delivery.status == "pending"
             and delivery.next_attempt_at <= now
             and (delivery.lease_until is None or delivery.lease_until <= now)
-            and delivery.attempts < self._settings.max_attempts
+            and delivery.attempts < self._settings.max_attempts + delivery.extra_attempts
         )
 
     def _give_up_abandoned(self) -> None:
@@ -65,7 +69,7 @@ class InMemoryDeliveryQueue:
         for delivery in self._tables.deliveries.values():
             if (
                 delivery.status == "pending"
-                and delivery.attempts >= self._settings.max_attempts
+                and delivery.attempts >= self._settings.max_attempts + delivery.extra_attempts
                 and delivery.lease_until is not None
                 and delivery.lease_until <= now
             ):
@@ -91,7 +95,7 @@ class InMemoryDeliveryQueue:
         if outcome.delivered:
             delivery.status, delivery.delivered_at, delivery.last_error = "delivered", now, None
         elif delivery.status == "pending":
-            if delivery.attempts >= self._settings.max_attempts:
+            if delivery.attempts >= self._settings.max_attempts + delivery.extra_attempts:
                 delivery.status = "failed"
             delivery.next_attempt_at = now + timedelta(
                 seconds=self._settings.backoff(claimed.attempt)

@@ -7,6 +7,7 @@ is simply the order of appends.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Collection, Sequence
 
 import msgspec
@@ -111,6 +112,16 @@ class InMemoryEventStore:
         if after_position > len(self._log):
             raise UnknownPosition(after_position)
         return self._log[after_position : after_position + limit]
+
+    async def read_streams_in_log(
+        self, stream_ids: Collection[str], *, after_position: int = 0, limit: int = 1000
+    ) -> list[StoredEvent]:
+        check_page(after_position, limit)
+        if after_position > len(self._log):
+            raise UnknownPosition(after_position)
+        wanted = set(stream_ids)
+        found = (e for e in self._log[after_position:] if e.stream_id in wanted)
+        return list(itertools.islice(found, limit))
 
     async def stream_version(self, stream_id: str) -> int:
         return len(self._streams.get(stream_id, []))

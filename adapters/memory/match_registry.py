@@ -7,6 +7,7 @@ players accepting the same invite at once get the seat once.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import datetime
 
 import msgspec
 
@@ -21,6 +22,7 @@ from service.ports.match_registry import (
     RegisteredSeat,
     Registration,
     RoundInfo,
+    RoundQuery,
 )
 
 
@@ -61,7 +63,12 @@ class InMemoryMatchRegistry:
             self._invites[invite_code_hash] = _Invite(match_id, invite_seat)
 
     async def create_round(self, round: NewRound) -> None:
-        self._register(round.matches, operator_id=round.operator_id, round_id=round.round_id)
+        self._register(
+            round.matches,
+            operator_id=round.operator_id,
+            round_id=round.round_id,
+            start_at=round.start_at,
+        )
         self._rounds[round.round_id] = RoundInfo(
             round_id=round.round_id,
             operator_id=round.operator_id,
@@ -72,6 +79,27 @@ class InMemoryMatchRegistry:
 
     async def round(self, round_id: str) -> RoundInfo | None:
         return self._rounds.get(round_id)
+
+    async def set_round_start(self, round_id: str, start_at: datetime) -> None:
+        found = self._rounds[round_id]
+        self._rounds[round_id] = msgspec.structs.replace(found, start_at=start_at)
+        for match_id in found.match_ids:
+            match = self._matches[match_id]
+            self._matches[match_id] = msgspec.structs.replace(match, clocks_start_at=start_at)
+
+    async def operator_rounds(self, operator_id: str, query: RoundQuery) -> list[RoundInfo]:
+        found = sorted(
+            (
+                r
+                for r in self._rounds.values()
+                if r.operator_id == operator_id
+                and (query.created_from is None or r.created_at >= query.created_from)
+                and (query.created_before is None or r.created_at < query.created_before)
+                and (query.after is None or (r.created_at, r.round_id) > query.after)
+            ),
+            key=lambda r: (r.created_at, r.round_id),
+        )
+        return found[: query.limit]
 
     async def by_external_ref(self, operator_id: str, external_ref: str) -> RegisteredMatch | None:
         match_id = self._refs.get((operator_id, external_ref))
@@ -87,6 +115,11 @@ class InMemoryMatchRegistry:
                 and (prefix is None or _starts_with(match.external_ref, prefix))
                 and (query.created_from is None or match.created_at >= query.created_from)
                 and (query.created_before is None or match.created_at < query.created_before)
+                and (query.round_id is None or match.round_id == query.round_id)
+                and (
+                    query.external_player_id is None
+                    or any(s.external_player_id == query.external_player_id for s in match.seats)
+                )
                 and (query.after is None or (match.created_at, match.match_id) > query.after)
             ),
             key=lambda match: (match.created_at, match.match_id),
@@ -95,7 +128,7 @@ class InMemoryMatchRegistry:
 
     async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
         return {
-            match_id: Owner(match.operator_id, match.external_ref)
+            match_id: Owner(match.operator_id, match.external_ref, match.round_id)
             for match_id in match_ids
             if (match := self._matches.get(match_id)) is not None
         }
@@ -106,6 +139,7 @@ class InMemoryMatchRegistry:
         *,
         operator_id: str | None,
         round_id: str | None,
+        start_at: datetime | None = None,
     ) -> None:
         """All of them or none: everything is checked before anything is kept."""
         refs = [(operator_id, r.external_ref) for r in registrations if r.external_ref is not None]
@@ -127,6 +161,7 @@ class InMemoryMatchRegistry:
                 seats=tuple(sorted(r.seats, key=lambda seat: seat.seat)),
                 operator_id=operator_id,
                 round_id=round_id,
+                clocks_start_at=start_at,
             )
             if operator_id is not None and r.external_ref is not None:
                 self._refs[(operator_id, r.external_ref)] = r.match_id

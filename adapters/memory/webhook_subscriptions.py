@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import msgspec
 
 from adapters.memory.webhook_tables import SubscriptionRow, WebhookTables
-from service.errors import WebhookNotFound
-from service.ports.webhook_subscriptions import Attempt, Delivery, NewWebhook, Webhook
+from service.errors import DeliveryNotFailed, WebhookNotFound
+from service.ports.webhook_subscriptions import (
+    Attempt,
+    Delivery,
+    NewWebhook,
+    Webhook,
+    WebhookTarget,
+)
 from service.tournament.webhooks.payloads import Kind
 
 
@@ -56,6 +63,47 @@ class InMemoryWebhookSubscriptions:
             if delivery.webhook_id == webhook_id and delivery.status == "pending":
                 delivery.status = "cancelled"
                 delivery.last_error = "the webhook was deleted"
+
+    async def target(self, operator_id: str, webhook_id: str) -> WebhookTarget:
+        row = self._tables.subscriptions.get(webhook_id)
+        if row is None or row.operator_id != operator_id or row.deleted_at is not None:
+            raise WebhookNotFound(f"you have no webhook {webhook_id}")
+        overlapping = row.previous_secret_until is not None and (
+            row.previous_secret_until > self._tables.now()
+        )
+        return WebhookTarget(
+            url=row.url,
+            secret=row.secret,
+            previous_secret=row.previous_secret if overlapping else None,
+        )
+
+    async def rotate_secret(
+        self, operator_id: str, webhook_id: str, secret: str, previous_until: datetime
+    ) -> None:
+        row = self._tables.subscriptions.get(webhook_id)
+        if row is None or row.operator_id != operator_id or row.deleted_at is not None:
+            raise WebhookNotFound(f"you have no webhook {webhook_id}")
+        row.previous_secret, row.secret = row.secret, secret
+        row.previous_secret_until = previous_until
+
+    async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
+        row = self._tables.subscriptions.get(webhook_id)
+        delivery = self._tables.deliveries.get(delivery_id)
+        if (
+            row is None
+            or row.operator_id != operator_id
+            or row.deleted_at is not None
+            or delivery is None
+            or delivery.webhook_id != webhook_id
+        ):
+            raise WebhookNotFound(f"your live webhook {webhook_id} has no delivery {delivery_id}")
+        if delivery.status != "failed":
+            raise DeliveryNotFailed(
+                f"delivery {delivery_id} is {delivery.status}: only a failed one is sent again"
+            )
+        delivery.status = "pending"
+        delivery.extra_attempts += 1
+        delivery.next_attempt_at = self._tables.now()
 
     async def deliveries(
         self, operator_id: str, webhook_id: str, *, after: int, limit: int

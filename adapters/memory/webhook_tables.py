@@ -31,6 +31,8 @@ class SubscriptionRow:
     events: list[Kind]
     created_at: datetime
     deleted_at: datetime | None = None
+    previous_secret: str | None = None  # a rotated-out secret, signing until the time after
+    previous_secret_until: datetime | None = None
 
 
 @dataclass
@@ -56,6 +58,7 @@ class DeliveryRow:
     next_attempt_at: datetime
     status: str = "pending"
     attempts: int = 0
+    extra_attempts: int = 0  # granted past the limit by an operator's redelivery
     lease_until: datetime | None = None
     lease_token: str | None = None
     last_error: str | None = None

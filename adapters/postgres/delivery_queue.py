@@ -22,7 +22,7 @@ WITH due AS (
     JOIN webhooks w ON w.webhook_id = d.webhook_id AND w.deleted_at IS NULL
     WHERE d.status = 'pending' AND d.next_attempt_at <= now()
       AND (d.lease_until IS NULL OR d.lease_until <= now())
-      AND d.attempts < %(max_attempts)s
+      AND d.attempts < %(max_attempts)s + d.extra_attempts
     ORDER BY d.next_attempt_at, d.delivery_id
     LIMIT %(limit)s
     FOR UPDATE OF d SKIP LOCKED
@@ -37,7 +37,8 @@ WITH due AS (
     INSERT INTO webhook_attempts (delivery_id, attempt, worker)
     SELECT delivery_id, attempts, %(worker)s FROM claimed
 )
-SELECT c.delivery_id, c.kind, c.payload, c.attempts, w.url, w.secret
+SELECT c.delivery_id, c.kind, c.payload, c.attempts, w.url, w.secret,
+       CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END
 FROM claimed c JOIN webhooks w USING (webhook_id)
 ORDER BY c.delivery_id
 """
@@ -47,7 +48,7 @@ GIVE_UP_ABANDONED = """
 UPDATE webhook_deliveries
 SET status = 'failed', lease_until = NULL, lease_token = NULL,
     last_error = coalesce(last_error, 'the last attempt never finished')
-WHERE status = 'pending' AND attempts >= %s AND lease_until <= now()
+WHERE status = 'pending' AND attempts >= %s + extra_attempts AND lease_until <= now()
 """
 
 CLOSE_ATTEMPT = """
@@ -64,7 +65,8 @@ WHERE delivery_id = %s AND lease_token = %s
 
 FAILED = """
 UPDATE webhook_deliveries
-SET status = CASE WHEN attempts >= %(max_attempts)s THEN 'failed' ELSE 'pending' END,
+SET status = CASE WHEN attempts >= %(max_attempts)s + extra_attempts THEN 'failed'
+                  ELSE 'pending' END,
     next_attempt_at = now() + %(backoff)s * interval '1 second',
     lease_until = NULL, lease_token = NULL, last_error = %(error)s
 WHERE delivery_id = %(id)s AND lease_token = %(token)s AND status = 'pending'
@@ -90,8 +92,8 @@ class PostgresDeliveryQueue:
             cur = await conn.execute(CLAIM, params)
             rows = await cur.fetchall()
         return [
-            Claimed(delivery_id, kind, bytes(payload), attempt, url, secret, token)
-            for delivery_id, kind, payload, attempt, url, secret in rows
+            Claimed(delivery_id, kind, bytes(payload), attempt, url, secret, token, previous)
+            for delivery_id, kind, payload, attempt, url, secret, previous in rows
         ]
 
     async def finish(self, claimed: Claimed, outcome: Outcome) -> None:

@@ -86,6 +86,22 @@ ORDER BY transaction_id, position
 LIMIT %s
 """
 
+# The named streams' rows are read whole through the (stream_id, version) index (MATERIALIZED:
+# else the planner may walk the log's own order until LIMIT rows turn up, reading all of it
+# for a stream with few events), then put in the log's order and cut at READ_ALL_AFTER's
+# horizon. A match's streams hold thousands of events at most, however long the log.
+READ_STREAMS_IN_LOG = f"""
+WITH wanted AS MATERIALIZED (
+    SELECT {COLUMNS}, transaction_id FROM events WHERE stream_id = ANY(%(streams)s)
+)
+SELECT {COLUMNS} FROM wanted
+WHERE (%(after)s = 0 OR (transaction_id, position) >
+       (SELECT transaction_id, position FROM events WHERE position = %(after)s))
+  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY transaction_id, position
+LIMIT %(limit)s
+"""
+
 FIND_IDEMPOTENT = """
 SELECT k.fingerprint, k.stream_id, k.first_version, k.last_version, k.positions, e.hash
 FROM idempotency_keys k
@@ -247,6 +263,23 @@ class PostgresEventStore:
             await cursor.execute(READ_ALL_AFTER, (after_position, limit))
             page = await cursor.fetchall()
             if not page:
+                known = await connection.execute(
+                    "SELECT 1 FROM events WHERE position = %s", (after_position,)
+                )
+                if await known.fetchone() is None:
+                    raise UnknownPosition(after_position)
+            return page
+
+    async def read_streams_in_log(
+        self, stream_ids: Collection[str], *, after_position: int = 0, limit: int = 1000
+    ) -> list[StoredEvent]:
+        check_page(after_position, limit)
+        params = {"streams": list(stream_ids), "after": after_position, "limit": limit}
+        async with self._pool.connection() as connection:
+            cursor = connection.cursor(row_factory=args_row(StoredEvent))
+            await cursor.execute(READ_STREAMS_IN_LOG, params)
+            page = await cursor.fetchall()
+            if not page and after_position > 0:
                 known = await connection.execute(
                     "SELECT 1 FROM events WHERE position = %s", (after_position,)
                 )

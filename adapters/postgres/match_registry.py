@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -22,6 +23,7 @@ from service.ports.match_registry import (
     RegisteredSeat,
     Registration,
     RoundInfo,
+    RoundQuery,
 )
 
 EXTERNAL_REF_INDEX = "matches_operator_external_ref"
@@ -67,25 +69,49 @@ class PostgresMatchRegistry:
             )
 
     async def round(self, round_id: str) -> RoundInfo | None:
+        found = await self._rounds("r.round_id = %s", [round_id], 1)
+        return found[0] if found else None
+
+    async def set_round_start(self, round_id: str, start_at: datetime) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute(
+                "UPDATE rounds SET start_at = %s WHERE round_id = %s", (start_at, round_id)
+            )
+
+    async def operator_rounds(self, operator_id: str, query: RoundQuery) -> list[RoundInfo]:
+        where = ["r.operator_id = %s"]
+        params: list[Any] = [operator_id]
+        if query.created_from is not None:
+            where.append("r.created_at >= %s")
+            params.append(query.created_from)
+        if query.created_before is not None:
+            where.append("r.created_at < %s")
+            params.append(query.created_before)
+        if query.after is not None:
+            where.append("(r.created_at, r.round_id) > (%s, %s::uuid)")
+            params.extend(query.after)
+        return await self._rounds(" AND ".join(where), params, query.limit)
+
+    async def _rounds(self, where: str, params: Sequence[Any], limit: int) -> list[RoundInfo]:
         async with self._pool.connection() as conn:
             cur = await conn.execute(
-                "SELECT r.operator_id::text, r.start_at, r.created_at, "
-                "array_agg(m.match_id::text ORDER BY m.round_position) "
-                "FROM rounds r JOIN matches m USING (round_id) WHERE r.round_id = %s "
-                "GROUP BY r.round_id",
-                (round_id,),
+                "SELECT r.round_id::text, r.operator_id::text, r.start_at, r.created_at, "
+                "ARRAY(SELECT m.match_id::text FROM matches m WHERE m.round_id = r.round_id "
+                "ORDER BY m.round_position) "
+                f"FROM rounds r WHERE {where} ORDER BY r.created_at, r.round_id LIMIT %s",
+                (*params, limit),
             )
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        operator_id, start_at, created_at, match_ids = row
-        return RoundInfo(
-            round_id=round_id,
-            operator_id=operator_id,
-            start_at=start_at,
-            created_at=created_at,
-            match_ids=tuple(match_ids),
-        )
+            rows = await cur.fetchall()
+        return [
+            RoundInfo(
+                round_id=round_id,
+                operator_id=operator_id,
+                start_at=start_at,
+                created_at=created_at,
+                match_ids=tuple(match_ids),
+            )
+            for round_id, operator_id, start_at, created_at, match_ids in rows
+        ]
 
     async def get(self, match_id: str) -> RegisteredMatch | None:
         found = await self._select("m.match_id = %s", (match_id,))
@@ -110,6 +136,14 @@ class PostgresMatchRegistry:
         if query.created_before is not None:
             where.append("created_at < %s")
             params.append(query.created_before)
+        if query.round_id is not None:
+            where.append("round_id = %s::uuid")
+            params.append(query.round_id)
+        if query.external_player_id is not None:
+            where.append(
+                "match_id IN (SELECT match_id FROM match_seats WHERE external_player_id = %s)"
+            )
+            params.append(query.external_player_id)
         if query.after is not None:
             where.append("(created_at, match_id) > (%s, %s::uuid)")
             params.extend(query.after)
@@ -123,11 +157,12 @@ class PostgresMatchRegistry:
     async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
         async with self._pool.connection() as conn:
             cur = await conn.execute(
-                "SELECT match_id::text, operator_id::text, external_ref FROM matches "
+                "SELECT match_id::text, operator_id::text, external_ref, round_id::text "
+                "FROM matches "
                 "WHERE match_id = ANY(%s::uuid[])",
                 (list(match_ids),),
             )
-            return {row[0]: Owner(row[1], row[2]) for row in await cur.fetchall()}
+            return {row[0]: Owner(row[1], row[2], row[3]) for row in await cur.fetchall()}
 
     async def _select(self, where: str, params: Sequence[Any]) -> list[RegisteredMatch]:
         """The matches ``where`` picks (over ``matches m``), in creation order, with seats."""
@@ -135,9 +170,10 @@ class PostgresMatchRegistry:
             await cur.execute(
                 "SELECT m.match_id::text AS match_id, m.external_ref, m.server_secret, "
                 "m.created_at, m.operator_id::text AS operator_id, "
-                "m.round_id::text AS round_id, s.seat, s.token_hash, "
-                "s.entropy, s.external_player_id, s.bot "
-                f"FROM matches m JOIN match_seats s USING (match_id) WHERE {where} "
+                "m.round_id::text AS round_id, r.start_at AS clocks_start_at, s.seat, "
+                "s.token_hash, s.entropy, s.external_player_id, s.bot "
+                "FROM matches m JOIN match_seats s USING (match_id) "
+                f"LEFT JOIN rounds r ON r.round_id = m.round_id WHERE {where} "
                 "ORDER BY m.created_at, m.match_id, s.seat",
                 params,
             )
@@ -234,6 +270,7 @@ def _match(rows: list[dict[str, Any]]) -> RegisteredMatch:
         ),
         operator_id=first["operator_id"],
         round_id=first["round_id"],
+        clocks_start_at=first["clocks_start_at"],
     )
 
 

@@ -24,7 +24,7 @@ UPDATE webhook_cursor SET position = %s, updated_at = now() WHERE name = 'dispat
 
 MATCHES = """
 SELECT m.match_id::text, m.operator_id::text, m.external_ref,
-       array_agg(s.external_player_id ORDER BY s.seat)
+       array_agg(s.external_player_id ORDER BY s.seat), m.round_id::text
 FROM matches m JOIN match_seats s USING (match_id)
 WHERE m.match_id = ANY(%s::uuid[]) AND m.operator_id IS NOT NULL
 GROUP BY m.match_id
@@ -77,8 +77,8 @@ class PostgresDispatchTurn:
     async def operator_matches(self, match_ids: Collection[str]) -> dict[str, OperatorMatch]:
         cur = await self._conn.execute(MATCHES, (sorted(match_ids),))
         return {
-            match_id: OperatorMatch(operator_id, external_ref, list(players))
-            for match_id, operator_id, external_ref, players in await cur.fetchall()
+            match_id: OperatorMatch(operator_id, external_ref, list(players), round_id)
+            for match_id, operator_id, external_ref, players, round_id in await cur.fetchall()
         }
 
     async def live_subscriptions(self, operator_ids: Collection[str]) -> list[LiveSubscription]:

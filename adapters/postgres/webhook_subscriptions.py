@@ -4,13 +4,20 @@ read side of ``webhook_deliveries`` with each delivery's ``webhook_attempts``.""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import msgspec
 from psycopg.rows import dict_row
 
 from adapters.postgres.event_store import Pool
-from service.errors import WebhookNotFound
-from service.ports.webhook_subscriptions import Attempt, Delivery, NewWebhook, Webhook
+from service.errors import DeliveryNotFailed, WebhookNotFound
+from service.ports.webhook_subscriptions import (
+    Attempt,
+    Delivery,
+    NewWebhook,
+    Webhook,
+    WebhookTarget,
+)
 from service.tournament.webhooks.payloads import Kind
 
 DELIVERIES = """
@@ -28,6 +35,24 @@ FROM webhook_deliveries d
 WHERE d.webhook_id = %s AND d.delivery_id > %s
 ORDER BY d.delivery_id
 LIMIT %s
+"""
+
+
+# One statement: the delivery found (or not), and made due again only if it had failed.
+REDELIVER = """
+WITH found AS (
+    SELECT d.delivery_id, d.status FROM webhook_deliveries d
+    JOIN webhooks w USING (webhook_id)
+    WHERE d.delivery_id = %s AND d.webhook_id = %s AND w.operator_id = %s
+      AND w.deleted_at IS NULL
+    FOR UPDATE OF d
+), again AS (
+    UPDATE webhook_deliveries d
+    SET status = 'pending', extra_attempts = d.extra_attempts + 1, next_attempt_at = now()
+    FROM found WHERE d.delivery_id = found.delivery_id AND found.status = 'failed'
+    RETURNING d.delivery_id
+)
+SELECT EXISTS (SELECT 1 FROM again), status FROM found
 """
 
 
@@ -73,6 +98,43 @@ class PostgresWebhookSubscriptions:
                 "last_error = 'the webhook was deleted' "
                 "WHERE webhook_id = %s AND status = 'pending'",
                 (webhook_id,),
+            )
+
+    async def target(self, operator_id: str, webhook_id: str) -> WebhookTarget:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT url, secret, "
+                "CASE WHEN previous_secret_until > now() THEN previous_secret END "
+                "FROM webhooks WHERE webhook_id = %s AND operator_id = %s AND deleted_at IS NULL",
+                (webhook_id, operator_id),
+            )
+            row = await cur.fetchone()
+        if row is None:
+            raise WebhookNotFound(f"you have no webhook {webhook_id}")
+        return WebhookTarget(url=row[0], secret=row[1], previous_secret=row[2])
+
+    async def rotate_secret(
+        self, operator_id: str, webhook_id: str, secret: str, previous_until: datetime
+    ) -> None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "UPDATE webhooks SET previous_secret = secret, secret = %s, "
+                "previous_secret_until = %s "
+                "WHERE webhook_id = %s AND operator_id = %s AND deleted_at IS NULL",
+                (secret, previous_until, webhook_id, operator_id),
+            )
+            if cur.rowcount != 1:
+                raise WebhookNotFound(f"you have no webhook {webhook_id}")
+
+    async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(REDELIVER, (delivery_id, webhook_id, operator_id))
+            row = await cur.fetchone()
+        if row is None:
+            raise WebhookNotFound(f"your live webhook {webhook_id} has no delivery {delivery_id}")
+        if not row[0]:
+            raise DeliveryNotFailed(
+                f"delivery {delivery_id} is {row[1]}: only a failed one is sent again"
             )
 
     async def deliveries(

@@ -74,6 +74,8 @@ class Abandonment:
         if match_id is None:
             return None
         match = await self._matches.match(match_id)
+        if match.clocks_start_at is not None and now < match.clocks_start_at:
+            return None  # waiting for its round's start is not idling
         loaded = await self._matches.load(match)
         if loaded.version != idle.version:
             return None

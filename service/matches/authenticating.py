@@ -21,6 +21,10 @@ class AuthenticatingSeats(MatchServiceBase):
     async def authenticate(self, match_id: str, token: str | None) -> Seated:
         """The seat ``token`` opens in this match; refused unless it opens exactly one."""
         match = await self.match(match_id)
+        if match.operator_id is not None:
+            # Its operator may reissue a seat's token: the old one is refused at once, in
+            # every process, so the seats are read as they are now.
+            match = await self.match(match_id, fresh=True)
         if token is None:
             raise MissingToken("send the seat's token as 'Authorization: Bearer <token>'")
         if self.player_seat is not None and not token.startswith(tokens.TOKEN_PREFIX):

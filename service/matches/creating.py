@@ -141,11 +141,13 @@ class CreatingMatches(MatchServiceBase):
         """Open the fairness stream of a registered match (unless ``opened``: its version,
         opened already) and append its first events."""
         rules = self.rules_for(new.match)
+        now, start = self.clock(), new.match.clocks_start_at
         steps, state = system_steps(
             rules.fold(new.events, rules.initial()),
             new.match,
             links=self.fairness.links,
-            now=self.clock(),
+            # A round's start still to come is when its clocks start: none runs before it.
+            now=now if start is None or start <= now else start,
             made=new.events,
         )
         if opened is None:

@@ -11,6 +11,7 @@ from domain.match_rules import MatchRules
 from service.errors import (
     DeadlinePassed,
     IdempotencyKeyReused,
+    MatchNotStarted,
     StaleVersion,
     VersionConflict,
     WaitingForOpponent,
@@ -36,6 +37,7 @@ class PlayingMatches(MatchServiceBase):
         received_at = self.clock()
         if not match.full:
             raise WaitingForOpponent("an invited player has not joined yet")
+        require_started(match, received_at)
         match_id = match.match_id
         streams, rules = self.streams_for(match), self.rules_for(match)
         loaded = await streams.load(match_id)
@@ -91,6 +93,8 @@ class PlayingMatches(MatchServiceBase):
         on). A run of bot moves with no person between (two bots' hands while a person sits
         out) is one append, not one each."""
         rules, now = self.rules_for(match), self.clock()
+        if not started(match, now):
+            return loaded
         state, events = loaded.state, []
         for _ in range(limit):
             chosen = choose(state)
@@ -140,6 +144,20 @@ def require_in_time(
         raise DeadlinePassed(
             f"seat {seat}'s time ran out at {clock.due_at.isoformat()}; the server makes its "
             "default move"
+        )
+
+
+def started(match: RegisteredMatch, at: datetime) -> bool:
+    return match.clocks_start_at is None or at >= match.clocks_start_at
+
+
+def require_started(match: RegisteredMatch, at: datetime) -> None:
+    """Before its round's start a match takes no move, resigning included."""
+    if not started(match, at):
+        assert match.clocks_start_at is not None
+        raise MatchNotStarted(
+            f"this match starts at {match.clocks_start_at.isoformat()}; "
+            "no move is taken before then"
         )
 
 

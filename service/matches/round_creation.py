@@ -6,6 +6,8 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from domain import RuleOptions
 from service.errors import IdempotencyKeyReused, MatchNotFound
 from service.fairness.seeds import new_secret
@@ -56,7 +58,7 @@ class CreatingRounds(CreatingMatches):
         return list(await asyncio.gather(*(start(new) for new in prepared)))
 
     def _prepare_asked(self, round: RoundRequest, asked: RoundMatch) -> _NewMatch:
-        return self._prepare(
+        new = self._prepare(
             options=round.options,
             players=asked.players,
             external_ref=asked.external_ref,
@@ -65,6 +67,8 @@ class CreatingRounds(CreatingMatches):
             external_player_ids=asked.external_player_ids,
             bots=asked.bots,
         )
+        started = msgspec.structs.replace(new.match, clocks_start_at=round.start_at)
+        return new._replace(match=started)
 
     async def _register_round(self, round: RoundRequest, prepared: Sequence[_NewMatch]) -> None:
         await self.registry.create_round(

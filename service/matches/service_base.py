@@ -58,8 +58,10 @@ class MatchServiceBase:
     def rules_for(self, match: RegisteredMatch) -> MatchRules[Any, Any]:
         return kind_for(len(match.seats)).rules
 
-    async def match(self, match_id: str) -> RegisteredMatch:
-        record = self._full_records.get(match_id)
+    async def match(self, match_id: str, *, fresh: bool = False) -> RegisteredMatch:
+        """The match's registry row; ``fresh``: read again, never from this process's cache
+        (an operator may give a seat a new token, ``service.tournament.seat_tokens``)."""
+        record = None if fresh else self._full_records.get(match_id)
         if record is not None:
             self._full_records.move_to_end(match_id)
             return record

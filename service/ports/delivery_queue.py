@@ -24,6 +24,7 @@ class Claimed(msgspec.Struct, frozen=True):
     url: str
     secret: str
     lease_token: str
+    previous_secret: str | None = None  # a rotated-out secret still in its overlap: signs too
 
 
 class Outcome(msgspec.Struct, frozen=True):

@@ -151,6 +151,14 @@ class EventStore(Protocol):
         """
         ...
 
+    async def read_streams_in_log(
+        self, stream_ids: Collection[str], *, after_position: int = 0, limit: int = 1000
+    ) -> list[StoredEvent]:
+        """The events of ``stream_ids`` that ``read_all`` pages give after ``after_position``,
+        in the same order, at most ``limit``: read by stream, not by scanning the log, so its
+        cost does not grow with the other streams' events."""
+        ...
+
     async def stream_version(self, stream_id: str) -> int: ...
 
     async def latest_versions(

@@ -30,6 +30,8 @@ class RegisteredMatch(msgspec.Struct, frozen=True):
     seats: tuple[RegisteredSeat, ...]
     operator_id: str | None = None  # the operator whose key created the match, if any
     round_id: str | None = None  # the round it was created in, if any
+    # Its round's start: no move is taken, and no clock runs, before it.
+    clocks_start_at: datetime | None = None
 
     @property
     def full(self) -> bool:
@@ -75,13 +77,25 @@ class MatchQuery(msgspec.Struct, frozen=True, kw_only=True):
     external_ref_prefix: str | None = None
     created_from: datetime | None = None  # inclusive
     created_before: datetime | None = None  # exclusive
+    round_id: str | None = None  # only the matches of this round
+    external_player_id: str | None = None  # only the matches with a seat of this player
     after: tuple[datetime, str] | None = None  # (created_at, match_id) of the last one seen
+    limit: int = 100
+
+
+class RoundQuery(msgspec.Struct, frozen=True, kw_only=True):
+    """An operator's rounds in creation order (then by id), after the cursor ``after``."""
+
+    created_from: datetime | None = None  # inclusive
+    created_before: datetime | None = None  # exclusive
+    after: tuple[datetime, str] | None = None  # (created_at, round_id) of the last one seen
     limit: int = 100
 
 
 class Owner(msgspec.Struct, frozen=True):
     operator_id: str | None
     external_ref: str | None
+    round_id: str | None = None
 
 
 class AcceptedInvite(NamedTuple):
@@ -123,6 +137,14 @@ class MatchRegistry(Protocol):
         ...
 
     async def round(self, round_id: str) -> RoundInfo | None: ...
+
+    async def set_round_start(self, round_id: str, start_at: datetime) -> None:
+        """The round's new start, as its matches' rows read it from then on."""
+        ...
+
+    async def operator_rounds(self, operator_id: str, query: RoundQuery) -> list[RoundInfo]:
+        """At most ``query.limit`` of the operator's rounds, ordered by (created_at, id)."""
+        ...
 
     async def by_external_ref(
         self, operator_id: str, external_ref: str

@@ -25,6 +25,7 @@ class OperatorMatch(msgspec.Struct, frozen=True):
     operator_id: str
     external_ref: str | None
     external_player_ids: list[str | None]
+    round_id: str | None = None  # the round it was created in, if any
 
 
 class LiveSubscription(msgspec.Struct, frozen=True):

@@ -53,6 +53,15 @@ class Delivery(msgspec.Struct, frozen=True, kw_only=True):
     attempt_log: list[Attempt]
 
 
+class WebhookTarget(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a live webhook is sent and what signs it (``previous_secret``: a rotated-out
+    secret still in its overlap)."""
+
+    url: str
+    secret: str
+    previous_secret: str | None = None
+
+
 class WebhookSubscriptions(Protocol):
     async def create(
         self, operator_id: str, webhook_id: str, url: str, secret: str, events: Sequence[Kind]
@@ -74,4 +83,21 @@ class WebhookSubscriptions(Protocol):
     ) -> list[Delivery]:
         """Its deliveries after delivery id ``after``, oldest first, each with every attempt;
         ``WebhookNotFound`` unless the operator has it (deleted or not)."""
+        ...
+
+    async def target(self, operator_id: str, webhook_id: str) -> WebhookTarget:
+        """``WebhookNotFound`` unless the operator has the webhook live."""
+        ...
+
+    async def rotate_secret(
+        self, operator_id: str, webhook_id: str, secret: str, previous_until: datetime
+    ) -> None:
+        """Sign with ``secret`` from now on, and with the secret it replaces too until
+        ``previous_until``; ``WebhookNotFound`` unless the operator has the webhook live."""
+        ...
+
+    async def redeliver(self, operator_id: str, webhook_id: str, delivery_id: int) -> None:
+        """Make a failed delivery of a live webhook due now for one more attempt, its payload
+        unchanged; ``WebhookNotFound`` unless the operator has that webhook live with that
+        delivery, ``DeliveryNotFailed`` unless the delivery has failed."""
         ...

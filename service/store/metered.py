@@ -58,6 +58,13 @@ class MeteredEventStore:
     async def read_all(self, *, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
         return await self._store.read_all(after_position=after_position, limit=limit)
 
+    async def read_streams_in_log(
+        self, stream_ids: Collection[str], *, after_position: int = 0, limit: int = 1000
+    ) -> list[StoredEvent]:
+        return await self._store.read_streams_in_log(
+            stream_ids, after_position=after_position, limit=limit
+        )
+
     async def stream_version(self, stream_id: str) -> int:
         return await self._store.stream_version(stream_id)
 

@@ -14,10 +14,12 @@ from its draws: a page holding one of its secret-bearing events reads the match'
 there on and redacts them as its events are redacted for a spectator.
 
 A scope narrows a page to one operator's matches (unless its key may read every match), one
-match, and some event types. The scan is the same page of the log either way, and ``next`` is
-where the scan stopped: a narrowed page may hold fewer entries than ``limit``, or none, while
-``next`` moves on, so following ``next`` still misses nothing. Who created a match never
-changes, so the feed remembers it.
+match, and some event types. A page of one match reads that match's streams by their index
+(``EventStore.read_streams_in_log``), in the log's order, so its cost does not grow with the
+log; any other page scans a page of the whole log. ``next`` is where the read stopped: a
+narrowed page may hold fewer entries than ``limit``, or none, while ``next`` moves on, so
+following ``next`` still misses nothing. Who created a match never changes, so the feed
+remembers it.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from domain import Event, event_type, redact_event
 from domain.formats import FormatEvent, TableEvent, redact_format_events
 from service.errors import UnknownFeedPosition
 from service.ports.event_store import EventStore, StoredEvent, UnknownPosition
-from service.ports.match_registry import MatchRegistry
-from service.store.match_streams import TWO_SEATS, kind_of, match_id_of
+from service.ports.match_registry import MatchRegistry, Owner
+from service.store.match_streams import KINDS, TWO_SEATS, kind_of, match_id_of
 
 # The only event types whose public form depends on whether their hand is over.
 SECRET_BEARING = frozenset({"dealt", "drew", "knocked"})
@@ -47,6 +49,8 @@ class FeedEntry(msgspec.Struct, frozen=True, kw_only=True):
     type: str
     recorded_at: datetime
     data: Event | FormatEvent
+    external_ref: str | None = None  # the operator's name for the match, if it gave one
+    round_id: str | None = None  # the round it was created in, if any
 
 
 class FeedPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,11 +87,17 @@ class GlobalFeed:
     def __init__(self, store: EventStore, registry: MatchRegistry) -> None:
         self._store = store
         self._registry = registry
-        self._owners: OrderedDict[str, str | None] = OrderedDict()  # stream id -> operator
+        self._owners: OrderedDict[str, Owner] = OrderedDict()  # by stream id
 
     async def page(self, *, after: int, limit: int, scope: FeedScope = EVERYTHING) -> FeedPage:
         try:
-            records = await self._store.read_all(after_position=after, limit=limit)
+            if scope.match_id is None:
+                records = await self._store.read_all(after_position=after, limit=limit)
+            else:  # one match's streams, read by stream: however long the log is
+                streams = [kind.stream_id(scope.match_id) for kind in KINDS]
+                records = await self._store.read_streams_in_log(
+                    streams, after_position=after, limit=limit
+                )
         except UnknownPosition:
             raise UnknownFeedPosition(
                 f"no event has position {after}: pass 0 or a 'next' from this feed"
@@ -106,8 +116,9 @@ class GlobalFeed:
         public |= await self._public_table_events(
             [r for r in matches if kind_of(r.stream_id) is not TWO_SEATS]
         )
+        owners = await self._owners_of({r.stream_id for r in matches})
         return FeedPage(
-            entries=[_entry(r, public[r.stream_id, r.version]) for r in matches],
+            entries=[_entry(r, public[r.stream_id, r.version], owners) for r in matches],
             next=records[-1].position if records else after,
         )
 
@@ -122,17 +133,18 @@ class GlobalFeed:
         if scope.operator_id is None or not picked:
             return picked
         owners = await self._owners_of({r.stream_id for r in picked})
-        return [r for r in picked if owners.get(r.stream_id) == scope.operator_id]
+        return [r for r in picked if _operator(owners, r.stream_id) == scope.operator_id]
 
-    async def _owners_of(self, stream_ids: set[str]) -> dict[str, str | None]:
+    async def _owners_of(self, stream_ids: set[str]) -> dict[str, Owner]:
+        """Who created each match, its external ref and round (none of which ever changes)."""
         unknown = {match_id_of(s): s for s in stream_ids - self._owners.keys()}
         if unknown:
             found = await self._registry.owners([m for m in unknown if m is not None])
             for match_id, owner in found.items():
-                self._owners[unknown[match_id]] = owner.operator_id
+                self._owners[unknown[match_id]] = owner
             while len(self._owners) > OWNERS_KEPT:
                 self._owners.popitem(last=False)
-        return {s: self._owners.get(s) for s in stream_ids}
+        return {s: self._owners[s] for s in stream_ids if s in self._owners}
 
     async def _boundaries(self, stream_ids: set[str]) -> dict[str, HandBoundaries]:
         if not stream_ids:
@@ -173,10 +185,18 @@ def _hand_over(boundaries: HandBoundaries | None, record: StoredEvent) -> bool:
     return boundaries is not None and boundaries.hand_over(record.version)
 
 
-def _entry(record: StoredEvent, data: Event | FormatEvent) -> FeedEntry:
+def _operator(owners: dict[str, Owner], stream_id: str) -> str | None:
+    owner = owners.get(stream_id)
+    return None if owner is None else owner.operator_id
+
+
+def _entry(record: StoredEvent, data: Event | FormatEvent, owners: dict[str, Owner]) -> FeedEntry:
     match_id = match_id_of(record.stream_id)
     assert match_id is not None
+    owner = owners.get(record.stream_id)
     return FeedEntry(
+        external_ref=None if owner is None else owner.external_ref,
+        round_id=None if owner is None else owner.round_id,
         position=record.position,
         match_id=match_id,
         version=record.version,

@@ -40,6 +40,8 @@ class MatchFilter(msgspec.Struct, frozen=True, kw_only=True):
     external_ref_prefix: str | None = None
     created_from: datetime | None = None
     created_before: datetime | None = None
+    round_id: str | None = None
+    external_player_id: str | None = None
 
 
 class OperatorMatches:
@@ -62,7 +64,9 @@ class OperatorMatches:
                 external_ref_prefix=where.external_ref_prefix,
                 created_from=where.created_from,
                 created_before=where.created_before,
-                after=None if cursor is None else _decode(cursor),
+                round_id=where.round_id,
+                external_player_id=where.external_player_id,
+                after=None if cursor is None else decode_cursor(cursor),
                 limit=limit,
             ),
         )
@@ -70,7 +74,7 @@ class OperatorMatches:
         last = found[-1] if len(found) == limit else None
         return ListPage(
             matches=[m for m in listed if where.status in (None, m.status)],
-            next=None if last is None else _encode(last.created_at, last.match_id),
+            next=None if last is None else encode_cursor(last.created_at, last.match_id),
         )
 
     async def with_status(self, matches: list[RegisteredMatch]) -> list[Listed]:
@@ -86,12 +90,12 @@ def _status(match: RegisteredMatch, ended: bool) -> Status:
     return "in_progress" if match.full else "waiting_for_opponent"
 
 
-def _encode(created_at: datetime, match_id: str) -> str:
+def encode_cursor(created_at: datetime, match_id: str) -> str:
     raw = msgspec.json.encode([created_at, match_id])
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def _decode(cursor: str) -> tuple[datetime, str]:
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         created_at, match_id = msgspec.json.decode(raw, type=tuple[datetime, uuid.UUID])

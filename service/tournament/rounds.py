@@ -17,10 +17,15 @@ from datetime import datetime
 import msgspec
 
 from domain import RuleOptions
+from domain.errors import MatchOver
+from service.bots.seating import bot_levels
 from service.errors import InvalidRound, RoundNotFound
+from service.matches.adjudication import adjudicate
 from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch, MatchService, RoundMatch, RoundRequest
-from service.ports.match_registry import RoundInfo
+from service.ports.match_registry import RoundInfo, RoundQuery
+from service.tournament.matches import decode_cursor, encode_cursor
+from service.tournament.round_start import bring_forward
 
 MAX_MATCHES = 256
 SEATS = (2, 3, 4)  # the table sizes a round's match may have
@@ -30,6 +35,16 @@ class CreatedRound(msgspec.Struct, frozen=True, kw_only=True):
     round_id: str
     start_at: datetime | None
     matches: list[CreatedMatch]  # in the order they were asked for
+
+
+class RoundPage(msgspec.Struct, frozen=True, kw_only=True):
+    rounds: list[RoundInfo]
+    next: str | None  # pass as ``cursor`` for the following page; None: there is no more
+
+
+class Cancelled(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    cancelled: bool  # False: it had already ended, and keeps its ending
 
 
 class Rounds:
@@ -66,6 +81,8 @@ class Rounds:
                 # answered (the key's claim lapsed, or it failed part way): finish it.
                 made = await self._matches.resume_round(asked, found.match_ids)
             else:
+                if start_at is not None:  # a retry's answer stands after the start
+                    _check_start(start_at, self._matches.clock(), matches)
                 made = await self._matches.create_round(asked)
             return CreatedRound(round_id=round_id, start_at=start_at, matches=made)
 
@@ -83,12 +100,77 @@ class Rounds:
             raise RoundNotFound(f"you have no round {round_id}")
         return found
 
+    async def bring_forward(self, operator_id: str, round_id: str, at: datetime | None) -> datetime:
+        """Start the round now (``at`` None) or at ``at``, before its start as set."""
+        return await bring_forward(self._matches, await self.get(operator_id, round_id), at)
+
+    async def page(
+        self,
+        operator_id: str,
+        *,
+        created_from: datetime | None = None,
+        created_before: datetime | None = None,
+        cursor: str | None = None,
+        limit: int = 100,
+    ) -> RoundPage:
+        """The operator's rounds in creation order, ``limit`` at most."""
+        found = await self._matches.registry.operator_rounds(
+            operator_id,
+            RoundQuery(
+                created_from=created_from,
+                created_before=created_before,
+                after=None if cursor is None else decode_cursor(cursor),
+                limit=limit,
+            ),
+        )
+        last = found[-1] if len(found) == limit else None
+        return RoundPage(
+            rounds=found,
+            next=None if last is None else encode_cursor(last.created_at, last.round_id),
+        )
+
+    async def cancel(self, operator_id: str, round_id: str, reason: str) -> list[Cancelled]:
+        """Void every match of the round still being played (``match_ended``, no winner, for
+        ``reason``), each like an operator's adjudication; a match already over keeps its
+        ending. Safe to repeat: a second call finds them all ended."""
+        found = await self.get(operator_id, round_id)
+        return [await self._cancel(operator_id, match_id, reason) for match_id in found.match_ids]
+
+    async def _cancel(self, operator_id: str, match_id: str, reason: str) -> Cancelled:
+        match = await self._matches.match(match_id)
+        loaded = await self._matches.load(match)
+        if self._matches.rules_for(match).over(loaded.state):
+            return Cancelled(match_id=match_id, cancelled=False)
+        try:
+            await adjudicate(
+                self._matches, match_id, operator_id, verdict="void", seat=None, reason=reason
+            )
+        except MatchOver:  # it ended while this was decided
+            return Cancelled(match_id=match_id, cancelled=False)
+        return Cancelled(match_id=match_id, cancelled=True)
+
 
 def _round_id(operator_id: str, key: str) -> str:
     """The round a key makes, the same on every retry (a one-way hash: it does not give the
     key, which seals the answer)."""
     digest = hashlib.sha256(f"gin round\0{operator_id}\0{key}".encode()).digest()
     return str(uuid.UUID(bytes=digest[:16], version=4))
+
+
+def _check_start(start_at: datetime, now: datetime, matches: Sequence[RoundMatch]) -> None:
+    """A start is a time to come, and bots, which play only when woken by a move, need a
+    person's move to wake them after it: a round with a start has none."""
+    if start_at.tzinfo is None:
+        raise InvalidRound("clocks_start_at needs a time zone offset (such as Z)")
+    if start_at <= now:
+        raise InvalidRound(
+            f"clocks_start_at {start_at.isoformat()} has passed (the server's time is "
+            f"{now.isoformat()}): leave it out to start the clocks at once"
+        )
+    for match in matches:
+        bot_levels(match.bots, None, seats=match.players)  # a wrong seating says so first
+    if any(level is not None for match in matches for level in match.bots):
+        raise InvalidRound("a round with clocks_start_at has no bot seats")
 
 
 def _check(matches: Sequence[RoundMatch]) -> None:

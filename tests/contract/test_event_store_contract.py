@@ -398,6 +398,31 @@ async def test_paging_from_an_unknown_position_is_refused(store: EventStore) -> 
         await store.read_all(after_position=-1)
 
 
+async def test_some_streams_read_in_log_order_are_the_log_filtered_page_by_page(
+    store: EventStore,
+) -> None:
+    for n in range(12):
+        await store.append(f"s{n % 4}", [event("E", n=n)], expected_version=n // 4)
+    wanted = {"s1", "s3"}
+    log = await store.read_all()
+
+    seen: list[StoredEvent] = []
+    cursor = 0
+    while page := await store.read_streams_in_log(wanted, after_position=cursor, limit=2):
+        assert len(page) <= 2
+        seen.extend(page)
+        cursor = page[-1].position
+    # From any position of the log, another stream's included.
+    other = next(e for e in log if e.stream_id == "s0" and e.version == 2)
+    tail = await store.read_streams_in_log(wanted, after_position=other.position)
+
+    assert seen == [e for e in log if e.stream_id in wanted]
+    assert tail == [e for e in log if e.stream_id in wanted and e.position > other.position]
+    assert await store.read_streams_in_log(["nobody"]) == []
+    with pytest.raises(UnknownPosition):
+        await store.read_streams_in_log(wanted, after_position=log[-1].position + 1000)
+
+
 # Guarantee 4: the hash chain
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
+import msgspec
 import pytest
 
 from adapters.memory.match_registry import InMemoryMatchRegistry
@@ -173,7 +175,57 @@ async def test_an_operators_matches_page_by_cursor_and_prefix(world: World) -> N
     assert keys == sorted(keys)
 
 
-async def test_owners_name_each_known_matchs_operator_and_ref(world: World) -> None:
+async def test_an_operators_matches_filter_by_round_and_by_player(world: World) -> None:
+    operator, other = await world.new_operator(), await world.new_operator()
+    first, second = new_round(operator, "a-1", "a-2"), new_round(operator, "b-1")
+    seated = registration("b-2")
+    seated = msgspec.structs.replace(
+        seated,
+        seats=(RegisteredSeat(0, uuid.uuid4().bytes * 2, "", "ann"), *seated.seats[1:]),
+    )
+    second = msgspec.structs.replace(second, matches=(*second.matches, seated))
+    theirs = msgspec.structs.replace(new_round(other, "c-1"), matches=(registration("c-1"),))
+    for made in (first, second, theirs):
+        await world.registry.create_round(made)
+
+    of_round = await world.registry.operator_matches(operator, MatchQuery(round_id=first.round_id))
+    of_ann = await world.registry.operator_matches(operator, MatchQuery(external_player_id="ann"))
+    both = MatchQuery(round_id=first.round_id, external_player_id="ann")
+
+    assert sorted(m.external_ref or "" for m in of_round) == ["a-1", "a-2"]
+    assert [m.external_ref for m in of_ann] == ["b-2"]
+    assert await world.registry.operator_matches(operator, both) == []
+    assert await world.registry.operator_matches(other, MatchQuery(round_id=first.round_id)) == []
+
+
+async def test_a_rounds_match_carries_the_rounds_start(world: World) -> None:
+    operator = await world.new_operator()
+    start = datetime(2031, 5, 1, 18, tzinfo=UTC)
+    made = msgspec.structs.replace(new_round(operator, "s-1"), start_at=start)
+    await world.registry.create_round(made)
+
+    found = await world.registry.get(made.matches[0].match_id)
+
+    assert found is not None
+    assert found.clocks_start_at == start
+    alone = await world.registry.get(await registered_alone(world, operator))
+    assert alone is not None
+    assert alone.clocks_start_at is None
+
+
+async def registered_alone(world: World, operator: str) -> str:
+    single = registration(None)
+    await world.registry.create(
+        single.match_id,
+        external_ref=None,
+        server_secret=b"s" * 32,
+        seats=single.seats,
+        operator_id=operator,
+    )
+    return single.match_id
+
+
+async def test_owners_name_each_known_matchs_operator_ref_and_round(world: World) -> None:
     operator = await world.new_operator()
     made = new_round(operator, "o-1")
     await world.registry.create_round(made)
@@ -181,4 +233,4 @@ async def test_owners_name_each_known_matchs_operator_and_ref(world: World) -> N
 
     owners = await world.registry.owners([match_id, str(uuid.uuid4())])
 
-    assert owners == {match_id: Owner(operator, "o-1")}
+    assert owners == {match_id: Owner(operator, "o-1", made.round_id)}

@@ -73,6 +73,7 @@ async def _deliveries(turn: DispatchTurn, page: Sequence[StoredEvent]) -> list[N
             match_id=match_id,
             external_ref=match.external_ref,
             external_player_ids=match.external_player_ids,
+            round_id=match.round_id,
             version=record.version,
             position=record.position,
             event=event,

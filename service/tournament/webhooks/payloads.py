@@ -116,6 +116,7 @@ class Payload(msgspec.Struct, frozen=True, kw_only=True):
     event: Ending
     result: str  # GET it for the match's result, as it stands
     reason: str | None = None  # why the match ended (match_end only)
+    round_id: str | None = None  # the round the match was created in, if any
     player: PlayerRef | None = None  # who took the seat (player_joined only)
 
 
@@ -124,6 +125,7 @@ def payload_body(
     match_id: str,
     external_ref: str | None,
     external_player_ids: list[str | None],
+    round_id: str | None = None,
     version: int,
     position: int,
     event: Ending,
@@ -143,6 +145,7 @@ def payload_body(
         result=f"/matches/{match_id}/result",
         reason=_reason(event),
         player=_joined(event, external_player_ids),
+        round_id=round_id,
     )
     return msgspec.json.encode(payload)
 

@@ -39,9 +39,16 @@ def signature_headers(secret: str, timestamp: int, body: bytes) -> dict[str, str
     }
 
 
-def standard_headers(secret: str, message_id: str, timestamp: int, body: bytes) -> dict[str, str]:
-    """The Standard Webhooks headers; ``message_id`` is the same on every attempt."""
-    signed = signer(secret).sign(message_id, datetime.fromtimestamp(timestamp, UTC), body.decode())
+def standard_headers(
+    secret: str, message_id: str, timestamp: int, body: bytes, *, previous: str | None = None
+) -> dict[str, str]:
+    """The Standard Webhooks headers; ``message_id`` is the same on every attempt. With
+    ``previous`` (a rotated-out secret in its overlap) the signature header holds both
+    signatures, space-separated as the standard allows, so a receiver with either verifies."""
+    at = datetime.fromtimestamp(timestamp, UTC)
+    signed = signer(secret).sign(message_id, at, body.decode())
+    if previous is not None:
+        signed += " " + signer(previous).sign(message_id, at, body.decode())
     return {
         "webhook-id": message_id,
         "webhook-timestamp": str(timestamp),

@@ -29,7 +29,13 @@ def delivery_headers(claimed: Claimed, timestamp: int) -> dict[str, str]:
         "X-Gin-Delivery": str(claimed.delivery_id),
         "X-Gin-Event": claimed.kind,
         **signature_headers(claimed.secret, timestamp, claimed.body),
-        **standard_headers(claimed.secret, str(claimed.delivery_id), timestamp, claimed.body),
+        **standard_headers(
+            claimed.secret,
+            str(claimed.delivery_id),
+            timestamp,
+            claimed.body,
+            previous=claimed.previous_secret,
+        ),
     }
 
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
+import pytest
+
+from service.errors import DeliveryNotFailed, WebhookNotFound
 from service.ports.delivery_queue import Outcome
 from service.ports.webhook_subscriptions import Delivery
 from service.tournament.webhooks.settings import WebhookSettings
@@ -174,3 +178,55 @@ async def test_deliveries_of_a_deleted_subscription_are_not_claimed(world: World
 
     (delivery,) = await world.subscriptions.deliveries(operator, kept, after=0, limit=10)
     assert [c.delivery_id for c in claimed] == [delivery.delivery_id]
+
+
+async def test_a_failed_delivery_redelivered_gets_one_more_attempt_and_only_it(
+    world: World,
+) -> None:
+    operator, stranger = await world.new_operator(), await world.new_operator()
+    webhook_id = await world.subscribe(operator)
+    await world.pending(webhook_id, 1)
+    queue = world.queue(SETTINGS)
+    for _ in range(SETTINGS.max_attempts):
+        (claimed,) = await queue.claim("worker", limit=1)
+        await queue.finish(claimed, Outcome(status_code=500))
+        await world.later(SETTINGS.retry_cap_seconds + 1)
+    failed = await only_delivery(world, operator, webhook_id)
+
+    with pytest.raises(WebhookNotFound):
+        await world.subscriptions.redeliver(stranger, webhook_id, failed.delivery_id)
+    with pytest.raises(WebhookNotFound):
+        await world.subscriptions.redeliver(operator, webhook_id, failed.delivery_id + 1000)
+    await world.subscriptions.redeliver(operator, webhook_id, failed.delivery_id)
+    with pytest.raises(DeliveryNotFailed):  # pending again, not failed
+        await world.subscriptions.redeliver(operator, webhook_id, failed.delivery_id)
+    (again,) = await queue.claim("worker", limit=1)
+    await queue.finish(again, Outcome(status_code=500))
+    await world.later(SETTINGS.retry_cap_seconds + 1)
+
+    assert again.attempt == SETTINGS.max_attempts + 1
+    assert again.body == b'{"n":1}'
+    assert await queue.claim("worker", limit=1) == []
+    delivery = await only_delivery(world, operator, webhook_id)
+    assert (delivery.status, delivery.attempts) == ("failed", SETTINGS.max_attempts + 1)
+    assert [a.attempt for a in delivery.attempt_log] == list(range(1, SETTINGS.max_attempts + 2))
+
+
+async def test_a_rotated_secret_signs_beside_the_new_one_until_its_overlap_ends(
+    world: World,
+) -> None:
+    operator, stranger = await world.new_operator(), await world.new_operator()
+    webhook_id = await world.subscribe(operator)
+    await world.pending(webhook_id, 2)
+    queue = world.queue(SETTINGS)
+    future, past = datetime(2999, 1, 1, tzinfo=UTC), datetime(2001, 1, 1, tzinfo=UTC)
+
+    with pytest.raises(WebhookNotFound):
+        await world.subscriptions.rotate_secret(stranger, webhook_id, "x" * 20, future)
+    await world.subscriptions.rotate_secret(operator, webhook_id, "next-secret-here", future)
+    (during,) = await queue.claim("worker", limit=1)
+    await world.subscriptions.rotate_secret(operator, webhook_id, "last-secret-here", past)
+    (after,) = await queue.claim("worker", limit=1)
+
+    assert (during.secret, during.previous_secret) == ("next-secret-here", SECRET)
+    assert (after.secret, after.previous_secret) == ("last-secret-here", None)
