@@ -50,10 +50,25 @@ from service.ports.event_store import (
 from service.store.hash_chain import GENESIS, chain, request_fingerprint, verify_chain
 from service.store.live_streams import wakes_readers
 
-APPEND = """
-SELECT outcome, current_version, first_version, last_version, positions, last_hash
+COLUMNS = "stream_id, version, position, type, schema_version, data, hash, recorded_at"
+
+# The append, and on a conflict the events after the expected version, in one round trip: a
+# caller that decided on a stale cached state folds them and decides again without reading
+# first. The tail is read only when the function answers "conflict" (a one-time filter: an
+# append that succeeds scans nothing more), as of the statement's start: an append that
+# committed after that but before the function looked leaves the tail short of the head the
+# function saw, and then the caller reads the rest (``ConcurrencyConflict`` keeps only a whole
+# tail).
+APPEND = f"""
+SELECT a.outcome, a.current_version, a.first_version, a.last_version, a.positions, a.last_hash,
+       t.*
 FROM append_events(%b::text, %b::bigint, %b::bytea, %b::text[], %b::integer[], %b::bytea[],
-                   %b::bytea[], %b::text, %b)
+                   %b::bytea[], %b::text, %b) AS a
+LEFT JOIN LATERAL (
+    SELECT {COLUMNS} FROM events
+    WHERE a.outcome = 'conflict' AND stream_id = %b::text AND version > %b::bigint
+) AS t ON true
+ORDER BY t.version
 """
 # What a database before migration 0021 has (0009's function, which chains in SQL): a server
 # started before the upgrade and still running after it goes on appending; migration 0021
@@ -64,8 +79,6 @@ FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[],
 """
 # Tries of an append: a stale cached head costs one more, a head moved mid-statement one more.
 APPEND_TRIES = 3
-
-COLUMNS = "stream_id, version, position, type, schema_version, data, hash, recorded_at"
 
 READ_STREAM = f"""
 SELECT {COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version
@@ -150,7 +163,8 @@ class PostgresEventStore:
             params = append_params(
                 stream_id, events, expected_version, previous, idempotency_key, fingerprint
             )
-            row = await self._try_append(params)
+            rows = await self._try_append(params)
+            row = rows[0]
             outcome, current, head_hash = row[0], row[1], row[5]
             if outcome != "conflict":
                 break
@@ -168,7 +182,7 @@ class PostgresEventStore:
             self._heads.saw(stream_id, row[3], row[5])
             if self._wakeups is not None and wakes_readers(stream_id):
                 self._wakeups.appended(stream_id)
-        return _append_outcome(stream_id, expected_version, row)
+        return _append_outcome(stream_id, expected_version, rows)
 
     async def _previous_hash(self, stream_id: str, expected_version: int) -> bytes:
         """The hash an append at ``expected_version`` chains to, as far as this process knows."""
@@ -180,7 +194,7 @@ class PostgresEventStore:
         # At another version the append fails (or replays its key) whatever it chains to.
         return known[1] if known[0] == expected_version else GENESIS
 
-    async def _try_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
+    async def _try_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         try:
             return await self._call_append(params)
         except psycopg.errors.UniqueViolation as error:
@@ -199,28 +213,28 @@ class PostgresEventStore:
         result = AppendResult(stream_id, first, last, tuple(positions), last_hash)
         return IdempotentAppend(fingerprint, result)
 
-    async def _call_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
+    async def _call_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         try:
             try:
-                row = await self._execute_append(params)
+                rows = await self._execute_append(params)
             except psycopg.errors.UndefinedFunction:
                 # A database before 0021 (0009's function only), or one whose upgrade has
                 # since dropped 0009's: the other one is there.
                 self._before_0021 = not self._before_0021
-                row = await self._execute_append(params)
+                rows = await self._execute_append(params)
         except psycopg.DataError as error:
             # In practice: data that is not UTF-8 JSON, which the jsonb column refuses.
             raise MalformedEvent(f"the events cannot be stored: {error}") from error
-        assert row is not None, "append_events returns one row"
-        return row
+        assert rows, "append_events returns one row"
+        return rows
 
-    async def _execute_append(self, params: tuple[object, ...]) -> tuple[Any, ...] | None:
+    async def _execute_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         statement, sent = APPEND, params
         if self._before_0021:
             statement, sent = APPEND_BEFORE_0021, tuple(params[i] for i in (0, 1, 3, 4, 5, 7, 8))
         async with self._pool.connection() as connection:
             cursor = await connection.execute(statement, sent)
-            return await cursor.fetchone()
+            return await cursor.fetchall()
 
     async def close_wakeups(self) -> None:
         """Send the wake-ups of every append so far and close the connection they go through
@@ -350,6 +364,8 @@ def append_params(
         bytea_array(chain(previous, stream_id, expected_version + 1, events)),
         idempotency_key,
         fingerprint if idempotency_key is not None else None,
+        stream_id,
+        expected_version,
     )
 
 
@@ -391,10 +407,16 @@ async def open_pool(
         yield pool
 
 
-def _append_outcome(stream_id: str, expected_version: int, row: tuple[Any, ...]) -> AppendResult:
-    outcome, current, first, last, positions, last_hash = row
+def _append_outcome(
+    stream_id: str, expected_version: int, rows: list[tuple[Any, ...]]
+) -> AppendResult:
+    outcome, current, first, last, positions, last_hash = rows[0][:6]
     if outcome == "conflict":
-        raise ConcurrencyConflict(stream_id, expected_version, current)
+        # Each row carries one event of the tail after the answer's six columns (none before
+        # migration 0021's statement, or when the tail is empty: a row of nulls).
+        tail = [StoredEvent(*row[6:]) for row in rows if len(row) > 6 and row[6] is not None]
+        raise ConcurrencyConflict(stream_id, expected_version, current, tail)
     if outcome == "key_reused":
         raise IdempotencyKeyReused()
-    return AppendResult(stream_id, first, last, tuple(positions), last_hash)
+    replayed = outcome == "replayed"
+    return AppendResult(stream_id, first, last, tuple(positions), last_hash, replayed)
