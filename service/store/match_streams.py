@@ -17,7 +17,9 @@ version check is what proves that state current. When another process appended m
 append's conflict carries the events after the cached version, in the same round trip, and
 ``caught_up`` folds them so the command is decided again on the match as it is. A stale state
 therefore costs a second append, never a wrong one: nothing is appended but at the version it
-was decided on.
+was decided on. A read (a seat's view between turns) has no append to prove its state current,
+and nothing cheaper than the tail read does: another process may have appended, and a client
+that sent its command there and reads here must see it. So ``load`` still reads.
 """
 
 from __future__ import annotations
