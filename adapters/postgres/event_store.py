@@ -67,6 +67,7 @@ FROM append_events(%b::text, %b::bigint, %b::bytea, %b::text[], %b::integer[], %
 LEFT JOIN LATERAL (
     SELECT {COLUMNS} FROM events
     WHERE a.outcome = 'conflict' AND stream_id = %b::text AND version > %b::bigint
+    OFFSET 0  -- kept a subquery, so the outcome test gates the scan instead of filtering a join
 ) AS t ON true
 ORDER BY t.version
 """
