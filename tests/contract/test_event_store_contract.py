@@ -239,12 +239,9 @@ async def test_a_retry_still_returns_the_first_result_after_the_stream_moved_on(
     )
     await store.append("match-1", [event("E", n=2)], expected_version=1)
 
-    assert (
-        await store.append(
-            "match-1", [event("E", n=1)], expected_version=0, idempotency_key="cmd-1"
-        )
-        == replayed(first)
-    )
+    assert await store.append(
+        "match-1", [event("E", n=1)], expected_version=0, idempotency_key="cmd-1"
+    ) == replayed(first)
     assert await store.stream_version("match-1") == 2
 
 

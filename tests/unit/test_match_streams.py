@@ -44,7 +44,9 @@ async def test_an_append_answered_with_an_earlier_one_returns_the_state_after_th
     )
 
     assert (again.state, again.version) == (first.state, first.version)
-    assert again.retried and result.replayed and again.appended == result
+    assert again.retried
+    assert result.replayed
+    assert again.appended == result
     assert msgspec.structs.replace(result, replayed=False) == first.appended
     assert (result.first_version, result.last_version) == (1, first.version)
     assert await store.stream_version(stream_id("m")) == moved.version
