@@ -7,11 +7,12 @@ append is one statement in its own transaction, so one round trip; pool connecti
 autocommit.
 
 The adapter chains an append's hashes itself (``service.store.hash_chain.chain``), to the head
-it last saw of that stream: its own appends and every read of a stream's tail tell it (``Heads``
-keeps them). The statement moves the head only if it is still at that version and hash; when
-it is not, the answer carries the head the statement saw, and the adapter chains again to it
-(migration 0021 says why a second try is sometimes needed). A head it has never seen of a
-stream past version 0 is read first, one more round trip.
+it last saw of that stream: its own appends, every read of a stream's tail and every conflict
+tell it (``Heads`` keeps them). The statement (``append_statement``) moves the head only if it
+is still at that version and hash; when it is not, the answer carries the head the statement
+saw, and the adapter chains again to it (migration 0021 says why a second try is sometimes
+needed), and, on a conflict, the events after the expected version. A head it has never seen
+of a stream past version 0 is read first, one more round trip.
 
 An append to a match stream also wakes whoever waits on it, in any process: after it commits,
 never inside its transaction (``adapters/postgres/wakeup_sender.py`` says why and how).
@@ -28,14 +29,18 @@ from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
-from adapters.postgres.arrays import bytea_array, int_array, text_array
+from adapters.postgres.append_statement import (
+    APPEND,
+    APPEND_BEFORE_0021,
+    COLUMNS,
+    append_outcome,
+    append_params,
+)
 from adapters.postgres.heads import Heads
 from adapters.postgres.pool import open_guarded_pool
 from adapters.postgres.wakeup_sender import WakeupSender
-from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
-    ConcurrencyConflict,
     IdempotentAppend,
     MalformedEvent,
     NewEvent,
@@ -47,37 +52,9 @@ from service.ports.event_store import (
     check_page,
     check_snapshot,
 )
-from service.store.hash_chain import GENESIS, chain, request_fingerprint, verify_chain
+from service.store.hash_chain import GENESIS, request_fingerprint, verify_chain
 from service.store.live_streams import wakes_readers
 
-COLUMNS = "stream_id, version, position, type, schema_version, data, hash, recorded_at"
-
-# The append, and on a conflict the events after the expected version, in one round trip: a
-# caller that decided on a stale cached state folds them and decides again without reading
-# first. The tail is read only when the function answers "conflict" (a one-time filter: an
-# append that succeeds scans nothing more), as of the statement's start: an append that
-# committed after that but before the function looked leaves the tail short of the head the
-# function saw, and then the caller reads the rest (``ConcurrencyConflict`` keeps only a whole
-# tail).
-APPEND = f"""
-SELECT a.outcome, a.current_version, a.first_version, a.last_version, a.positions, a.last_hash,
-       t.*
-FROM append_events(%b::text, %b::bigint, %b::bytea, %b::text[], %b::integer[], %b::bytea[],
-                   %b::bytea[], %b::text, %b) AS a
-LEFT JOIN LATERAL (
-    SELECT {COLUMNS} FROM events
-    WHERE a.outcome = 'conflict' AND stream_id = %b::text AND version > %b::bigint
-    OFFSET 0  -- kept a subquery, so the outcome test gates the scan instead of filtering a join
-) AS t ON true
-ORDER BY t.version
-"""
-# What a database before migration 0021 has (0009's function, which chains in SQL): a server
-# started before the upgrade and still running after it goes on appending; migration 0021
-# leaves this function in place for the release before it, which calls only this one.
-APPEND_BEFORE_0021 = """
-SELECT outcome, current_version, first_version, last_version, positions, last_hash
-FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text, %b)
-"""
 # Tries of an append: a stale cached head costs one more, a head moved mid-statement one more.
 APPEND_TRIES = 3
 
@@ -183,7 +160,7 @@ class PostgresEventStore:
             self._heads.saw(stream_id, row[3], row[5])
             if self._wakeups is not None and wakes_readers(stream_id):
                 self._wakeups.appended(stream_id)
-        return _append_outcome(stream_id, expected_version, rows)
+        return append_outcome(stream_id, expected_version, rows)
 
     async def _previous_hash(self, stream_id: str, expected_version: int) -> bytes:
         """The hash an append at ``expected_version`` chains to, as far as this process knows."""
@@ -344,32 +321,6 @@ class PostgresEventStore:
             return await cursor.fetchone()
 
 
-def append_params(
-    stream_id: str,
-    events: Sequence[NewEvent],
-    expected_version: int,
-    previous: bytes,
-    idempotency_key: str | None,
-    fingerprint: bytes | None = None,
-) -> tuple[object, ...]:
-    """The parameters of ``APPEND`` for one append, its events chained to ``previous``."""
-    if idempotency_key is not None and fingerprint is None:
-        fingerprint = request_fingerprint(stream_id, expected_version, events)
-    return (
-        stream_id,
-        expected_version,
-        previous,
-        text_array([event.type for event in events]),
-        int_array([event.schema_version for event in events]),
-        bytea_array([event.data for event in events]),
-        bytea_array(chain(previous, stream_id, expected_version + 1, events)),
-        idempotency_key,
-        fingerprint if idempotency_key is not None else None,
-        stream_id,
-        expected_version,
-    )
-
-
 def latest_versions_query(types: Sequence[str]) -> sql.Composed:
     """One column per type, the latest version of that type in each stream.
 
@@ -406,18 +357,3 @@ async def open_pool(
         wait=wait,
     ) as pool:
         yield pool
-
-
-def _append_outcome(
-    stream_id: str, expected_version: int, rows: list[tuple[Any, ...]]
-) -> AppendResult:
-    outcome, current, first, last, positions, last_hash = rows[0][:6]
-    if outcome == "conflict":
-        # Each row carries one event of the tail after the answer's six columns (none before
-        # migration 0021's statement, or when the tail is empty: a row of nulls).
-        tail = [StoredEvent(*row[6:]) for row in rows if len(row) > 6 and row[6] is not None]
-        raise ConcurrencyConflict(stream_id, expected_version, current, tail)
-    if outcome == "key_reused":
-        raise IdempotencyKeyReused()
-    replayed = outcome == "replayed"
-    return AppendResult(stream_id, first, last, tuple(positions), last_hash, replayed)
