@@ -66,10 +66,11 @@ class InMemoryEventStore:
             first = self._keys[idempotency_key]
             if first.fingerprint != fingerprint or first.result.stream_id != stream_id:
                 raise IdempotencyKeyReused()
-            return first.result
+            return msgspec.structs.replace(first.result, replayed=True)
         stream = self._streams.get(stream_id, [])
         if len(stream) != expected_version:
-            raise ConcurrencyConflict(stream_id, expected_version, len(stream))
+            tail = stream[expected_version:]
+            raise ConcurrencyConflict(stream_id, expected_version, len(stream), tail)
         recorded = self._record(stream_id, stream, events)
         self._streams[stream_id] = stream + recorded
         self._log.extend(recorded)

@@ -7,11 +7,12 @@ append is one statement in its own transaction, so one round trip; pool connecti
 autocommit.
 
 The adapter chains an append's hashes itself (``service.store.hash_chain.chain``), to the head
-it last saw of that stream: its own appends and every read of a stream's tail tell it (``Heads``
-keeps them). The statement moves the head only if it is still at that version and hash; when
-it is not, the answer carries the head the statement saw, and the adapter chains again to it
-(migration 0021 says why a second try is sometimes needed). A head it has never seen of a
-stream past version 0 is read first, one more round trip.
+it last saw of that stream: its own appends, every read of a stream's tail and every conflict
+tell it (``Heads`` keeps them). The statement (``append_statement``) moves the head only if it
+is still at that version and hash; when it is not, the answer carries the head the statement
+saw, and the adapter chains again to it (migration 0021 says why a second try is sometimes
+needed), and, on a conflict, the events after the expected version. A head it has never seen
+of a stream past version 0 is read first, one more round trip.
 
 An append to a match stream also wakes whoever waits on it, in any process: after it commits,
 never inside its transaction (``adapters/postgres/wakeup_sender.py`` says why and how).
@@ -28,14 +29,18 @@ from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
-from adapters.postgres.arrays import bytea_array, int_array, text_array
+from adapters.postgres.append_statement import (
+    APPEND,
+    APPEND_BEFORE_0021,
+    COLUMNS,
+    append_outcome,
+    append_params,
+)
 from adapters.postgres.heads import Heads
 from adapters.postgres.pool import open_guarded_pool
 from adapters.postgres.wakeup_sender import WakeupSender
-from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
-    ConcurrencyConflict,
     IdempotentAppend,
     MalformedEvent,
     NewEvent,
@@ -47,25 +52,11 @@ from service.ports.event_store import (
     check_page,
     check_snapshot,
 )
-from service.store.hash_chain import GENESIS, chain, request_fingerprint, verify_chain
+from service.store.hash_chain import GENESIS, request_fingerprint, verify_chain
 from service.store.live_streams import wakes_readers
 
-APPEND = """
-SELECT outcome, current_version, first_version, last_version, positions, last_hash
-FROM append_events(%b::text, %b::bigint, %b::bytea, %b::text[], %b::integer[], %b::bytea[],
-                   %b::bytea[], %b::text, %b)
-"""
-# What a database before migration 0021 has (0009's function, which chains in SQL): a server
-# started before the upgrade and still running after it goes on appending; migration 0021
-# leaves this function in place for the release before it, which calls only this one.
-APPEND_BEFORE_0021 = """
-SELECT outcome, current_version, first_version, last_version, positions, last_hash
-FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[], %b::text, %b)
-"""
 # Tries of an append: a stale cached head costs one more, a head moved mid-statement one more.
 APPEND_TRIES = 3
-
-COLUMNS = "stream_id, version, position, type, schema_version, data, hash, recorded_at"
 
 READ_STREAM = f"""
 SELECT {COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version
@@ -166,7 +157,8 @@ class PostgresEventStore:
             params = append_params(
                 stream_id, events, expected_version, previous, idempotency_key, fingerprint
             )
-            row = await self._try_append(params)
+            rows = await self._try_append(params)
+            row = rows[0]
             outcome, current, head_hash = row[0], row[1], row[5]
             if outcome != "conflict":
                 break
@@ -184,7 +176,7 @@ class PostgresEventStore:
             self._heads.saw(stream_id, row[3], row[5])
             if self._wakeups is not None and wakes_readers(stream_id):
                 self._wakeups.appended(stream_id)
-        return _append_outcome(stream_id, expected_version, row)
+        return append_outcome(stream_id, expected_version, rows)
 
     async def _previous_hash(self, stream_id: str, expected_version: int) -> bytes:
         """The hash an append at ``expected_version`` chains to, as far as this process knows."""
@@ -196,7 +188,7 @@ class PostgresEventStore:
         # At another version the append fails (or replays its key) whatever it chains to.
         return known[1] if known[0] == expected_version else GENESIS
 
-    async def _try_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
+    async def _try_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         try:
             return await self._call_append(params)
         except psycopg.errors.UniqueViolation as error:
@@ -215,28 +207,28 @@ class PostgresEventStore:
         result = AppendResult(stream_id, first, last, tuple(positions), last_hash)
         return IdempotentAppend(fingerprint, result)
 
-    async def _call_append(self, params: tuple[object, ...]) -> tuple[Any, ...]:
+    async def _call_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         try:
             try:
-                row = await self._execute_append(params)
+                rows = await self._execute_append(params)
             except psycopg.errors.UndefinedFunction:
                 # A database before 0021 (0009's function only), or one whose upgrade has
                 # since dropped 0009's: the other one is there.
                 self._before_0021 = not self._before_0021
-                row = await self._execute_append(params)
+                rows = await self._execute_append(params)
         except psycopg.DataError as error:
             # In practice: data that is not UTF-8 JSON, which the jsonb column refuses.
             raise MalformedEvent(f"the events cannot be stored: {error}") from error
-        assert row is not None, "append_events returns one row"
-        return row
+        assert rows, "append_events returns one row"
+        return rows
 
-    async def _execute_append(self, params: tuple[object, ...]) -> tuple[Any, ...] | None:
+    async def _execute_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         statement, sent = APPEND, params
         if self._before_0021:
             statement, sent = APPEND_BEFORE_0021, tuple(params[i] for i in (0, 1, 3, 4, 5, 7, 8))
         async with self._pool.connection() as connection:
             cursor = await connection.execute(statement, sent)
-            return await cursor.fetchone()
+            return await cursor.fetchall()
 
     async def close_wakeups(self) -> None:
         """Send the wake-ups of every append so far and close the connection they go through
@@ -362,30 +354,6 @@ class PostgresEventStore:
             return await cursor.fetchone()
 
 
-def append_params(
-    stream_id: str,
-    events: Sequence[NewEvent],
-    expected_version: int,
-    previous: bytes,
-    idempotency_key: str | None,
-    fingerprint: bytes | None = None,
-) -> tuple[object, ...]:
-    """The parameters of ``APPEND`` for one append, its events chained to ``previous``."""
-    if idempotency_key is not None and fingerprint is None:
-        fingerprint = request_fingerprint(stream_id, expected_version, events)
-    return (
-        stream_id,
-        expected_version,
-        previous,
-        text_array([event.type for event in events]),
-        int_array([event.schema_version for event in events]),
-        bytea_array([event.data for event in events]),
-        bytea_array(chain(previous, stream_id, expected_version + 1, events)),
-        idempotency_key,
-        fingerprint if idempotency_key is not None else None,
-    )
-
-
 def latest_versions_query(types: Sequence[str]) -> sql.Composed:
     """One column per type, the latest version of that type in each stream.
 
@@ -422,12 +390,3 @@ async def open_pool(
         wait=wait,
     ) as pool:
         yield pool
-
-
-def _append_outcome(stream_id: str, expected_version: int, row: tuple[Any, ...]) -> AppendResult:
-    outcome, current, first, last, positions, last_hash = row
-    if outcome == "conflict":
-        raise ConcurrencyConflict(stream_id, expected_version, current)
-    if outcome == "key_reused":
-        raise IdempotencyKeyReused()
-    return AppendResult(stream_id, first, last, tuple(positions), last_hash)

@@ -1,4 +1,5 @@
-"""Playing: a seat's command decided and appended at the loaded version, and its retries."""
+"""Playing: a seat's command decided on the cached state and appended at its version, and its
+retries."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.commands import Resign, SeatCommand
+from domain.errors import DomainError
 from domain.match_rules import MatchRules
 from service.errors import (
     DeadlinePassed,
@@ -26,6 +28,8 @@ from service.store.match_streams import Loaded
 
 # What a bot seat plays at a state: its seat and command (None: no bot is to move).
 BotChoice = Callable[[Any], tuple[int, SeatCommand] | None]
+# What refuses a command on the match's state: the rules, a stale If-Match, a passed deadline.
+REFUSALS = (DomainError, StaleVersion, DeadlinePassed)
 
 
 class PlayingMatches(MatchServiceBase):
@@ -38,24 +42,90 @@ class PlayingMatches(MatchServiceBase):
         if not match.full:
             raise WaitingForOpponent("an invited player has not joined yet")
         require_started(match, received_at)
-        match_id = match.match_id
-        streams, rules = self.streams_for(match), self.rules_for(match)
-        loaded = await streams.load(match_id)
         key = fingerprint = None
         if request.idempotency_key is not None:
-            key = _store_key(match_id, seat, request.idempotency_key)
+            key = _store_key(match.match_id, seat, request.idempotency_key)
             fingerprint = request.fingerprint(seat)
-            # Looked up after loading: a first attempt the lookup misses commits after the
-            # load too, so this attempt is decided on the same version or meets a conflict, and
-            # the store answers its append with the first one's.
-            first = await streams.store.find_idempotent(key)
-            if first is not None:
-                return await self._answer_again(match, first, fingerprint)
+        try:
+            return await self._played(match, seat, request, received_at, key, fingerprint)
+        except REFUSALS:
+            # Refused on the match as it is. A retry is answered with its first attempt, if
+            # there was one: it committed with the events the refusal was decided on (the key
+            # is written in the same statement), so the lookup finds it. A command that is
+            # legal again is not refused: its append answers with the first attempt's instead.
+            if key is None or fingerprint is None:
+                raise
+            first = await self.streams_for(match).store.find_idempotent(key)
+            if first is None:
+                raise
+            return await self._answer_again(match, first, fingerprint)
+
+    async def _played(
+        self,
+        match: RegisteredMatch,
+        seat: int,
+        request: CommandRequest,
+        received_at: datetime,
+        key: str | None,
+        fingerprint: bytes | None,
+    ) -> Loaded[Any]:
+        """Decided on this process's cached state without reading first; the append proves it
+        current. A refusal is only ever decided on a state read from the store (a stale state
+        may refuse what the match allows), and a conflict that brings the events another
+        process appended has the command decided again on them, once."""
+        match_id, streams = match.match_id, self.streams_for(match)
+        loaded = streams.cached(match_id)
+        read = loaded is None
+        if loaded is None:
+            loaded = await streams.load(match_id)
+        for attempt in range(2):
+            try:
+                events, state = self._decided(match, seat, request, loaded, received_at)
+            except REFUSALS:
+                if read:
+                    raise
+                loaded, read = await streams.load(match_id), True
+                events, state = self._decided(match, seat, request, loaded, received_at)
+            try:
+                after, _ = await streams.append(
+                    match_id,
+                    loaded,
+                    events,
+                    state=state,
+                    idempotency_key=key,
+                    fingerprint=fingerprint,
+                )
+            except event_store.ConcurrencyConflict as conflict:
+                caught = None if attempt else await streams.caught_up(match_id, loaded, conflict)
+                if caught is None:
+                    error = StaleVersion if request.if_match is not None else VersionConflict
+                    raise error(
+                        f"the match moved on to version {conflict.current} while this command "
+                        "was handled; nothing was applied"
+                    ) from None
+                loaded, read = caught, True
+                continue
+            if touches_fairness(events):
+                await self.fairness.sync(match, after.state)
+            return after
+        raise AssertionError("the second attempt returns or raises")
+
+    def _decided(
+        self,
+        match: RegisteredMatch,
+        seat: int,
+        request: CommandRequest,
+        loaded: Loaded[Any],
+        received_at: datetime,
+    ) -> tuple[list[Any], Any]:
+        """The events ``request`` makes at ``loaded`` with the system steps they make due, and
+        the state they lead to; raises one of ``REFUSALS``."""
         if request.if_match is not None and request.if_match != loaded.version:
             raise StaleVersion(
                 f"the match is at version {loaded.version}, not {request.if_match}; "
                 "load the view again"
             )
+        rules = self.rules_for(match)
         require_in_time(rules, loaded.state, seat, request.command, received_at)
         events = rules.decided(loaded.state, request.command, seat, received_at)
         steps, state = system_steps(
@@ -65,24 +135,7 @@ class PlayingMatches(MatchServiceBase):
             now=received_at,
             made=events,
         )
-        try:
-            after, _ = await streams.append(
-                match_id,
-                loaded,
-                [*events, *steps],
-                state=state,
-                idempotency_key=key,
-                fingerprint=fingerprint,
-            )
-        except event_store.ConcurrencyConflict as conflict:
-            error = StaleVersion if request.if_match is not None else VersionConflict
-            raise error(
-                f"the match moved on to version {conflict.current} while this command was "
-                "handled; nothing was applied"
-            ) from None
-        if touches_fairness([*events, *steps]):
-            await self.fairness.sync(match, after.state)
-        return after
+        return [*events, *steps], state
 
     async def play_bots(
         self, match: RegisteredMatch, loaded: Loaded[Any], choose: BotChoice, *, limit: int

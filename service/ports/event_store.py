@@ -45,6 +45,9 @@ class AppendResult(msgspec.Struct, frozen=True):
     # The hash of the event at last_version, when the store returns it with the append (not
     # for a replayed idempotency key): a receipt then signs it without reading it back.
     last_hash: bytes | None = None
+    # True when nothing was written: the answer is the first append made under the same
+    # idempotency key, which may differ from the events sent this time (their timestamps).
+    replayed: bool = False
 
 
 class IdempotentAppend(msgspec.Struct, frozen=True):
@@ -86,13 +89,27 @@ class EventStoreError(Exception):
 
 
 class ConcurrencyConflict(EventStoreError):  # noqa: N818  (named for what happened)
-    def __init__(self, stream_id: str, expected: int, current: int) -> None:
+    """The stream is not at the expected version. ``tail``, when the store could tell it in
+    the same answer, is every event after the expected version up to ``current``: a caller
+    that decided on a stale state folds it and decides again without reading first."""
+
+    def __init__(
+        self,
+        stream_id: str,
+        expected: int,
+        current: int,
+        tail: Sequence[StoredEvent] | None = None,
+    ) -> None:
         super().__init__(
             f"stream {stream_id!r} is at version {current}, not the expected version {expected}"
         )
         self.stream_id = stream_id
         self.expected = expected
         self.current = current
+        whole = tail is not None and [e.version for e in tail] == list(
+            range(expected + 1, current + 1)
+        )
+        self.tail: tuple[StoredEvent, ...] | None = tuple(tail) if whole and tail else None
 
 
 class UnknownPosition(EventStoreError, LookupError):  # noqa: N818
@@ -128,12 +145,14 @@ class EventStore(Protocol):
         idempotency_key: str | None = None,
         fingerprint: bytes | None = None,
     ) -> AppendResult:
-        """Append atomically, or raise ``ConcurrencyConflict`` naming the current version.
+        """Append atomically, or raise ``ConcurrencyConflict`` naming the current version and,
+        where the store can tell them in the same answer, the events after the expected one.
 
         ``fingerprint`` names the request an idempotency key stands for; by default it is the
         append itself (stream, expected version and events), but a caller may name a request
         that is decided anew on each attempt. A retry with the same key, stream and fingerprint
-        returns the first result and writes nothing, whatever it would append now; the same key
+        returns the first result (``replayed``) and writes nothing, whatever it would append
+        now; the same key
         with another fingerprint or stream raises ``service.errors.IdempotencyKeyReused``.
         """
         ...

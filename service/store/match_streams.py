@@ -7,10 +7,19 @@ stream, so a reader of the global log knows a match's stream by asking ``match_i
 
 Loading is a fold of the stream (the domain's fold, the service's only fold). The events a
 command adds are folded once, where they are decided, and appended with the state they lead
-to, which becomes the cached state. Two things keep it cheap without ever trusting memory: a
-snapshot every ``snapshot_every`` events (so a process that has never seen the match folds
-only the tail), and a small per-process cache of recent states, which is only a starting
-point: the tail after the cached version is always read from the store.
+to, which becomes the cached state. Two things keep it cheap: a snapshot every
+``snapshot_every`` events (so a process that has never seen the match folds only the tail),
+and a small per-process cache of recent states.
+
+``load`` trusts the cache only as a starting point: it always reads the tail after it. A
+command does not read first (``cached``): it is decided on the cached state, and the append's
+version check is what proves that state current. When another process appended meanwhile, the
+append's conflict carries the events after the cached version, in the same round trip, and
+``caught_up`` folds them so the command is decided again on the match as it is. A stale state
+therefore costs a second append, never a wrong one: nothing is appended but at the version it
+was decided on. A read (a seat's view between turns) has no append to prove its state current,
+and nothing cheaper than the tail read does: another process may have appended, and a client
+that sent its command there and reads here must see it. So ``load`` still reads.
 """
 
 from __future__ import annotations
@@ -29,7 +38,13 @@ from domain import Event, MatchState
 from domain import match_rules as rules
 from domain.formats import FormatEvent, FormatState
 from domain.match_rules import MatchRules
-from service.ports.event_store import AppendResult, EventStore, NewEvent, StoredEvent
+from service.ports.event_store import (
+    AppendResult,
+    ConcurrencyConflict,
+    EventStore,
+    NewEvent,
+    StoredEvent,
+)
 from service.store.codec import TABLE_EVENTS, TWO_SEAT_EVENTS, Codec
 from service.store.match_stream_names import MatchStream
 
@@ -175,6 +190,10 @@ class MatchStreams(Generic[S, E]):
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
         self._cache: OrderedDict[str, Loaded[S]] = OrderedDict()
+        # The version this process's last append to each match reached: a conflict with an
+        # append made here after a command's start is a race between two commands handled
+        # here, not a stale cache (``caught_up``).
+        self._written: dict[str, int] = {}
         # Looked up once: a command passes here a few times, and each lookup costs.
         self._prefix = kind.prefix
         self._decode: Callable[[StoredEvent], E] = kind.codec.from_record
@@ -196,6 +215,32 @@ class MatchStreams(Generic[S, E]):
         return MatchStreams(
             self.store, kind, snapshot_every=self._snapshot_every, cache_size=self._cache_size
         )
+
+    def cached(self, match_id: str) -> Loaded[S] | None:
+        """This process's latest state of the match, unread: maybe stale (an append decided
+        on it will say so, see ``caught_up``); None when none is cached."""
+        cached = self._cache.get(match_id)
+        if cached is None:
+            return None
+        self._cache.move_to_end(match_id)
+        return Loaded(cached.state, cached.version)
+
+    async def caught_up(
+        self, match_id: str, start: Loaded[S], conflict: ConcurrencyConflict
+    ) -> Loaded[S] | None:
+        """The match as it is, after an append decided on ``start`` met ``conflict``; None when
+        an append made by this process since ``start`` is what moved it. Two commands handled
+        here at once are then a race, and its loser is told so, as when every command read
+        first. Otherwise ``start`` was stale (another process appended): the events after it
+        come with the conflict, or are read when the store could not send them whole."""
+        if self._written.get(match_id, 0) > start.version:
+            return None
+        if conflict.tail is not None and conflict.expected == start.version:
+            decode = self._decode
+            caught = self.fold(start, [decode(record) for record in conflict.tail])
+            self._remember(match_id, caught)
+            return caught
+        return await self.load(match_id)
 
     async def load(self, match_id: str) -> Loaded[S]:
         start = self._cache.get(match_id) or await self._snapshot(match_id) or self.empty()
@@ -234,7 +279,7 @@ class MatchStreams(Generic[S, E]):
 
         ``state`` is the state the events lead to, when the caller has folded them already.
         Under an idempotency key the store may answer with the first append made under it:
-        then the state returned is the one right after that append.
+        then the state returned is the one right after that append (``retried``).
         """
         encode = self._encode
         result = await self.store.append(
@@ -244,15 +289,14 @@ class MatchStreams(Generic[S, E]):
             idempotency_key=idempotency_key,
             fingerprint=fingerprint,
         )
-        if (result.first_version, result.last_version) != (
-            start.version + 1,
-            start.version + len(events),
-        ):
-            # The first append under this key was decided on another version than ``start``.
+        if result.replayed:
+            # The first append under this key is the answer: its events, not these (decided
+            # again, maybe on another version, maybe at another time), are the stored ones.
             first = await self.load_at(match_id, result.last_version)
-            return Loaded(first.state, first.version, result), result
+            return Loaded(first.state, first.version, result, retried=True), result
         folded = state if state is not None else self.fold(start, events).state
         loaded = Loaded(folded, start.version + len(events), result)
+        self._written[match_id] = max(self._written.get(match_id, 0), loaded.version)
         self._remember(match_id, loaded)
         if loaded.version // self._snapshot_every > start.version // self._snapshot_every:
             await self.store.save_snapshot(
@@ -279,4 +323,5 @@ class MatchStreams(Generic[S, E]):
             self._cache[match_id] = loaded
         self._cache.move_to_end(match_id)
         while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+            forgotten, _ = self._cache.popitem(last=False)
+            self._written.pop(forgotten, None)

@@ -119,6 +119,25 @@ async def test_stale_expected_version_is_refused_naming_the_current_version(
     assert (stale.value.stream_id, stale.value.expected, stale.value.current) == ("match-1", 1, 2)
     assert "version 2" in str(stale.value)
     assert payloads(await store.read_stream("match-1")) == [{"n": 1}, {"n": 2}]
+    # The refusal brings what the writer missed, as stored: it need not read it.
+    assert stale.value.tail == tuple(await store.read_stream("match-1", after_version=1))
+
+
+async def test_a_conflict_brings_every_event_after_the_expected_version(
+    store: EventStore,
+) -> None:
+    await store.append("match-1", [event("E", n=1)], expected_version=0)
+    await store.append("match-1", [event("E", n=2), event("E", n=3)], expected_version=1)
+
+    for expected in (0, 1, 2):
+        with pytest.raises(ConcurrencyConflict) as behind:
+            await store.append("match-1", [event("E", n=9)], expected_version=expected)
+        stored = await store.read_stream("match-1", after_version=expected)
+        assert behind.value.tail == tuple(stored)
+        assert [e.version for e in stored] == list(range(expected + 1, 4))
+    with pytest.raises(ConcurrencyConflict) as ahead:
+        await store.append("match-1", [event("E", n=9)], expected_version=5)
+    assert ahead.value.tail is None
 
 
 async def test_creating_an_existing_stream_is_a_conflict(store: EventStore) -> None:
@@ -159,6 +178,10 @@ async def test_twenty_racing_writers_win_exactly_one_version_each(store: EventSt
                 )
                 if isinstance(outcome, ConcurrencyConflict):
                     assert outcome.current > version
+                    if outcome.tail is not None:
+                        # What the loser missed is exactly what is stored after its version.
+                        stored = await store.read_stream("match-1", after_version=version)
+                        assert outcome.tail == tuple(stored[: outcome.current - version])
                     continue
                 assert outcome.last_version not in winners, "two writers won the same version"
                 winners[outcome.last_version] = number
@@ -190,6 +213,11 @@ async def attempt(
 # Guarantee 2: idempotent retries
 
 
+def replayed(first: AppendResult) -> AppendResult:
+    """``first`` as a retry under its key is answered: the same, marked as written before."""
+    return msgspec.structs.replace(first, replayed=True)
+
+
 async def test_a_retry_with_the_same_key_returns_the_first_result_and_writes_nothing(
     store: EventStore,
 ) -> None:
@@ -198,7 +226,7 @@ async def test_a_retry_with_the_same_key_returns_the_first_result_and_writes_not
 
     retry = await store.append("match-1", batch, expected_version=0, idempotency_key="cmd-1")
 
-    assert retry == first
+    assert retry == replayed(first)
     assert [e.version for e in await store.read_stream("match-1")] == [1, 2]
     assert len(await store.read_all()) == 2
 
@@ -211,12 +239,9 @@ async def test_a_retry_still_returns_the_first_result_after_the_stream_moved_on(
     )
     await store.append("match-1", [event("E", n=2)], expected_version=1)
 
-    assert (
-        await store.append(
-            "match-1", [event("E", n=1)], expected_version=0, idempotency_key="cmd-1"
-        )
-        == first
-    )
+    assert await store.append(
+        "match-1", [event("E", n=1)], expected_version=0, idempotency_key="cmd-1"
+    ) == replayed(first)
     assert await store.stream_version("match-1") == 2
 
 
@@ -282,7 +307,7 @@ async def test_a_named_request_is_replayed_whatever_it_would_append_now(
         "match-1", [event("E", n=3)], expected_version=2, idempotency_key="cmd-1", fingerprint=b"r"
     )
 
-    assert retry == first
+    assert retry == replayed(first)
     assert await store.stream_version("match-1") == 2
 
 
@@ -325,7 +350,8 @@ async def test_concurrent_attempts_of_one_named_request_write_it_once(store: Eve
         )
     )
 
-    assert len(set(results)) == 1
+    assert len({replayed(result) for result in results}) == 1
+    assert [result.replayed for result in results].count(False) == 1, "one attempt wrote"
     assert [e.version for e in await store.read_stream("match-1")] == [1]
 
 
@@ -338,7 +364,8 @@ async def test_concurrent_retries_of_one_request_write_it_once(store: EventStore
         )
     )
 
-    assert len(set(results)) == 1
+    assert len({replayed(result) for result in results}) == 1
+    assert [result.replayed for result in results].count(False) == 1, "one attempt wrote"
     assert [e.version for e in await store.read_stream("match-1")] == [1]
 
 
@@ -575,11 +602,16 @@ async def test_a_random_workload_matches_a_simple_model(store: EventStore) -> No
             with pytest.raises(IdempotencyKeyReused):
                 await append()
         elif key in requests:
-            assert await append() == results[key]
+            assert await append() == replayed(results[key])
         elif expected != current:
             with pytest.raises(ConcurrencyConflict) as conflict:
                 await append()
             assert conflict.value.current == current
+            if expected < current:
+                missed = model[stream][expected:]
+                assert [e.data for e in conflict.value.tail or ()] == missed
+            else:
+                assert conflict.value.tail is None
         else:
             result = await append()
             assert (result.first_version, result.last_version) == (current + 1, current + 1)

@@ -9,7 +9,8 @@ import random
 import psycopg
 import pytest
 
-from adapters.postgres.event_store import APPEND, PostgresEventStore, append_params
+from adapters.postgres.append_statement import APPEND, append_params
+from adapters.postgres.event_store import PostgresEventStore
 from service.errors import IdempotencyKeyReused
 from service.ports.event_store import NewEvent
 from service.store.hash_chain import GENESIS, link_hash

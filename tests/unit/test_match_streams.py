@@ -43,7 +43,11 @@ async def test_an_append_answered_with_an_earlier_one_returns_the_state_after_th
         "m", moved, started, idempotency_key="k", fingerprint=b"request"
     )
 
-    assert again == first
+    assert (again.state, again.version) == (first.state, first.version)
+    assert again.retried
+    assert result.replayed
+    assert again.appended == result
+    assert msgspec.structs.replace(result, replayed=False) == first.appended
     assert (result.first_version, result.last_version) == (1, first.version)
     assert await store.stream_version(stream_id("m")) == moved.version
     loaded = await streams.load("m")
