@@ -20,6 +20,8 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from domain.commands import SeatCommand, SystemCommand
 from domain.formats.commands import CutSeats, DealTable, StartFormatMatch
 from domain.formats.events import FormatEvent
+from web.openapi_operations import refine_operations
+from web.openapi_types import refine_types
 from web.problems import ALL_KINDS, problem_type
 
 Json = dict[str, Any]
@@ -48,6 +50,8 @@ def client_document(schema: Json) -> Json:
     """``schema`` (Litestar's document, as a dict) refined for clients; ``schema`` is kept."""
     document = copy.deepcopy(schema)
     schemas: Json = document["components"]["schemas"]
+    refine_types(document)
+    refine_operations(document)
     _seat_commands(document, schemas)
     for name in SERVER_ONLY:
         schemas.pop(name, None)
@@ -79,13 +83,14 @@ def _seat_commands(document: Json, schemas: Json) -> None:
     the seat out (``{Command}Body``), since the token names it."""
     names = [cls.__name__ for cls in SeatCommand.__args__]
     for name in names:
-        body = copy.deepcopy(schemas[name])
+        body = schemas.pop(name)
         body["required"] = [field for field in body["required"] if field != "seat"]
         body["title"] = f"{name}Body"
         schemas[f"{name}Body"] = body
+    # A legal action is posted as it is: one schema for both, so a client needs no conversion.
     for view in ("MatchView", "FormatMatchView"):
         actions = schemas[view]["properties"]["legal_actions"]
-        actions["items"] = {"oneOf": [{"$ref": REF + name} for name in names]}
+        actions["items"] = {"oneOf": [{"$ref": f"{REF}{name}Body"} for name in names]}
     request = document["paths"]["/matches/{match_id}/commands"]["post"]["requestBody"]
     request["content"]["application/json"]["schema"] = {
         "oneOf": [{"$ref": f"{REF}{name}Body"} for name in names]
