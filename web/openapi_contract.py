@@ -22,6 +22,7 @@ from domain.formats.commands import CutSeats, DealTable, StartFormatMatch
 from domain.formats.events import FormatEvent
 from web.openapi_operations import refine_operations
 from web.openapi_types import refine_types
+from web.openapi_webhooks import add_webhooks
 from web.problems import ALL_KINDS, problem_type
 
 Json = dict[str, Any]
@@ -50,6 +51,7 @@ def client_document(schema: Json) -> Json:
     """``schema`` (Litestar's document, as a dict) refined for clients; ``schema`` is kept."""
     document = copy.deepcopy(schema)
     schemas: Json = document["components"]["schemas"]
+    add_webhooks(document)
     refine_types(document)
     refine_operations(document)
     _seat_commands(document, schemas)
@@ -58,9 +60,14 @@ def client_document(schema: Json) -> Json:
     _discriminate(document, schemas)
     _optional_when_omitted(schemas)
     _typed_headers(document)
-    schemas["Problem"]["properties"]["type"]["enum"] = sorted(
-        problem_type(kind) for kind in ALL_KINDS
-    )
+    # Open: new problem types may come within a version, and a client must not fail on one.
+    schemas["Problem"]["properties"]["type"] = {
+        "anyOf": [
+            {"type": "string", "enum": sorted(problem_type(kind) for kind in ALL_KINDS)},
+            {"type": "string"},
+        ],
+        "description": "One of the types listed, or a newer one: treat it by the status",
+    }
     document["info"]["description"] += VERSION_POLICY
     return document
 

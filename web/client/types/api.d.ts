@@ -14,7 +14,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a match */
-        post: operations["MatchesCreate"];
+        post: operations["createMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -31,7 +31,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Join a match with an invite code */
-        post: operations["MatchesJoinJoin"];
+        post: operations["joinMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -46,7 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** A match's public summary */
-        get: operations["MatchesMatchIdSummary"];
+        get: operations["getMatchSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your seat's view of the match */
-        get: operations["MatchesMatchIdViewGetView"];
+        get: operations["getMatchView"];
         put?: never;
         post?: never;
         delete?: never;
@@ -82,7 +82,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Play a command */
-        post: operations["MatchesMatchIdCommandsPlay"];
+        post: operations["sendCommand"];
         delete?: never;
         options?: never;
         head?: never;
@@ -97,7 +97,7 @@ export interface paths {
             cookie?: never;
         };
         /** The match's events after a version */
-        get: operations["MatchesMatchIdEventsListEvents"];
+        get: operations["listMatchEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -114,7 +114,7 @@ export interface paths {
             cookie?: never;
         };
         /** Live events (Server-Sent Events) */
-        get: operations["MatchesMatchIdStreamStream"];
+        get: operations["streamMatchEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -133,7 +133,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A single-use ticket for your seat's live stream */
-        post: operations["MatchesMatchIdStreamTicketsIssue"];
+        post: operations["createStreamTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -148,7 +148,7 @@ export interface paths {
             cookie?: never;
         };
         /** The match's result */
-        get: operations["MatchesMatchIdResultResult"];
+        get: operations["getMatchResult"];
         put?: never;
         post?: never;
         delete?: never;
@@ -167,7 +167,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End one of your matches by adjudication */
-        post: operations["MatchesMatchIdAdjudicationAdjudicate"];
+        post: operations["adjudicateMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -182,7 +182,7 @@ export interface paths {
             cookie?: never;
         };
         /** A finished hand's history, in plain text */
-        get: operations["MatchesMatchIdHandsHistoryHistory"];
+        get: operations["getHandHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -199,7 +199,7 @@ export interface paths {
             cookie?: never;
         };
         /** The match's game record */
-        get: operations["MatchesMatchIdRecordRecord"];
+        get: operations["getMatchRecord"];
         put?: never;
         post?: never;
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
             cookie?: never;
         };
         /** The complete state after an event */
-        get: operations["MatchesMatchIdReplayReplay"];
+        get: operations["getMatchReplay"];
         put?: never;
         post?: never;
         delete?: never;
@@ -233,7 +233,7 @@ export interface paths {
             cookie?: never;
         };
         /** The match's latest signed checkpoint */
-        get: operations["MatchesMatchIdCheckpointCheckpoint"];
+        get: operations["getMatchCheckpoint"];
         put?: never;
         post?: never;
         delete?: never;
@@ -250,7 +250,7 @@ export interface paths {
             cookie?: never;
         };
         /** The verifier key of checkpoints and receipts */
-        get: operations["CheckpointsKeyKey"];
+        get: operations["getCheckpointKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -267,7 +267,7 @@ export interface paths {
             cookie?: never;
         };
         /** A signed checkpoint of the whole global log */
-        get: operations["LogCheckpointLogCheckpoint"];
+        get: operations["getLogCheckpoint"];
         put?: never;
         post?: never;
         delete?: never;
@@ -286,7 +286,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Commit to a match's seeds */
-        post: operations["CommitmentsCreate"];
+        post: operations["createCommitment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -301,7 +301,7 @@ export interface paths {
             cookie?: never;
         };
         /** Every match's public events, in order */
-        get: operations["FeedPage"];
+        get: operations["readFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -318,10 +318,10 @@ export interface paths {
             cookie?: never;
         };
         /** Your webhooks */
-        get: operations["WebhooksListWebhooks"];
+        get: operations["listWebhooks"];
         put?: never;
         /** Register a webhook */
-        post: operations["WebhooksCreate"];
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -336,7 +336,7 @@ export interface paths {
             cookie?: never;
         };
         /** A webhook's deliveries and every attempt */
-        get: operations["WebhooksWebhookIdDeliveriesDeliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a webhook */
-        delete: operations["WebhooksWebhookIdRemove"];
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -372,7 +372,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a round of matches, all or none */
-        post: operations["RoundsCreate"];
+        post: operations["createRound"];
         delete?: never;
         options?: never;
         head?: never;
@@ -387,7 +387,7 @@ export interface paths {
             cookie?: never;
         };
         /** A round's results, match by match */
-        get: operations["RoundsRoundIdResults"];
+        get: operations["getRoundResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -404,7 +404,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your match with this external ref */
-        get: operations["OperatorMatchesByRefByRef"];
+        get: operations["getOperatorMatchByRef"];
         put?: never;
         post?: never;
         delete?: never;
@@ -421,7 +421,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your matches, filtered and paged */
-        get: operations["OperatorMatchesListMatches"];
+        get: operations["listOperatorMatches"];
         put?: never;
         post?: never;
         delete?: never;
@@ -438,10 +438,10 @@ export interface paths {
             cookie?: never;
         };
         /** My matches */
-        get: operations["PlayersMeMatchesMyMatches"];
+        get: operations["listMyMatches"];
         put?: never;
         /** Create a match as this player */
-        post: operations["PlayersMeMatchesCreateMatch"];
+        post: operations["createMyMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -456,7 +456,7 @@ export interface paths {
             cookie?: never;
         };
         /** My live inbox (Server-Sent Events) */
-        get: operations["PlayersMeInboxInbox"];
+        get: operations["readMyInbox"];
         put?: never;
         post?: never;
         delete?: never;
@@ -473,7 +473,7 @@ export interface paths {
             cookie?: never;
         };
         /** Who the credential is */
-        get: operations["PlayersMeMe"];
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -492,7 +492,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Replace the credential */
-        post: operations["PlayersMeCredentialRotate"];
+        post: operations["rotateMyCredential"];
         delete?: never;
         options?: never;
         head?: never;
@@ -509,7 +509,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign up */
-        post: operations["PlayersSignUp"];
+        post: operations["signUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -524,12 +524,12 @@ export interface paths {
             cookie?: never;
         };
         /** My quick match */
-        get: operations["PlayersMeQuickMatchStatus"];
+        get: operations["getQuickMatch"];
         put?: never;
         /** Ask for a quick match */
-        post: operations["PlayersMeQuickMatchAsk"];
+        post: operations["askQuickMatch"];
         /** Stop waiting for a quick match */
-        delete: operations["PlayersMeQuickMatchCancel"];
+        delete: operations["cancelQuickMatch"];
         options?: never;
         head?: never;
         patch?: never;
@@ -545,7 +545,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Invite a player, or anyone with the code */
-        post: operations["PlayersMeInvitesInvite"];
+        post: operations["invitePlayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -562,7 +562,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Join a match by invite code as this player */
-        post: operations["PlayersMeJoinJoin"];
+        post: operations["joinByInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -579,7 +579,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Offer the opponent a rematch */
-        post: operations["PlayersMeMatchesMatchIdRematchRematch"];
+        post: operations["askRematch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -594,7 +594,7 @@ export interface paths {
             cookie?: never;
         };
         /** Health */
-        get: operations["HealthHealth"];
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -611,7 +611,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness */
-        get: operations["HealthLiveLive"];
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -628,7 +628,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness */
-        get: operations["HealthReadyReady"];
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -638,7 +638,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    matchNews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A match's news: made, started, a hand, game or match over
+         * @description Signed with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (docs/tournament.md); deliveries are at least once, so drop a repeated `event_id` or `notice_id`.
+         */
+        post: operations["receivePayload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    playerNews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A player's news, for a push relay (`players:relay`)
+         * @description Signed with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (docs/tournament.md); deliveries are at least once, so drop a repeated `event_id` or `notice_id`.
+         */
+        post: operations["receiveRelayBody"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** AdjudicatedFormatTable */
@@ -719,16 +760,6 @@ export interface components {
             status_code: number | null;
             error: string | null;
         };
-        /** BigGin */
-        BigGin: {
-            seat: number;
-            melds?: string[][] | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "big_gin";
-        };
         /** CardsCut */
         CardsCut: {
             pairs: string[][];
@@ -738,16 +769,6 @@ export interface components {
              * @enum {string}
              */
             type: "cards_cut";
-        };
-        /** ChooseDealer */
-        ChooseDealer: {
-            seat: number;
-            dealer: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "choose_dealer";
         };
         /** ClockView */
         ClockView: {
@@ -782,7 +803,7 @@ export interface components {
              * @default 0
              */
             seat: number;
-            bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
+            bots?: (("easy" | "medium" | "hard" | "random" | "simple" | "strong") | null)[];
             /**
              * @default 2
              * @enum {integer}
@@ -793,8 +814,7 @@ export interface components {
         /** CreatePlayerMatch */
         CreatePlayerMatch: {
             options?: components["schemas"]["RuleOptions"];
-            /** @enum {null|string} */
-            bot?: "easy" | "medium" | "hard" | "random" | "simple" | "strong" | null;
+            bot?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong") | null;
         };
         /** CreateRound */
         CreateRound: {
@@ -855,6 +875,7 @@ export interface components {
         /** Delivery */
         Delivery: {
             delivery_id: number;
+            /** Format: uuid */
             match_id: string;
             /** @enum {string} */
             kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_joined" | "player_your_turn" | "player_match_ended";
@@ -868,23 +889,14 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             delivered_at: string | null;
-            payload: unknown;
+            /** @description The body sent, as the receiver got it */
+            payload: components["schemas"]["Payload"] | components["schemas"]["RelayBody"];
             attempt_log: components["schemas"]["Attempt"][];
         };
         /** DeliveryPage */
         DeliveryPage: {
             deliveries: components["schemas"]["Delivery"][];
             next: number;
-        };
-        /** Discard */
-        Discard: {
-            seat: number;
-            card: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "discard";
         };
         /** Discarded */
         Discarded: {
@@ -895,24 +907,6 @@ export interface components {
              * @enum {string}
              */
             type: "discarded";
-        };
-        /** DrawFromDiscard */
-        DrawFromDiscard: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "draw_from_discard";
-        };
-        /** DrawFromStock */
-        DrawFromStock: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "draw_from_stock";
         };
         /** Drew */
         Drew: {
@@ -949,6 +943,7 @@ export interface components {
         };
         /** EventFeed */
         EventFeed: {
+            /** Format: uuid */
             match_id: string;
             events: components["schemas"]["EventEnvelope"][];
         };
@@ -964,6 +959,7 @@ export interface components {
         /** FeedEntry */
         FeedEntry: {
             position: number;
+            /** Format: uuid */
             match_id: string;
             version: number;
             type: string;
@@ -975,15 +971,6 @@ export interface components {
         FeedPage: {
             entries: components["schemas"]["FeedEntry"][];
             next: number;
-        };
-        /** FinishLayoff */
-        FinishLayoff: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "finish_layoff";
         };
         /** FormatGameWon */
         FormatGameWon: {
@@ -1019,6 +1006,7 @@ export interface components {
         };
         /** FormatMatchSummary */
         FormatMatchSummary: {
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             /** Format: date-time */
@@ -1063,7 +1051,8 @@ export interface components {
             seat: number;
             table: number | null;
             hand: string[];
-            legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"] | components["schemas"]["Resign"])[];
+            legal_actions: (components["schemas"]["ChooseDealerBody"] | components["schemas"]["TakeUpcardBody"] | components["schemas"]["PassUpcardBody"] | components["schemas"]["DrawFromStockBody"] | components["schemas"]["DrawFromDiscardBody"] | components["schemas"]["DiscardBody"] | components["schemas"]["KnockBody"] | components["schemas"]["BigGinBody"] | components["schemas"]["LayOffBody"] | components["schemas"]["FinishLayoffBody"] | components["schemas"]["ResignBody"])[];
+            /** Format: uuid */
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
@@ -1092,6 +1081,7 @@ export interface components {
         FormatPhase: "start" | "cut" | "deal" | "play" | "match_over";
         /** FormatReplayState */
         FormatReplayState: {
+            /** Format: uuid */
             match_id: string;
             version: number;
             event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"];
@@ -1147,6 +1137,7 @@ export interface components {
             format: string;
             /** @default 1 */
             format_version: number;
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             /** Format: date-time */
@@ -1223,20 +1214,10 @@ export interface components {
         };
         /** Joined */
         Joined: {
+            /** Format: uuid */
             match_id: string;
             seat: number;
             token: string;
-        };
-        /** Knock */
-        Knock: {
-            seat: number;
-            card: string;
-            melds?: string[][] | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "knock";
         };
         /** KnockView */
         KnockView: {
@@ -1279,19 +1260,9 @@ export interface components {
              */
             type: "laid_off";
         };
-        /** LayOff */
-        LayOff: {
-            seat: number;
-            card: string;
-            meld: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "lay_off";
-        };
         /** ListedMatch */
         ListedMatch: {
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             round_id: string | null;
@@ -1341,6 +1312,7 @@ export interface components {
         };
         /** MatchResult */
         MatchResult: {
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             /** @enum {string} */
@@ -1357,6 +1329,7 @@ export interface components {
         };
         /** MatchSummary */
         MatchSummary: {
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             /** Format: date-time */
@@ -1402,7 +1375,8 @@ export interface components {
             hand: string[];
             opponent_card_count: number;
             opponent_took: string[];
-            legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"] | components["schemas"]["Resign"])[];
+            legal_actions: (components["schemas"]["ChooseDealerBody"] | components["schemas"]["TakeUpcardBody"] | components["schemas"]["PassUpcardBody"] | components["schemas"]["DrawFromStockBody"] | components["schemas"]["DrawFromDiscardBody"] | components["schemas"]["DiscardBody"] | components["schemas"]["KnockBody"] | components["schemas"]["BigGinBody"] | components["schemas"]["LayOffBody"] | components["schemas"]["FinishLayoffBody"] | components["schemas"]["ResignBody"])[];
+            /** Format: uuid */
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
@@ -1426,6 +1400,7 @@ export interface components {
         };
         /** MyMatch */
         MyMatch: {
+            /** Format: uuid */
             match_id: string;
             seat: number;
             /** @enum {string} */
@@ -1442,11 +1417,13 @@ export interface components {
         };
         /** NewCredential */
         NewCredential: {
+            /** Format: uuid */
             player_id: string;
             credential: string;
         };
         /** NewInvite */
         NewInvite: {
+            /** Format: uuid */
             match_id: string;
             seats: components["schemas"]["SeatToken"][];
             invite_code: string;
@@ -1457,6 +1434,7 @@ export interface components {
         };
         /** NewMatch */
         NewMatch: {
+            /** Format: uuid */
             match_id: string;
             seats: components["schemas"]["SeatToken"][];
             commitment: string;
@@ -1465,12 +1443,14 @@ export interface components {
         };
         /** NewPlayer */
         NewPlayer: {
+            /** Format: uuid */
             player_id: string;
             display_name: string;
             credential: string;
         };
         /** NewPlayerMatch */
         NewPlayerMatch: {
+            /** Format: uuid */
             match_id: string;
             seats: components["schemas"]["SeatToken"][];
             commitment: string;
@@ -1478,27 +1458,20 @@ export interface components {
         };
         /** NewRound */
         NewRound: {
+            /** Format: uuid */
             round_id: string;
             clocks_start_at: string | null;
             matches: components["schemas"]["RoundMatchCreated"][];
         };
         /** NewWebhook */
         NewWebhook: {
+            /** Format: uuid */
             webhook_id: string;
             url: string;
             events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_joined" | "player_your_turn" | "player_match_ended")[];
             /** Format: date-time */
             created_at: string;
             secret: string;
-        };
-        /** PassUpcard */
-        PassUpcard: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "pass_upcard";
         };
         /**
          * Phase
@@ -1515,6 +1488,7 @@ export interface components {
         };
         /** PlayerProfile */
         PlayerProfile: {
+            /** Format: uuid */
             player_id: string;
             display_name: string;
             /** Format: date-time */
@@ -1531,8 +1505,8 @@ export interface components {
         };
         /** Problem */
         Problem: {
-            /** @enum {string} */
-            type: "/problems/already-queued" | "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/display-name-too-long" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-display-name" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-expired" | "/problems/invite-not-for-you" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-credential" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-queued" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/player-not-found" | "/problems/rematch-not-available" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-credential" | "/problems/wrong-token";
+            /** @description One of the types listed, or a newer one: treat it by the status */
+            type: ("/problems/already-queued" | "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/display-name-too-long" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-display-name" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-expired" | "/problems/invite-not-for-you" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-credential" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-queued" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/player-not-found" | "/problems/rematch-not-available" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-credential" | "/problems/wrong-token") | string;
             title: string;
             status: number;
             detail: string;
@@ -1553,8 +1527,7 @@ export interface components {
             status: "ok" | "unavailable";
             /** @enum {string} */
             database: "ok" | "unreachable";
-            /** @enum {null|string} */
-            migrations: "done" | "pending" | null;
+            migrations: ("done" | "pending") | null;
         };
         /** RecordSeat */
         RecordSeat: {
@@ -1566,6 +1539,7 @@ export interface components {
         };
         /** ReplayState */
         ReplayState: {
+            /** Format: uuid */
             match_id: string;
             version: number;
             event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"];
@@ -1593,15 +1567,6 @@ export interface components {
              */
             kind: "two_players";
         };
-        /** Resign */
-        Resign: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "resign";
-        };
         /** RevealedSeed */
         RevealedSeed: {
             link: number;
@@ -1610,6 +1575,7 @@ export interface components {
         };
         /** RoundMatchCreated */
         RoundMatchCreated: {
+            /** Format: uuid */
             match_id: string;
             seats: components["schemas"]["SeatToken"][];
             commitment: string;
@@ -1626,10 +1592,11 @@ export interface components {
              */
             players: 2 | 3 | 4;
             external_player_ids?: (string | null)[];
-            bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
+            bots?: (("easy" | "medium" | "hard" | "random" | "simple" | "strong") | null)[];
         };
         /** RoundResults */
         RoundResults: {
+            /** Format: uuid */
             round_id: string;
             /** Format: date-time */
             created_at: string;
@@ -1932,15 +1899,6 @@ export interface components {
             clock: components["schemas"]["ClockView"] | null;
             ending: components["schemas"]["EndingView"] | null;
         };
-        /** TakeUpcard */
-        TakeUpcard: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "take_upcard";
-        };
         /** TimedOut */
         TimedOut: {
             seat: number;
@@ -1966,6 +1924,7 @@ export interface components {
         };
         /** Webhook */
         Webhook: {
+            /** Format: uuid */
             webhook_id: string;
             url: string;
             events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_joined" | "player_your_turn" | "player_match_ended")[];
@@ -1975,6 +1934,56 @@ export interface components {
         /** WebhookList */
         WebhookList: {
             webhooks: components["schemas"]["Webhook"][];
+        };
+        /**
+         * Payload
+         * @description ``event_id`` names the event for good: a receiver that sees it twice (deliveries are at
+         *     least once) can drop the second.
+         */
+        Payload: {
+            event_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_joined";
+            /** Format: uuid */
+            match_id: string;
+            external_ref: string | null;
+            players: components["schemas"]["PlayerRef"][];
+            version: number;
+            position: number;
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["TableEvent"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
+            result: string;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            player: components["schemas"]["PlayerRef"] | null;
+        };
+        /** PlayerRef */
+        PlayerRef: {
+            seat: number;
+            external_player_id: string | null;
+        };
+        /**
+         * RelayBody
+         * @description ``notice_id`` names the notice for good (deliveries are at least once).
+         */
+        RelayBody: {
+            notice_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "player_your_turn" | "player_match_ended";
+            /** Format: uuid */
+            player_id: string;
+            /** Format: uuid */
+            match_id: string;
+            seat: number;
+            version: number;
+            /** @default null */
+            deadline: string | null;
         };
         /** ChooseDealerBody */
         ChooseDealerBody: {
@@ -2091,14 +2100,12 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    MatchesCreate: {
+    createMatch: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
                 /** @description A retry with the same key returns the first answer and changes nothing */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2154,6 +2161,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -2163,9 +2179,31 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesJoinJoin: {
+    joinMatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -2232,6 +2270,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -2241,9 +2288,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdSummary: {
+    getMatchSummary: {
         parameters: {
             query?: never;
             header?: never;
@@ -2282,15 +2340,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdViewGetView: {
+    getMatchView: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-                "If-None-Match"?: string | null;
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description The match's id */
@@ -2308,6 +2375,14 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MatchView"] | components["schemas"]["FormatMatchView"];
                 };
+            };
+            /** @description Not Modified: the seat's view is the one its ETag names */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request (RFC 9457 problem details) */
             400: {
@@ -2345,18 +2420,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdCommandsPlay: {
+    sendCommand: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
                 /** @description A retry with the same key returns the first answer and changes nothing */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
                 /** @description The view's ETag: refused (412) if the match has moved on */
-                "If-Match"?: string | null;
+                "If-Match"?: string;
             };
             path: {
                 /** @description The match's id */
@@ -2436,6 +2520,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -2445,18 +2538,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdEventsListEvents: {
+    listMatchEvents: {
         parameters: {
             query?: {
                 /** @description Only events after this version */
                 after?: number;
             };
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The match's id */
                 match_id: string;
@@ -2510,9 +2622,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdStreamStream: {
+    streamMatchEvents: {
         parameters: {
             query?: {
                 /** @description Only events after this version */
@@ -2523,8 +2646,6 @@ export interface operations {
             header?: {
                 /** @description Resume after this event's version */
                 "Last-Event-ID"?: string | null;
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
             };
             path: {
                 /** @description The match's id */
@@ -2579,15 +2700,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdStreamTicketsIssue: {
+    createStreamTicket: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The match's id */
                 match_id: string;
@@ -2659,9 +2788,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdResultResult: {
+    getMatchResult: {
         parameters: {
             query?: never;
             header?: never;
@@ -2700,15 +2840,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdAdjudicationAdjudicate: {
+    adjudicateMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The match's id */
                 match_id: string;
@@ -2775,6 +2923,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -2784,9 +2941,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdHandsHistoryHistory: {
+    getHandHistory: {
         parameters: {
             query?: never;
             header?: never;
@@ -2827,9 +2995,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdRecordRecord: {
+    getMatchRecord: {
         parameters: {
             query?: never;
             header?: never;
@@ -2868,9 +3047,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdReplayReplay: {
+    getMatchReplay: {
         parameters: {
             query: {
                 /** @description An event's version */
@@ -2921,9 +3111,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdCheckpointCheckpoint: {
+    getMatchCheckpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -2962,9 +3163,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    CheckpointsKeyKey: {
+    getCheckpointKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -2993,7 +3205,7 @@ export interface operations {
             };
         };
     };
-    LogCheckpointLogCheckpoint: {
+    getLogCheckpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -3020,9 +3232,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    CommitmentsCreate: {
+    createCommitment: {
         parameters: {
             query?: never;
             header?: never;
@@ -3067,9 +3290,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    FeedPage: {
+    readFeed: {
         parameters: {
             query?: {
                 /** @description The `next` of the previous page (0: from the beginning of the log) */
@@ -3083,10 +3317,7 @@ export interface operations {
                 /** @description Only these event types (repeatable) */
                 type?: string[] | null;
             };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3128,15 +3359,32 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not Found: no match of yours has this id or reference (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    WebhooksListWebhooks: {
+    listWebhooks: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3178,15 +3426,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    WebhooksCreate: {
+    createWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3232,6 +3488,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -3241,9 +3506,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    WebhooksWebhookIdDeliveriesDeliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 /** @description Deliveries after this id */
@@ -3251,10 +3527,7 @@ export interface operations {
                 /** @description Page size */
                 limit?: number;
             };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The webhook's id */
                 webhook_id: string;
@@ -3308,15 +3581,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    WebhooksWebhookIdRemove: {
+    deleteWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The webhook's id */
                 webhook_id: string;
@@ -3368,16 +3649,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    RoundsCreate: {
+    createRound: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
                 /** @description A retry with the same key returns the first answer and changes nothing */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3433,6 +3723,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -3442,15 +3741,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    RoundsRoundIdResults: {
+    getRoundResults: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The round's id */
                 round_id: string;
@@ -3504,18 +3811,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    OperatorMatchesByRefByRef: {
+    getOperatorMatchByRef: {
         parameters: {
             query: {
                 /** @description Yours */
                 external_ref: string;
             };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3566,12 +3881,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    OperatorMatchesListMatches: {
+    listOperatorMatches: {
         parameters: {
             query?: {
-                status?: "waiting_for_opponent" | "in_progress" | "finished" | null;
+                status?: ("waiting_for_opponent" | "in_progress" | "finished") | null;
                 external_ref_prefix?: string | null;
                 /** @description inclusive */
                 created_from?: string | null;
@@ -3581,10 +3907,7 @@ export interface operations {
                 /** @description Page size */
                 limit?: number;
             };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3626,19 +3949,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeMatchesMyMatches: {
+    listMyMatches: {
         parameters: {
             query?: {
                 /** @description The ``next`` of the previous page */
                 before?: number | null;
                 limit?: number;
             };
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3671,15 +4002,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeMatchesCreateMatch: {
+    createMyMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3716,6 +4055,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -3725,17 +4073,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeInboxInbox: {
+    readMyInbox: {
         parameters: {
             query?: {
                 /** @description Only notices after this */
                 after?: number;
             };
             header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
                 /** @description Resume after this event's version */
                 "Last-Event-ID"?: string | null;
             };
@@ -3771,15 +4139,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeMe: {
+    getMe: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3812,15 +4188,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeCredentialRotate: {
+    rotateMyCredential: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3853,9 +4237,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersSignUp: {
+    signUp: {
         parameters: {
             query?: never;
             header?: never;
@@ -3886,6 +4281,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -3895,15 +4299,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeQuickMatchStatus: {
+    getQuickMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3945,15 +4368,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeQuickMatchAsk: {
+    askQuickMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3999,6 +4430,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -4008,15 +4448,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeQuickMatchCancel: {
+    cancelQuickMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4056,15 +4515,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeInvitesInvite: {
+    invitePlayer: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4110,6 +4577,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -4119,15 +4595,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeJoinJoin: {
+    joinByInvite: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4200,6 +4695,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -4209,15 +4713,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeMatchesMatchIdRematchRematch: {
+    askRematch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The match's id */
                 match_id: string;
@@ -4280,9 +4792,31 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    HealthHealth: {
+    getHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -4309,9 +4843,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable: the database is not ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
         };
     };
-    HealthLiveLive: {
+    getLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -4340,7 +4883,7 @@ export interface operations {
             };
         };
     };
-    HealthReadyReady: {
+    getReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -4366,6 +4909,59 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Service Unavailable: the database is not ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    receivePayload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Payload"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveRelayBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayBody"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
