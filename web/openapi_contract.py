@@ -93,6 +93,7 @@ def _seat_commands(document: Json, schemas: Json) -> None:
         body = schemas.pop(name)
         body["required"] = [field for field in body["required"] if field != "seat"]
         body["title"] = f"{name}Body"
+        body["additionalProperties"] = False  # the parser refuses a field a command lacks
         schemas[f"{name}Body"] = body
     # A legal action is posted as it is: one schema for both, so a client needs no conversion.
     for view in ("MatchView", "FormatMatchView"):

@@ -32,17 +32,26 @@ HEADER_SCHEMAS: dict[str, Json] = {
     },
 }
 
+# Bounds Litestar leaves out of an optional parameter's schema (web/players.py's ``Before``).
+PARAMETER_BOUNDS: dict[tuple[str, str], Json] = {
+    ("/players/me/matches", "before"): {"minimum": 0},
+}
+
 
 def refine_types(document: Json) -> None:
     schemas: Json = document["components"]["schemas"]
     _walk(document)
     _closed_objects(schemas)
+    _struct_constraints(schemas)
     _rule_option_bounds(schemas)
-    for operations in document["paths"].values():
+    for path, operations in document["paths"].items():
         for operation in operations.values():
             if not isinstance(operation, dict):
                 continue
             for parameter in operation.get("parameters", []):
+                for choice in [parameter["schema"], *parameter["schema"].get("oneOf", [])]:
+                    if choice.get("type") == "integer":
+                        choice.update(PARAMETER_BOUNDS.get((path, parameter["name"]), {}))
                 exact = HEADER_SCHEMAS.get(parameter["name"])
                 if parameter["in"] == "header" and exact is not None:
                     described = parameter["schema"].get("description")
@@ -107,6 +116,42 @@ def _uuid(field: Json) -> None:
     for schema in [field, *field.get("oneOf", [])]:
         if schema.get("type") == "string":
             schema["format"] = "uuid"
+
+
+def _struct_constraints(schemas: Json) -> None:
+    """The bounds msgspec holds a body's fields to, where Litestar leaves them out (on a
+    list's items: each entropy, external player id and invited seat)."""
+    for cls in _structs(msgspec.Struct):
+        schema = schemas.get(cls.__name__)
+        if schema is None or "properties" not in schema:
+            continue
+        try:
+            _, own = msgspec.json.schema_components([cls])
+        except (TypeError, ValueError):
+            continue  # a type msgspec cannot describe is no body the server decodes
+        exact = own.get(cls.__name__, {})
+        if set(exact.get("properties", {})) == set(schema["properties"]):
+            for name, field in schema["properties"].items():
+                _merge(field, exact["properties"][name])
+
+
+def _merge(loose: Any, exact: Any) -> None:
+    if not isinstance(loose, dict) or not isinstance(exact, dict):
+        return
+    for keyword in CONSTRAINTS:
+        if keyword in exact and keyword not in loose:
+            loose[keyword] = exact[keyword]
+    _merge(loose.get("items"), exact.get("items"))
+    loose_choices = loose.get("oneOf") or loose.get("anyOf") or []
+    exact_choices = exact.get("anyOf") or exact.get("oneOf") or []
+    for choice in loose_choices:
+        same = [c for c in exact_choices if isinstance(c, dict) and _kind(c) == _kind(choice)]
+        if len(same) == 1 and _kind(choice) is not None:
+            _merge(choice, same[0])
+
+
+def _kind(schema: Any) -> Any:
+    return schema.get("type") if isinstance(schema, dict) else None
 
 
 def _closed_objects(schemas: Json) -> None:
