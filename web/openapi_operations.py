@@ -66,6 +66,10 @@ NO_DATABASE = {("get", "/health/live"), ("get", "/checkpoints/key")}
 OWN_UNAVAILABLE = {("get", "/health"), ("get", "/health/ready")}
 # The operator's optional key on routes anybody may call (a tournament's ids need one).
 OPTIONAL_OPERATOR_KEY = {("post", "/matches")}
+OPTIONAL_KEY_NOTE = (
+    "\n\nAnybody may call it; a tournament's ids need an operator key "
+    "(`Authorization: Bearer <key>`, the `OperatorKey` scheme)."
+)
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
@@ -108,9 +112,10 @@ def _authorization_as_security(key: tuple[str, str], operation: Json) -> None:
     it would have every generated function take the token twice."""
     parameters = operation.get("parameters", [])
     kept = [p for p in parameters if not (p["in"] == "header" and p["name"] == "Authorization")]
-    if len(kept) != len(parameters) and "security" not in operation:
-        if key in OPTIONAL_OPERATOR_KEY:
-            operation["security"] = [{"OperatorKey": []}, {}]
+    if key in OPTIONAL_OPERATOR_KEY:
+        # No ``security``: generators would then require a credential of everybody. A
+        # generated client sends the key when made with one (``AuthenticatedClient``).
+        operation["description"] = operation.get("description", "") + OPTIONAL_KEY_NOTE
     if kept:
         operation["parameters"] = kept
     else:
