@@ -2,10 +2,12 @@
 
 Litestar describes the domain's types as they are; a client needs a little more and a little
 less: commands and events as unions with a discriminator mapping, command bodies in which
-``seat`` may be left out, no trace of the commands only the server gives (``start_match``,
-``cut``, ``deal`` and their three- and four-player forms), problem ``type`` as an
-enumeration, and the version policy. Served at ``/docs/openapi.json``; the web client's types
-are generated from it.
+``seat`` may be left out (a legal action is one), no trace of the commands only the server
+gives (``start_match``, ``cut``, ``deal`` and their three- and four-player forms), problem
+``type`` as an open enumeration, and the version policy; ``web.openapi_operations`` adds each
+operation's id and every answer it may give, ``web.openapi_types`` the server's own limits,
+``web.openapi_webhooks`` the webhooks' bodies. Served at ``/docs/openapi.json``; the web
+client's types are generated from it.
 """
 
 from __future__ import annotations

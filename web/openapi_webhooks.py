@@ -39,8 +39,8 @@ def add_webhooks(document: Json) -> None:
             "discriminator": {
                 "propertyName": "kind",
                 "mapping": {
-                    **{kind: REF + "Payload" for kind in KINDS},
-                    **{kind: REF + "RelayBody" for kind in PLAYER_KINDS},
+                    **dict.fromkeys(KINDS, REF + "Payload"),
+                    **dict.fromkeys(PLAYER_KINDS, REF + "RelayBody"),
                 },
             },
         }

@@ -58,13 +58,16 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_the_python_client_types_a_tournament_program_with_no_cast(tmp_path: Path) -> None:
     document = write_document(tmp_path)
     generated = run(
-        [str(TOOLS / "openapi-python-client"), "generate", "--path", str(document)]
-        + ["--meta", "none", "--output-path", str(tmp_path / "gin_client")],
+        [
+            *(str(TOOLS / "openapi-python-client"), "generate", "--path", str(document)),
+            *("--meta", "none", "--output-path", str(tmp_path / "gin_client")),
+        ],
         tmp_path,
     )
     assert generated.returncode == 0, generated.stdout + generated.stderr
     program = (PROGRAMS / "play.py").read_text()
-    assert "cast(" not in program and "type: ignore" not in program
+    assert "cast(" not in program
+    assert "type: ignore" not in program
     (tmp_path / "play.py").write_text(program)
     (tmp_path / "mypy.ini").write_text(MYPY_CONFIG)
 
@@ -82,8 +85,10 @@ def test_the_typescript_types_type_a_tournament_program_with_no_cast(tmp_path: P
     document = write_document(tmp_path)
     # A field with a default may be left out of a request: typed optional, as the server takes it.
     generated = run(
-        [str(NODE_TOOLS / "openapi-typescript"), str(document), "--default-non-nullable", "false"]
-        + ["-o", str(tmp_path / "api.d.ts")],
+        [
+            *(str(NODE_TOOLS / "openapi-typescript"), str(document)),
+            *("--default-non-nullable", "false", "-o", str(tmp_path / "api.d.ts")),
+        ],
         tmp_path,
     )
     assert generated.returncode == 0, generated.stdout + generated.stderr

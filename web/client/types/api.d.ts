@@ -13,7 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a match */
+        /**
+         * Create a match
+         * @description Anybody may call it; a tournament's ids need an operator key (`Authorization: Bearer <key>`, the `OperatorKey` scheme).
+         */
         post: operations["createMatch"];
         delete?: never;
         options?: never;
