@@ -55,8 +55,9 @@ def nodes(node: Any) -> list[Json]:
 
 
 def parameter(operation: Json, name: str) -> Json:
-    (found,) = [p for p in operation.get("parameters", []) if p["name"] == name]
-    return found
+    found: list[Json] = [p for p in operation.get("parameters", []) if p["name"] == name]
+    (only,) = found
+    return only
 
 
 def test_every_route_that_reads_the_database_declares_its_outage() -> None:
