@@ -91,9 +91,10 @@ def _decode_strictly(body: bytes, body_type: Any) -> None:
     try:
         msgspec.json.decode(body, type=body_type, strict=True)
     except msgspec.ValidationError as error:
+        # A refusal may come before the whole body is read: it may not even be JSON.
         try:
             msgspec.convert(_whole_numbers(msgspec.json.decode(body)), body_type, strict=True)
-        except msgspec.ValidationError:
+        except (msgspec.ValidationError, msgspec.DecodeError):
             raise InvalidRequest(f"the body does not fit: {error}") from None
     except msgspec.DecodeError as error:
         raise MalformedJson(f"the body is not valid JSON: {error}") from None

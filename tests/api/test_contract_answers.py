@@ -151,3 +151,15 @@ async def test_a_number_that_is_no_whole_number_is_refused_where_an_integer_is_d
 
     problem = assert_problem(response, 422, "invalid-request")
     assert "game_target" in problem["detail"]
+
+
+@pytest.mark.parametrize("body", [b"[1, \x01", b'{"options": [', b"[{]"])
+async def test_a_body_refused_before_it_is_read_whole_is_refused_not_a_500(
+    client: Client, body: bytes
+) -> None:
+    response = await client.post(
+        "/matches/join", content=body, headers={"Content-Type": "application/json"}
+    )
+
+    assert response.status_code in (400, 422), response.text
+    assert response.headers["content-type"] == "application/problem+json"

@@ -56,7 +56,6 @@ SHAPE_PROBLEMS = frozenset(
         "invalid-request",
         "invalid-parameter",
         "malformed-json",
-        "invalid-options",
         "invalid-display-name",
         "display-name-too-long",
         "unknown-command",
@@ -69,8 +68,12 @@ SHAPE_PROBLEMS = frozenset(
 STATE_REFUSALS = ("410", "412", "422")
 # Known and not yet resolved, each with why: a finding here must still say what it says, and any
 # other finding fails the test. A display name is judged by Unicode category after NFC
-# normalisation and trimming (service/players/names.py), which no JSON Schema pattern states.
-OPEN: dict[str, str] = {"POST /players (positive)": "display name"}
+# normalisation and trimming (service/players/names.py), which no JSON Schema pattern states;
+# invite_seats in a two-player match is refused 400 by a rule across two fields.
+OPEN: dict[str, str] = {
+    "POST /players (positive)": "display name",
+    "POST /matches (positive)": "invite_seats are for three or four players",
+}
 
 
 class ValidDataRefused(Failure):
@@ -167,7 +170,9 @@ def test_the_api_answers_every_request_as_its_document_says(
         for label, found in findings.items()
         if label not in OPEN or not all(OPEN[label] in finding for finding in found)
     }
-    assert unexplained == {}
+    assert unexplained == {}, "\n\n".join(
+        f"{label}\n{finding}" for label, found in unexplained.items() for finding in found
+    )
 
 
 def _run(
@@ -195,6 +200,6 @@ def _run(
         except (AssertionError, BaseExceptionGroup) as failed:
             found = findings.setdefault(f"{operation.label} ({mode.value})", set())
             for failure in getattr(failed, "exceptions", [failed]):
-                found.add(f"{type(failure).__name__}: {str(failure)[:300]}")
+                found.add(f"{type(failure).__name__}: {str(failure)[:300]} <- {response.text}")
 
     answers_as_documented()
