@@ -2,10 +2,12 @@
 
 Litestar describes the domain's types as they are; a client needs a little more and a little
 less: commands and events as unions with a discriminator mapping, command bodies in which
-``seat`` may be left out, no trace of the commands only the server gives (``start_match``,
-``cut``, ``deal`` and their three- and four-player forms), problem ``type`` as an
-enumeration, and the version policy. Served at ``/docs/openapi.json``; the web client's types
-are generated from it.
+``seat`` may be left out (a legal action is one), no trace of the commands only the server
+gives (``start_match``, ``cut``, ``deal`` and their three- and four-player forms), problem
+``type`` as an open enumeration, and the version policy; ``web.openapi_operations`` adds each
+operation's id and every answer it may give, ``web.openapi_types`` the server's own limits,
+``web.openapi_webhooks`` the webhooks' bodies. Served at ``/docs/openapi.json``; the web
+client's types are generated from it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from domain.commands import SeatCommand, SystemCommand
 from domain.formats.commands import CutSeats, DealTable, StartFormatMatch
 from domain.formats.events import FormatEvent
+from web.openapi_operations import refine_operations
+from web.openapi_types import refine_types
+from web.openapi_webhooks import add_webhooks
 from web.problems import ALL_KINDS, problem_type
 
 Json = dict[str, Any]
@@ -48,15 +53,23 @@ def client_document(schema: Json) -> Json:
     """``schema`` (Litestar's document, as a dict) refined for clients; ``schema`` is kept."""
     document = copy.deepcopy(schema)
     schemas: Json = document["components"]["schemas"]
+    add_webhooks(document)
+    refine_types(document)
+    refine_operations(document)
     _seat_commands(document, schemas)
     for name in SERVER_ONLY:
         schemas.pop(name, None)
     _discriminate(document, schemas)
     _optional_when_omitted(schemas)
     _typed_headers(document)
-    schemas["Problem"]["properties"]["type"]["enum"] = sorted(
-        problem_type(kind) for kind in ALL_KINDS
-    )
+    # Open: new problem types may come within a version, and a client must not fail on one.
+    schemas["Problem"]["properties"]["type"] = {
+        "anyOf": [
+            {"type": "string", "enum": sorted(problem_type(kind) for kind in ALL_KINDS)},
+            {"type": "string"},
+        ],
+        "description": "One of the types listed, or a newer one: treat it by the status",
+    }
     document["info"]["description"] += VERSION_POLICY
     return document
 
@@ -79,13 +92,15 @@ def _seat_commands(document: Json, schemas: Json) -> None:
     the seat out (``{Command}Body``), since the token names it."""
     names = [cls.__name__ for cls in SeatCommand.__args__]
     for name in names:
-        body = copy.deepcopy(schemas[name])
+        body = schemas.pop(name)
         body["required"] = [field for field in body["required"] if field != "seat"]
         body["title"] = f"{name}Body"
+        body["additionalProperties"] = False  # the parser refuses a field a command lacks
         schemas[f"{name}Body"] = body
+    # A legal action is posted as it is: one schema for both, so a client needs no conversion.
     for view in ("MatchView", "FormatMatchView"):
         actions = schemas[view]["properties"]["legal_actions"]
-        actions["items"] = {"oneOf": [{"$ref": REF + name} for name in names]}
+        actions["items"] = {"oneOf": [{"$ref": f"{REF}{name}Body"} for name in names]}
     request = document["paths"]["/matches/{match_id}/commands"]["post"]["requestBody"]
     request["content"]["application/json"]["schema"] = {
         "oneOf": [{"$ref": f"{REF}{name}Body"} for name in names]

@@ -8,6 +8,8 @@ the API document, before Litestar resolves the handler's arguments.
   leniently (``0`` and ``1`` become booleans, ``"5"`` a number) and turns a failed constraint
   into a bare 500, so the strict decoding here is the one that refuses, with msgspec's
   message naming the field. A body that passes it converts to the same value leniently.
+  A whole number written with a fraction (``10.0``) is the integer it names, as JSON Schema
+  counts it: taken where an integer is due; ``10.5`` is not.
 
 It runs as the app's ``before_request`` hook (tracing chains its span naming in front): the
 hook sees each request's route handler once it is routed, which is where the declared
@@ -89,6 +91,25 @@ def _decode_strictly(body: bytes, body_type: Any) -> None:
     try:
         msgspec.json.decode(body, type=body_type, strict=True)
     except msgspec.ValidationError as error:
-        raise InvalidRequest(f"the body does not fit: {error}") from None
+        # A refusal may come before the whole body is read: it may not even be JSON.
+        try:
+            msgspec.convert(_whole_numbers(msgspec.json.decode(body)), body_type, strict=True)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            raise InvalidRequest(f"the body does not fit: {error}") from None
     except msgspec.DecodeError as error:
         raise MalformedJson(f"the body is not valid JSON: {error}") from None
+
+
+# Beyond this a float no longer names one integer exactly.
+EXACT = 2**53
+
+
+def _whole_numbers(value: Any) -> Any:
+    """``value`` with every float that names a whole number as that integer."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= EXACT:
+        return int(value)
+    if isinstance(value, list):
+        return [_whole_numbers(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    return value

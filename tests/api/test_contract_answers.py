@@ -10,7 +10,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from tests.api.players import create_table
+from tests.api.players import bearer, create_table
 from tests.api.problems import assert_problem
 from web.app import create_app
 from web.settings import Settings
@@ -123,3 +123,44 @@ async def test_options_allows_every_method_of_its_path(
 
     assert response.status_code == 204
     assert response.headers["allow"] == methods
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_a_whole_number_written_with_a_fraction_is_that_integer(
+    client: Client, players: int
+) -> None:
+    # JSON Schema counts 10.0 an integer, so a client may send it where the document says one.
+    body = {"players": players, "options": {"game_target": 10.0, "match_target": 0.0}}
+
+    created = await client.post("/matches", json=body)
+
+    assert created.status_code == 201, created.text
+    match_id, token = created.json()["match_id"], created.json()["seats"][0]["token"]
+    view = await client.get(f"/matches/{match_id}/view", headers=bearer(token))
+    assert view.status_code == 200, view.text
+    assert len(view.json()["display_names"]) == players
+    game_target = view.json()["options"]["game_target"]
+    assert game_target == 10
+    assert type(game_target) is int
+
+
+@pytest.mark.parametrize("value", [10.5, 1e300, "10"])
+async def test_a_number_that_is_no_whole_number_is_refused_where_an_integer_is_due(
+    client: Client, value: object
+) -> None:
+    response = await client.post("/matches", json={"options": {"game_target": value}})
+
+    problem = assert_problem(response, 422, "invalid-request")
+    assert "game_target" in problem["detail"]
+
+
+@pytest.mark.parametrize("body", [b"[1, \x01", b'{"options": [', b"[{]"])
+async def test_a_body_refused_before_it_is_read_whole_is_refused_not_a_500(
+    client: Client, body: bytes
+) -> None:
+    response = await client.post(
+        "/matches/join", content=body, headers={"Content-Type": "application/json"}
+    )
+
+    assert response.status_code in (400, 422), response.text
+    assert response.headers["content-type"] == "application/problem+json"

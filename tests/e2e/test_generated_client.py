@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-from uuid import UUID
 
 import pytest
 from litestar.serialization import encode_json
@@ -64,10 +63,10 @@ def test_a_generated_client_plays_a_match(tmp_path: Path, fresh_database_url: st
 def play_with_generated_client(database_url: str) -> None:
     client = module("client")
     models = module("models")
-    create = module("api.matches.matches_create")
-    get_view = module("api.play.matches_match_id_view_get_view")
-    get_summary = module("api.matches.matches_match_id_summary")
-    play = module("api.play.matches_match_id_commands_play")
+    create = module("api.matches.create_match")
+    get_view = module("api.play.get_match_view")
+    get_summary = module("api.matches.get_match_summary")
+    play = module("api.play.send_command")
     bodies: dict[str, Any] = {
         name.removesuffix("Body"): getattr(models, name)
         for name in dir(models)
@@ -83,7 +82,7 @@ def play_with_generated_client(database_url: str) -> None:
             seat.seat: client.AuthenticatedClient(base_url=server.url, token=seat.token)
             for seat in created.seats
         }
-        match_id = UUID(created.match_id)
+        match_id = created.match_id
         view = get_view.sync(match_id=match_id, client=seats[0])
         for _ in range(2000):
             assert isinstance(view, models.MatchView), view
@@ -106,13 +105,13 @@ def play_with_generated_client(database_url: str) -> None:
 def assert_three_players_parse_as_their_own_kind(client: Any, models: Any, url: str) -> None:
     """A three-player match's view and summary parse as their own types, told by ``kind``
     (each generated model refuses the other's)."""
-    create = module("api.matches.matches_create")
-    get_view = module("api.play.matches_match_id_view_get_view")
-    get_summary = module("api.matches.matches_match_id_summary")
+    create = module("api.matches.create_match")
+    get_view = module("api.play.get_match_view")
+    get_summary = module("api.matches.get_match_summary")
     anonymous = client.Client(base_url=url)
     created = create.sync(client=anonymous, body=models.CreateMatch.from_dict({"players": 3}))
     assert isinstance(created, models.NewMatch), created
-    match_id = UUID(created.match_id)
+    match_id = created.match_id
     seat = client.AuthenticatedClient(base_url=url, token=created.seats[0].token)
 
     view = get_view.sync(match_id=match_id, client=seat)

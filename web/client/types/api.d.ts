@@ -13,8 +13,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a match */
-        post: operations["MatchesCreate"];
+        /**
+         * Create a match
+         * @description Anybody may call it; a tournament's ids need an operator key (`Authorization: Bearer <key>`, the `OperatorKey` scheme).
+         */
+        post: operations["createMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -31,7 +34,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Join a match with an invite code */
-        post: operations["MatchesJoinJoin"];
+        post: operations["joinMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -46,7 +49,7 @@ export interface paths {
             cookie?: never;
         };
         /** A match's public summary */
-        get: operations["MatchesMatchIdSummary"];
+        get: operations["getMatchSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -63,7 +66,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your seat's view of the match */
-        get: operations["MatchesMatchIdViewGetView"];
+        get: operations["getMatchView"];
         put?: never;
         post?: never;
         delete?: never;
@@ -82,7 +85,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Play a command */
-        post: operations["MatchesMatchIdCommandsPlay"];
+        post: operations["sendCommand"];
         delete?: never;
         options?: never;
         head?: never;
@@ -97,7 +100,7 @@ export interface paths {
             cookie?: never;
         };
         /** The match's events after a version */
-        get: operations["MatchesMatchIdEventsListEvents"];
+        get: operations["listMatchEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -114,7 +117,7 @@ export interface paths {
             cookie?: never;
         };
         /** Live events (Server-Sent Events) */
-        get: operations["MatchesMatchIdStreamStream"];
+        get: operations["streamMatchEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -133,7 +136,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A single-use ticket for your seat's live stream */
-        post: operations["MatchesMatchIdStreamTicketsIssue"];
+        post: operations["createStreamTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -148,7 +151,7 @@ export interface paths {
             cookie?: never;
         };
         /** The match's result */
-        get: operations["MatchesMatchIdResultResult"];
+        get: operations["getMatchResult"];
         put?: never;
         post?: never;
         delete?: never;
@@ -167,7 +170,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End one of your matches by adjudication */
-        post: operations["MatchesMatchIdAdjudicationAdjudicate"];
+        post: operations["adjudicateMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -182,7 +185,7 @@ export interface paths {
             cookie?: never;
         };
         /** A finished hand's history, in plain text */
-        get: operations["MatchesMatchIdHandsHistoryHistory"];
+        get: operations["getHandHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -199,7 +202,7 @@ export interface paths {
             cookie?: never;
         };
         /** The match's game record */
-        get: operations["MatchesMatchIdRecordRecord"];
+        get: operations["getMatchRecord"];
         put?: never;
         post?: never;
         delete?: never;
@@ -216,7 +219,7 @@ export interface paths {
             cookie?: never;
         };
         /** The complete state after an event */
-        get: operations["MatchesMatchIdReplayReplay"];
+        get: operations["getMatchReplay"];
         put?: never;
         post?: never;
         delete?: never;
@@ -233,7 +236,7 @@ export interface paths {
             cookie?: never;
         };
         /** The match's latest signed checkpoint */
-        get: operations["MatchesMatchIdCheckpointCheckpoint"];
+        get: operations["getMatchCheckpoint"];
         put?: never;
         post?: never;
         delete?: never;
@@ -250,7 +253,7 @@ export interface paths {
             cookie?: never;
         };
         /** The verifier key of checkpoints and receipts */
-        get: operations["CheckpointsKeyKey"];
+        get: operations["getCheckpointKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -267,7 +270,7 @@ export interface paths {
             cookie?: never;
         };
         /** A signed checkpoint of the whole global log */
-        get: operations["LogCheckpointLogCheckpoint"];
+        get: operations["getLogCheckpoint"];
         put?: never;
         post?: never;
         delete?: never;
@@ -286,7 +289,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Commit to a match's seeds */
-        post: operations["CommitmentsCreate"];
+        post: operations["createCommitment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -301,7 +304,7 @@ export interface paths {
             cookie?: never;
         };
         /** Every match's public events, in order */
-        get: operations["FeedPage"];
+        get: operations["readFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -318,10 +321,10 @@ export interface paths {
             cookie?: never;
         };
         /** Your webhooks */
-        get: operations["WebhooksListWebhooks"];
+        get: operations["listWebhooks"];
         put?: never;
         /** Register a webhook */
-        post: operations["WebhooksCreate"];
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -336,43 +339,9 @@ export interface paths {
             cookie?: never;
         };
         /** A webhook's deliveries and every attempt */
-        get: operations["WebhooksWebhookIdDeliveriesDeliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{webhook_id}/ping": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a signed test ping to a webhook's receiver now */
-        post: operations["WebhooksWebhookIdPingPing"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{webhook_id}/deliveries/{delivery_id}/redelivery": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send a failed delivery again */
-        post: operations["WebhooksWebhookIdDeliveriesDeliveryIdRedeliveryRedeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -390,41 +359,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a webhook */
-        delete: operations["WebhooksWebhookIdRemove"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{webhook_id}/secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Rotate a webhook's secret, both signing for an overlap */
-        post: operations["WebhooksWebhookIdSecretRotateSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/rounds/{round_id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Cancel a round: every match still being played ends, voided */
-        post: operations["RoundsRoundIdCancelCancel"];
-        delete?: never;
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -437,11 +372,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your rounds, oldest first, paged */
-        get: operations["RoundsListRounds"];
+        get?: never;
         put?: never;
         /** Create a round of matches, all or none */
-        post: operations["RoundsCreate"];
+        post: operations["createRound"];
         delete?: never;
         options?: never;
         head?: never;
@@ -456,43 +390,9 @@ export interface paths {
             cookie?: never;
         };
         /** A round's results, match by match */
-        get: operations["RoundsRoundIdResults"];
+        get: operations["getRoundResults"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/rounds/{round_id}/start": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Start a round now, or bring its start forward */
-        post: operations["RoundsRoundIdStartStart"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/matches/{match_id}/seats/{seat}/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Give a seat of your match a new token (the old one stops working) */
-        post: operations["MatchesMatchIdSeatsTokenReissue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -507,7 +407,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your match with this external ref */
-        get: operations["OperatorMatchesByRefByRef"];
+        get: operations["getOperatorMatchByRef"];
         put?: never;
         post?: never;
         delete?: never;
@@ -524,7 +424,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your matches, filtered and paged */
-        get: operations["OperatorMatchesListMatches"];
+        get: operations["listOperatorMatches"];
         put?: never;
         post?: never;
         delete?: never;
@@ -541,10 +441,10 @@ export interface paths {
             cookie?: never;
         };
         /** My matches */
-        get: operations["PlayersMeMatchesMyMatches"];
+        get: operations["listMyMatches"];
         put?: never;
         /** Create a match as this player */
-        post: operations["PlayersMeMatchesCreateMatch"];
+        post: operations["createMyMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -559,7 +459,7 @@ export interface paths {
             cookie?: never;
         };
         /** My live inbox (Server-Sent Events) */
-        get: operations["PlayersMeInboxInbox"];
+        get: operations["readMyInbox"];
         put?: never;
         post?: never;
         delete?: never;
@@ -576,7 +476,7 @@ export interface paths {
             cookie?: never;
         };
         /** Who the credential is */
-        get: operations["PlayersMeMe"];
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -595,7 +495,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Replace the credential */
-        post: operations["PlayersMeCredentialRotate"];
+        post: operations["rotateMyCredential"];
         delete?: never;
         options?: never;
         head?: never;
@@ -612,7 +512,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign up */
-        post: operations["PlayersSignUp"];
+        post: operations["signUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -627,12 +527,12 @@ export interface paths {
             cookie?: never;
         };
         /** My quick match */
-        get: operations["PlayersMeQuickMatchStatus"];
+        get: operations["getQuickMatch"];
         put?: never;
         /** Ask for a quick match */
-        post: operations["PlayersMeQuickMatchAsk"];
+        post: operations["askQuickMatch"];
         /** Stop waiting for a quick match */
-        delete: operations["PlayersMeQuickMatchCancel"];
+        delete: operations["cancelQuickMatch"];
         options?: never;
         head?: never;
         patch?: never;
@@ -648,7 +548,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Invite a player, or anyone with the code */
-        post: operations["PlayersMeInvitesInvite"];
+        post: operations["invitePlayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -665,7 +565,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Join a match by invite code as this player */
-        post: operations["PlayersMeJoinJoin"];
+        post: operations["joinByInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -682,7 +582,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Offer the opponent a rematch */
-        post: operations["PlayersMeMatchesMatchIdRematchRematch"];
+        post: operations["askRematch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -697,7 +597,7 @@ export interface paths {
             cookie?: never;
         };
         /** Health */
-        get: operations["HealthHealth"];
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -714,7 +614,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness */
-        get: operations["HealthLiveLive"];
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -731,7 +631,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness */
-        get: operations["HealthReadyReady"];
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -741,7 +641,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    matchNews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A match's news: made, started, a hand, game or match over
+         * @description Signed with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (docs/tournament.md); deliveries are at least once, so drop a repeated `event_id` or `notice_id`.
+         */
+        post: operations["receivePayload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    playerNews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A player's news, for a push relay (`players:relay`)
+         * @description Signed with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (docs/tournament.md); deliveries are at least once, so drop a repeated `event_id` or `notice_id`.
+         */
+        post: operations["receiveRelayBody"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** AdjudicatedFormatTable */
@@ -822,31 +763,6 @@ export interface components {
             status_code: number | null;
             error: string | null;
         };
-        /** BigGin */
-        BigGin: {
-            seat: number;
-            melds?: string[][] | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "big_gin";
-        };
-        /** CancelRound */
-        CancelRound: {
-            reason: string;
-        };
-        /** CancelledMatch */
-        CancelledMatch: {
-            match_id: string;
-            cancelled: boolean;
-            result: string;
-        };
-        /** CancelledRound */
-        CancelledRound: {
-            round_id: string;
-            matches: components["schemas"]["CancelledMatch"][];
-        };
         /** CardsCut */
         CardsCut: {
             pairs: string[][];
@@ -856,16 +772,6 @@ export interface components {
              * @enum {string}
              */
             type: "cards_cut";
-        };
-        /** ChooseDealer */
-        ChooseDealer: {
-            seat: number;
-            dealer: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "choose_dealer";
         };
         /** ClockView */
         ClockView: {
@@ -900,7 +806,7 @@ export interface components {
              * @default 0
              */
             seat: number;
-            bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
+            bots?: (("easy" | "medium" | "hard" | "random" | "simple" | "strong") | null)[];
             /**
              * @default 2
              * @enum {integer}
@@ -911,8 +817,7 @@ export interface components {
         /** CreatePlayerMatch */
         CreatePlayerMatch: {
             options?: components["schemas"]["RuleOptions"];
-            /** @enum {null|string} */
-            bot?: "easy" | "medium" | "hard" | "random" | "simple" | "strong" | null;
+            bot?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong") | null;
         };
         /** CreateRound */
         CreateRound: {
@@ -973,6 +878,7 @@ export interface components {
         /** Delivery */
         Delivery: {
             delivery_id: number;
+            /** Format: uuid */
             match_id: string;
             /** @enum {string} */
             kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_joined" | "player_your_turn" | "player_match_ended";
@@ -986,23 +892,14 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             delivered_at: string | null;
-            payload: unknown;
+            /** @description The body sent, as the receiver got it */
+            payload: components["schemas"]["Payload"] | components["schemas"]["RelayBody"];
             attempt_log: components["schemas"]["Attempt"][];
         };
         /** DeliveryPage */
         DeliveryPage: {
             deliveries: components["schemas"]["Delivery"][];
             next: number;
-        };
-        /** Discard */
-        Discard: {
-            seat: number;
-            card: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "discard";
         };
         /** Discarded */
         Discarded: {
@@ -1013,24 +910,6 @@ export interface components {
              * @enum {string}
              */
             type: "discarded";
-        };
-        /** DrawFromDiscard */
-        DrawFromDiscard: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "draw_from_discard";
-        };
-        /** DrawFromStock */
-        DrawFromStock: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "draw_from_stock";
         };
         /** Drew */
         Drew: {
@@ -1067,6 +946,7 @@ export interface components {
         };
         /** EventFeed */
         EventFeed: {
+            /** Format: uuid */
             match_id: string;
             events: components["schemas"]["EventEnvelope"][];
         };
@@ -1082,28 +962,18 @@ export interface components {
         /** FeedEntry */
         FeedEntry: {
             position: number;
+            /** Format: uuid */
             match_id: string;
             version: number;
             type: string;
             /** Format: date-time */
             recorded_at: string;
             data: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
-            external_ref?: string | null;
-            round_id?: string | null;
         };
         /** FeedPage */
         FeedPage: {
             entries: components["schemas"]["FeedEntry"][];
             next: number;
-        };
-        /** FinishLayoff */
-        FinishLayoff: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "finish_layoff";
         };
         /** FormatGameWon */
         FormatGameWon: {
@@ -1139,6 +1009,7 @@ export interface components {
         };
         /** FormatMatchSummary */
         FormatMatchSummary: {
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             /** Format: date-time */
@@ -1183,7 +1054,8 @@ export interface components {
             seat: number;
             table: number | null;
             hand: string[];
-            legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"] | components["schemas"]["Resign"])[];
+            legal_actions: (components["schemas"]["ChooseDealerBody"] | components["schemas"]["TakeUpcardBody"] | components["schemas"]["PassUpcardBody"] | components["schemas"]["DrawFromStockBody"] | components["schemas"]["DrawFromDiscardBody"] | components["schemas"]["DiscardBody"] | components["schemas"]["KnockBody"] | components["schemas"]["BigGinBody"] | components["schemas"]["LayOffBody"] | components["schemas"]["FinishLayoffBody"] | components["schemas"]["ResignBody"])[];
+            /** Format: uuid */
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
@@ -1212,6 +1084,7 @@ export interface components {
         FormatPhase: "start" | "cut" | "deal" | "play" | "match_over";
         /** FormatReplayState */
         FormatReplayState: {
+            /** Format: uuid */
             match_id: string;
             version: number;
             event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"];
@@ -1267,6 +1140,7 @@ export interface components {
             format: string;
             /** @default 1 */
             format_version: number;
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             /** Format: date-time */
@@ -1343,20 +1217,10 @@ export interface components {
         };
         /** Joined */
         Joined: {
+            /** Format: uuid */
             match_id: string;
             seat: number;
             token: string;
-        };
-        /** Knock */
-        Knock: {
-            seat: number;
-            card: string;
-            melds?: string[][] | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "knock";
         };
         /** KnockView */
         KnockView: {
@@ -1399,19 +1263,9 @@ export interface components {
              */
             type: "laid_off";
         };
-        /** LayOff */
-        LayOff: {
-            seat: number;
-            card: string;
-            meld: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "lay_off";
-        };
         /** ListedMatch */
         ListedMatch: {
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             round_id: string | null;
@@ -1421,15 +1275,6 @@ export interface components {
             status: "waiting_for_opponent" | "in_progress" | "finished";
             players: components["schemas"]["Player"][];
             result: string;
-        };
-        /** ListedRound */
-        ListedRound: {
-            round_id: string;
-            /** Format: date-time */
-            created_at: string;
-            clocks_start_at: string | null;
-            match_ids: string[];
-            results: string;
         };
         /** Liveness */
         Liveness: {
@@ -1470,6 +1315,7 @@ export interface components {
         };
         /** MatchResult */
         MatchResult: {
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             /** @enum {string} */
@@ -1486,6 +1332,7 @@ export interface components {
         };
         /** MatchSummary */
         MatchSummary: {
+            /** Format: uuid */
             match_id: string;
             external_ref: string | null;
             /** Format: date-time */
@@ -1531,7 +1378,8 @@ export interface components {
             hand: string[];
             opponent_card_count: number;
             opponent_took: string[];
-            legal_actions: (components["schemas"]["ChooseDealer"] | components["schemas"]["TakeUpcard"] | components["schemas"]["PassUpcard"] | components["schemas"]["DrawFromStock"] | components["schemas"]["DrawFromDiscard"] | components["schemas"]["Discard"] | components["schemas"]["Knock"] | components["schemas"]["BigGin"] | components["schemas"]["LayOff"] | components["schemas"]["FinishLayoff"] | components["schemas"]["Resign"])[];
+            legal_actions: (components["schemas"]["ChooseDealerBody"] | components["schemas"]["TakeUpcardBody"] | components["schemas"]["PassUpcardBody"] | components["schemas"]["DrawFromStockBody"] | components["schemas"]["DrawFromDiscardBody"] | components["schemas"]["DiscardBody"] | components["schemas"]["KnockBody"] | components["schemas"]["BigGinBody"] | components["schemas"]["LayOffBody"] | components["schemas"]["FinishLayoffBody"] | components["schemas"]["ResignBody"])[];
+            /** Format: uuid */
             match_id: string;
             version: number;
             fairness: components["schemas"]["FairnessView"];
@@ -1555,6 +1403,7 @@ export interface components {
         };
         /** MyMatch */
         MyMatch: {
+            /** Format: uuid */
             match_id: string;
             seat: number;
             /** @enum {string} */
@@ -1571,11 +1420,13 @@ export interface components {
         };
         /** NewCredential */
         NewCredential: {
+            /** Format: uuid */
             player_id: string;
             credential: string;
         };
         /** NewInvite */
         NewInvite: {
+            /** Format: uuid */
             match_id: string;
             seats: components["schemas"]["SeatToken"][];
             invite_code: string;
@@ -1586,6 +1437,7 @@ export interface components {
         };
         /** NewMatch */
         NewMatch: {
+            /** Format: uuid */
             match_id: string;
             seats: components["schemas"]["SeatToken"][];
             commitment: string;
@@ -1594,12 +1446,14 @@ export interface components {
         };
         /** NewPlayer */
         NewPlayer: {
+            /** Format: uuid */
             player_id: string;
             display_name: string;
             credential: string;
         };
         /** NewPlayerMatch */
         NewPlayerMatch: {
+            /** Format: uuid */
             match_id: string;
             seats: components["schemas"]["SeatToken"][];
             commitment: string;
@@ -1607,12 +1461,14 @@ export interface components {
         };
         /** NewRound */
         NewRound: {
+            /** Format: uuid */
             round_id: string;
             clocks_start_at: string | null;
             matches: components["schemas"]["RoundMatchCreated"][];
         };
         /** NewWebhook */
         NewWebhook: {
+            /** Format: uuid */
             webhook_id: string;
             url: string;
             events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_joined" | "player_your_turn" | "player_match_ended")[];
@@ -1620,26 +1476,11 @@ export interface components {
             created_at: string;
             secret: string;
         };
-        /** PassUpcard */
-        PassUpcard: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "pass_upcard";
-        };
         /**
          * Phase
          * @enum {string}
          */
         Phase: "start" | "cut" | "choose_dealer" | "deal" | "offer" | "draw" | "discard" | "layoff" | "match_over";
-        /** PingResult */
-        PingResult: {
-            ok: boolean;
-            status_code: number | null;
-            error: string | null;
-        };
         /** Player */
         Player: {
             seat: number;
@@ -1650,6 +1491,7 @@ export interface components {
         };
         /** PlayerProfile */
         PlayerProfile: {
+            /** Format: uuid */
             player_id: string;
             display_name: string;
             /** Format: date-time */
@@ -1666,8 +1508,8 @@ export interface components {
         };
         /** Problem */
         Problem: {
-            /** @enum {string} */
-            type: "/problems/already-queued" | "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/delivery-not-failed" | "/problems/display-name-too-long" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-display-name" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-expired" | "/problems/invite-not-for-you" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-not-started" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-credential" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-queued" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/player-not-found" | "/problems/rematch-not-available" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/round-started" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-credential" | "/problems/wrong-token";
+            /** @description One of the types listed, or a newer one: treat it by the status */
+            type: ("/problems/already-queued" | "/problems/bad-request" | "/problems/client-left" | "/problems/database-unavailable" | "/problems/deadline-passed" | "/problems/display-name-too-long" | "/problems/domain-error" | "/problems/entropy-before-commitment" | "/problems/external-ref-taken" | "/problems/forbidden" | "/problems/hand-not-finished" | "/problems/idempotency-key-in-flight" | "/problems/idempotency-key-reused" | "/problems/idempotency-window-over" | "/problems/illegal-move" | "/problems/internal-error" | "/problems/invalid-bot-seats" | "/problems/invalid-command" | "/problems/invalid-display-name" | "/problems/invalid-notation" | "/problems/invalid-options" | "/problems/invalid-parameter" | "/problems/invalid-request" | "/problems/invalid-round" | "/problems/invalid-stream-ticket" | "/problems/invite-expired" | "/problems/invite-not-for-you" | "/problems/invite-not-found" | "/problems/malformed-json" | "/problems/match-already-ended" | "/problems/match-not-found" | "/problems/match-over" | "/problems/method-not-allowed" | "/problems/missing-credential" | "/problems/missing-operator-key" | "/problems/missing-scope" | "/problems/missing-token" | "/problems/not-acceptable" | "/problems/not-found" | "/problems/not-queued" | "/problems/not-your-match" | "/problems/not-your-seat" | "/problems/not-your-turn" | "/problems/origin-not-allowed" | "/problems/player-not-found" | "/problems/rematch-not-available" | "/problems/request-timeout" | "/problems/request-too-large" | "/problems/round-not-found" | "/problems/seat-token-not-operator-key" | "/problems/service-error" | "/problems/stale-version" | "/problems/too-many-requests" | "/problems/unknown-command" | "/problems/unknown-commitment" | "/problems/unknown-operator-key" | "/problems/unknown-position" | "/problems/unsupported-media-type" | "/problems/version-conflict" | "/problems/version-in-play" | "/problems/version-not-found" | "/problems/waiting-for-opponent" | "/problems/webhook-not-found" | "/problems/webhook-url-refused" | "/problems/wrong-credential" | "/problems/wrong-token") | string;
             title: string;
             status: number;
             detail: string;
@@ -1688,8 +1530,7 @@ export interface components {
             status: "ok" | "unavailable";
             /** @enum {string} */
             database: "ok" | "unreachable";
-            /** @enum {null|string} */
-            migrations: "done" | "pending" | null;
+            migrations: ("done" | "pending") | null;
         };
         /** RecordSeat */
         RecordSeat: {
@@ -1699,14 +1540,9 @@ export interface components {
             bot?: string | null;
             display_name?: string | null;
         };
-        /** ReissuedToken */
-        ReissuedToken: {
-            match_id: string;
-            seat: number;
-            token: string;
-        };
         /** ReplayState */
         ReplayState: {
+            /** Format: uuid */
             match_id: string;
             version: number;
             event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"];
@@ -1734,35 +1570,15 @@ export interface components {
              */
             kind: "two_players";
         };
-        /** Resign */
-        Resign: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "resign";
-        };
         /** RevealedSeed */
         RevealedSeed: {
             link: number;
             step: string;
             seed: string;
         };
-        /** RotatedSecret */
-        RotatedSecret: {
-            webhook_id: string;
-            secret: string;
-            /** Format: date-time */
-            previous_valid_until: string;
-        };
-        /** RoundList */
-        RoundList: {
-            rounds: components["schemas"]["ListedRound"][];
-            next: string | null;
-        };
         /** RoundMatchCreated */
         RoundMatchCreated: {
+            /** Format: uuid */
             match_id: string;
             seats: components["schemas"]["SeatToken"][];
             commitment: string;
@@ -1779,10 +1595,11 @@ export interface components {
              */
             players: 2 | 3 | 4;
             external_player_ids?: (string | null)[];
-            bots?: ("easy" | "medium" | "hard" | "random" | "simple" | "strong" | null)[];
+            bots?: (("easy" | "medium" | "hard" | "random" | "simple" | "strong") | null)[];
         };
         /** RoundResults */
         RoundResults: {
+            /** Format: uuid */
             round_id: string;
             /** Format: date-time */
             created_at: string;
@@ -1989,12 +1806,6 @@ export interface components {
              */
             type: "seats_cut";
         };
-        /** SecretRotation */
-        SecretRotation: {
-            secret?: string | null;
-            /** @default 86400 */
-            overlap_seconds: number;
-        };
         /** Settlement */
         Settlement: {
             sides: number[];
@@ -2029,16 +1840,6 @@ export interface components {
             tables: number[];
             /** @constant */
             type: "stamp_clocks";
-        };
-        /** StartRound */
-        StartRound: {
-            clocks_start_at?: string | null;
-        };
-        /** StartedRound */
-        StartedRound: {
-            round_id: string;
-            /** Format: date-time */
-            clocks_start_at: string;
         };
         /** StreamRecord */
         StreamRecord: {
@@ -2101,15 +1902,6 @@ export interface components {
             clock: components["schemas"]["ClockView"] | null;
             ending: components["schemas"]["EndingView"] | null;
         };
-        /** TakeUpcard */
-        TakeUpcard: {
-            seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "take_upcard";
-        };
         /** TimedOut */
         TimedOut: {
             seat: number;
@@ -2135,6 +1927,7 @@ export interface components {
         };
         /** Webhook */
         Webhook: {
+            /** Format: uuid */
             webhook_id: string;
             url: string;
             events: ("match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_joined" | "player_your_turn" | "player_match_ended")[];
@@ -2144,6 +1937,56 @@ export interface components {
         /** WebhookList */
         WebhookList: {
             webhooks: components["schemas"]["Webhook"][];
+        };
+        /**
+         * Payload
+         * @description ``event_id`` names the event for good: a receiver that sees it twice (deliveries are at
+         *     least once) can drop the second.
+         */
+        Payload: {
+            event_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "match_created" | "match_started" | "hand_end" | "game_end" | "match_end" | "player_joined";
+            /** Format: uuid */
+            match_id: string;
+            external_ref: string | null;
+            players: components["schemas"]["PlayerRef"][];
+            version: number;
+            position: number;
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["TableEvent"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
+            result: string;
+            /** @default null */
+            reason: string | null;
+            /** @default null */
+            player: components["schemas"]["PlayerRef"] | null;
+        };
+        /** PlayerRef */
+        PlayerRef: {
+            seat: number;
+            external_player_id: string | null;
+        };
+        /**
+         * RelayBody
+         * @description ``notice_id`` names the notice for good (deliveries are at least once).
+         */
+        RelayBody: {
+            notice_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "player_your_turn" | "player_match_ended";
+            /** Format: uuid */
+            player_id: string;
+            /** Format: uuid */
+            match_id: string;
+            seat: number;
+            version: number;
+            /** @default null */
+            deadline: string | null;
         };
         /** ChooseDealerBody */
         ChooseDealerBody: {
@@ -2260,14 +2103,12 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    MatchesCreate: {
+    createMatch: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
                 /** @description A retry with the same key returns the first answer and changes nothing */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2323,6 +2164,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -2332,9 +2182,31 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesJoinJoin: {
+    joinMatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -2401,6 +2273,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -2410,9 +2291,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdSummary: {
+    getMatchSummary: {
         parameters: {
             query?: never;
             header?: never;
@@ -2451,15 +2343,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdViewGetView: {
+    getMatchView: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-                "If-None-Match"?: string | null;
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description The match's id */
@@ -2477,6 +2378,14 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MatchView"] | components["schemas"]["FormatMatchView"];
                 };
+            };
+            /** @description Not Modified: the seat's view is the one its ETag names */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request (RFC 9457 problem details) */
             400: {
@@ -2514,18 +2423,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdCommandsPlay: {
+    sendCommand: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
                 /** @description A retry with the same key returns the first answer and changes nothing */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
                 /** @description The view's ETag: refused (412) if the match has moved on */
-                "If-Match"?: string | null;
+                "If-Match"?: string;
             };
             path: {
                 /** @description The match's id */
@@ -2605,6 +2523,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -2614,18 +2541,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdEventsListEvents: {
+    listMatchEvents: {
         parameters: {
             query?: {
                 /** @description Only events after this version */
                 after?: number;
             };
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The match's id */
                 match_id: string;
@@ -2679,9 +2625,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdStreamStream: {
+    streamMatchEvents: {
         parameters: {
             query?: {
                 /** @description Only events after this version */
@@ -2692,8 +2649,6 @@ export interface operations {
             header?: {
                 /** @description Resume after this event's version */
                 "Last-Event-ID"?: string | null;
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
             };
             path: {
                 /** @description The match's id */
@@ -2748,15 +2703,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdStreamTicketsIssue: {
+    createStreamTicket: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The match's id */
                 match_id: string;
@@ -2828,9 +2791,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdResultResult: {
+    getMatchResult: {
         parameters: {
             query?: never;
             header?: never;
@@ -2869,15 +2843,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdAdjudicationAdjudicate: {
+    adjudicateMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The match's id */
                 match_id: string;
@@ -2944,6 +2926,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -2953,9 +2944,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdHandsHistoryHistory: {
+    getHandHistory: {
         parameters: {
             query?: never;
             header?: never;
@@ -2996,9 +2998,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdRecordRecord: {
+    getMatchRecord: {
         parameters: {
             query?: never;
             header?: never;
@@ -3037,9 +3050,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdReplayReplay: {
+    getMatchReplay: {
         parameters: {
             query: {
                 /** @description An event's version */
@@ -3090,9 +3114,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    MatchesMatchIdCheckpointCheckpoint: {
+    getMatchCheckpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -3131,9 +3166,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    CheckpointsKeyKey: {
+    getCheckpointKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -3162,7 +3208,7 @@ export interface operations {
             };
         };
     };
-    LogCheckpointLogCheckpoint: {
+    getLogCheckpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -3189,9 +3235,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    CommitmentsCreate: {
+    createCommitment: {
         parameters: {
             query?: never;
             header?: never;
@@ -3236,9 +3293,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    FeedPage: {
+    readFeed: {
         parameters: {
             query?: {
                 /** @description The `next` of the previous page (0: from the beginning of the log) */
@@ -3252,10 +3320,7 @@ export interface operations {
                 /** @description Only these event types (repeatable) */
                 type?: string[] | null;
             };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3297,15 +3362,32 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not Found: no match of yours has this id or reference (RFC 9457 problem details) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    WebhooksListWebhooks: {
+    listWebhooks: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3347,15 +3429,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    WebhooksCreate: {
+    createWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3401,6 +3491,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -3410,9 +3509,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    WebhooksWebhookIdDeliveriesDeliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 /** @description Deliveries after this id */
@@ -3420,10 +3530,7 @@ export interface operations {
                 /** @description Page size */
                 limit?: number;
             };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The webhook's id */
                 webhook_id: string;
@@ -3477,62 +3584,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-        };
-    };
-    WebhooksWebhookIdPingPing: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
-            path: {
-                /** @description The webhook's id */
-                webhook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Request fulfilled, document follows */
-            200: {
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PingResult"];
-                };
-            };
-            /** @description Bad Request (RFC 9457 problem details) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (RFC 9457 problem details) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (RFC 9457 problem details) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not Found (RFC 9457 problem details) */
-            404: {
-                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,83 +3597,10 @@ export interface operations {
             };
         };
     };
-    WebhooksWebhookIdDeliveriesDeliveryIdRedeliveryRedeliver: {
+    deleteWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
-            path: {
-                /** @description The webhook's id */
-                webhook_id: string;
-                delivery_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Request accepted, processing continues off-line */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad Request (RFC 9457 problem details) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (RFC 9457 problem details) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (RFC 9457 problem details) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not Found (RFC 9457 problem details) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict (RFC 9457 problem details) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    WebhooksWebhookIdRemove: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The webhook's id */
                 webhook_id: string;
@@ -3669,215 +3652,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    WebhooksWebhookIdSecretRotateSecret: {
+    createRound: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
-            path: {
-                /** @description The webhook's id */
-                webhook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SecretRotation"];
-            };
-        };
-        responses: {
-            /** @description Document created, URL follows */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RotatedSecret"];
-                };
-            };
-            /** @description Bad Request (RFC 9457 problem details) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (RFC 9457 problem details) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (RFC 9457 problem details) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not Found (RFC 9457 problem details) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    RoundsRoundIdCancelCancel: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
-            path: {
-                /** @description The round's id */
-                round_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CancelRound"];
-            };
-        };
-        responses: {
-            /** @description Request fulfilled, document follows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CancelledRound"];
-                };
-            };
-            /** @description Bad Request (RFC 9457 problem details) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (RFC 9457 problem details) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (RFC 9457 problem details) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not Found (RFC 9457 problem details) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict (RFC 9457 problem details) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    RoundsListRounds: {
-        parameters: {
-            query?: {
-                /** @description inclusive */
-                created_from?: string | null;
-                /** @description exclusive */
-                created_before?: string | null;
-                cursor?: string | null;
-                /** @description Page size */
-                limit?: number;
-            };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Request fulfilled, document follows */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RoundList"];
-                };
-            };
-            /** @description Bad Request (RFC 9457 problem details) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (RFC 9457 problem details) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (RFC 9457 problem details) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    RoundsCreate: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
                 /** @description A retry with the same key returns the first answer and changes nothing */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3933,6 +3726,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -3942,15 +3744,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    RoundsRoundIdResults: {
+    getRoundResults: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The round's id */
                 round_id: string;
@@ -4004,84 +3814,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-        };
-    };
-    RoundsRoundIdStartStart: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
-            path: {
-                /** @description The round's id */
-                round_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["StartRound"];
-            };
-        };
-        responses: {
-            /** @description Request fulfilled, document follows */
-            200: {
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StartedRound"];
-                };
-            };
-            /** @description Bad Request (RFC 9457 problem details) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (RFC 9457 problem details) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (RFC 9457 problem details) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not Found (RFC 9457 problem details) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict (RFC 9457 problem details) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unprocessable Entity (RFC 9457 problem details) */
-            422: {
-                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4090,80 +3827,13 @@ export interface operations {
             };
         };
     };
-    MatchesMatchIdSeatsTokenReissue: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
-            path: {
-                /** @description The match's id */
-                match_id: string;
-                /** @description The seat */
-                seat: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Document created, URL follows */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReissuedToken"];
-                };
-            };
-            /** @description Bad Request (RFC 9457 problem details) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unauthorized (RFC 9457 problem details) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden (RFC 9457 problem details) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not Found (RFC 9457 problem details) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    OperatorMatchesByRefByRef: {
+    getOperatorMatchByRef: {
         parameters: {
             query: {
                 /** @description Yours */
                 external_ref: string;
             };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4214,29 +3884,33 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    OperatorMatchesListMatches: {
+    listOperatorMatches: {
         parameters: {
             query?: {
-                status?: "waiting_for_opponent" | "in_progress" | "finished" | null;
+                status?: ("waiting_for_opponent" | "in_progress" | "finished") | null;
                 external_ref_prefix?: string | null;
                 /** @description inclusive */
                 created_from?: string | null;
                 /** @description exclusive */
                 created_before?: string | null;
-                /** @description Only this round's */
-                round_id?: string | null;
-                /** @description Only this player's */
-                external_player_id?: string | null;
                 cursor?: string | null;
                 /** @description Page size */
                 limit?: number;
             };
-            header?: {
-                /** @description Bearer <an operator key> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4278,19 +3952,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeMatchesMyMatches: {
+    listMyMatches: {
         parameters: {
             query?: {
                 /** @description The ``next`` of the previous page */
                 before?: number | null;
                 limit?: number;
             };
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4323,15 +4005,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeMatchesCreateMatch: {
+    createMyMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4368,6 +4058,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -4377,17 +4076,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeInboxInbox: {
+    readMyInbox: {
         parameters: {
             query?: {
                 /** @description Only notices after this */
                 after?: number;
             };
             header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
                 /** @description Resume after this event's version */
                 "Last-Event-ID"?: string | null;
             };
@@ -4423,15 +4142,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeMe: {
+    getMe: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4464,15 +4191,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeCredentialRotate: {
+    rotateMyCredential: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4505,9 +4240,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersSignUp: {
+    signUp: {
         parameters: {
             query?: never;
             header?: never;
@@ -4538,6 +4284,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -4547,15 +4302,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeQuickMatchStatus: {
+    getQuickMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4597,15 +4371,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeQuickMatchAsk: {
+    askQuickMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4651,6 +4433,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -4660,15 +4451,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeQuickMatchCancel: {
+    cancelQuickMatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4708,15 +4518,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeInvitesInvite: {
+    invitePlayer: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4762,6 +4580,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -4771,15 +4598,34 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeJoinJoin: {
+    joinByInvite: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4852,6 +4698,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Content Too Large (RFC 9457 problem details) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity (RFC 9457 problem details) */
             422: {
                 headers: {
@@ -4861,15 +4716,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    PlayersMeMatchesMatchIdRematchRematch: {
+    askRematch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Bearer <a seat's token> */
-                Authorization?: string | null;
-            };
+            header?: never;
             path: {
                 /** @description The match's id */
                 match_id: string;
@@ -4932,9 +4795,31 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too Many Requests (RFC 9457 problem details) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable (RFC 9457 problem details) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    HealthHealth: {
+    getHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -4961,9 +4846,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Service Unavailable: the database is not ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
         };
     };
-    HealthLiveLive: {
+    getLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -4992,7 +4886,7 @@ export interface operations {
             };
         };
     };
-    HealthReadyReady: {
+    getReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -5018,6 +4912,59 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Service Unavailable: the database is not ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    receivePayload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Payload"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveRelayBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayBody"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,0 +1,61 @@
+"""The webhooks an operator's receiver is sent, in the client document's ``webhooks`` section
+(OpenAPI 3.1): a match's news (``Payload``) and a player's news for a push relay
+(``RelayBody``), each with its schema, which a delivery's ``payload`` is one of."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from service.players.relay import RelayBody
+from service.tournament.webhooks.payloads import KINDS, PLAYER_KINDS, Payload
+
+Json = dict[str, Any]
+REF = "#/components/schemas/"
+SIGNED = (
+    "Signed with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and "
+    "`webhook-signature` (docs/tournament.md); deliveries are at least once, so drop a "
+    "repeated `event_id` or `notice_id`."
+)
+
+
+def add_webhooks(document: Json) -> None:
+    schemas: Json = document["components"]["schemas"]
+    _, components = msgspec.json.schema_components(
+        [Payload, RelayBody], ref_template=REF + "{name}"
+    )
+    for name, schema in components.items():
+        schemas.setdefault(name, schema)
+    document["webhooks"] = {
+        "matchNews": _hook("A match's news: made, started, a hand, game or match over", "Payload"),
+        "playerNews": _hook("A player's news, for a push relay (`players:relay`)", "RelayBody"),
+    }
+    delivery = schemas.get("Delivery", {}).get("properties", {})
+    if "payload" in delivery:
+        delivery["payload"] = {
+            "description": "The body sent, as the receiver got it",
+            "oneOf": [{"$ref": REF + "Payload"}, {"$ref": REF + "RelayBody"}],
+            "discriminator": {
+                "propertyName": "kind",
+                "mapping": {
+                    **dict.fromkeys(KINDS, REF + "Payload"),
+                    **dict.fromkeys(PLAYER_KINDS, REF + "RelayBody"),
+                },
+            },
+        }
+
+
+def _hook(summary: str, schema: str) -> Json:
+    return {
+        "post": {
+            "summary": summary,
+            "description": SIGNED,
+            "operationId": f"receive{schema}",
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": {"$ref": REF + schema}}},
+            },
+            "responses": {"2XX": {"description": "Received: the delivery is done"}},
+        }
+    }
