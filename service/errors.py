@@ -355,6 +355,8 @@ class LastIdentity(ServiceError):  # noqa: N818
 class SessionRequired(ServiceError):  # noqa: N818
     kind = "session-required"
     title = "This needs the account's session (an access token), not a credential or seat token"
+
+
 class HistoryMissing(ServiceError):  # noqa: N818
     """The log lacks events a published log checkpoint covers (a restore from an older backup,
     or a rewrite): nothing is written until an operator decides (``gin db accept-restore``)."""

@@ -1,6 +1,6 @@
 """The quick-match queue in PostgreSQL: ``quick_match`` (migration 0015) and the pairs whose
 match is not made yet, ``quick_match_pairs`` (migration 0019; the waiting players after the
-first, at three or four seats, in ``more_waiting``: migration 0027).
+first, at three or four seats, in ``more_waiting``: migration 0025).
 
 An ask takes a transaction-scoped advisory lock on its options key, so the askers of one key
 take their turns one after another in every process: each finds the waiting entries as the

@@ -173,7 +173,9 @@ async def test_a_rematch_follows_a_finished_match_and_only_its_other_players_acc
         code = offer.match.invite_codes[seat]
         with pytest.raises(InviteNotForYou):
             await world.invitations.accept(other, code)
-        seated = await world.invitations.accept(await world.players.get(player_id), code)
+        invited = await world.players.get(player_id)
+        assert invited is not None
+        seated = await world.invitations.accept(invited, code)
         assert (seated.match_id, seated.seat) == (offer.match.match_id, seat)
     record = await world.matches.match(offer.match.match_id)
     assert record.full

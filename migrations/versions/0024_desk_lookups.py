@@ -2,8 +2,8 @@
 external player), a failed webhook delivery sent again, and a webhook's secret rotated with
 an overlap, and a round's start brought forward.
 
-Revision ID: 0025
-Revises: 0022
+Revision ID: 0024
+Revises: 0023
 Create Date: 2026-12-02
 
 ``GET /rounds`` pages an operator's rounds by (created_at, round_id), and
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0025"
-down_revision = "0022"
+revision = "0024"
+down_revision = "0023"
 branch_labels = None
 depends_on = None
 

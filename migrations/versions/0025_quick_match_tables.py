@@ -1,7 +1,7 @@
 """Quick matches of three and four seats: the waiting players after the first.
 
-Revision ID: 0027
-Revises: 0022
+Revision ID: 0025
+Revises: 0024
 Create Date: 2026-12-02
 
 A pairing of three or four players keeps its first waiting player in ``waiting_player``, as a
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0027"
-down_revision = "0022"
+revision = "0025"
+down_revision = "0024"
 branch_labels = None
 depends_on = None
 
