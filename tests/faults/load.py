@@ -49,6 +49,14 @@ class Record:
     # Each Idempotency-Key's acknowledged versions, and the command it carried.
     acknowledged: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     sent: dict[str, tuple[Table, int, Json]] = field(default_factory=dict)
+    # Commands sent and not yet answered, and each answered one's (sent, answered) times
+    # (``time.monotonic``, retries included): what a fault overlapped.
+    in_flight: int = 0
+    command_spans: list[tuple[float, float]] = field(default_factory=list)
+
+    def overlapped(self, started: float, ended: float) -> bool:
+        """Whether a command was sent before ``started`` and answered after ``ended``."""
+        return any(sent < started and ended < answered for sent, answered in self.command_spans)
 
     def note(self, response: httpx.Response, took: float) -> None:
         self.statuses.append(response.status_code)
@@ -108,9 +116,16 @@ async def player(
         key = str(uuid.uuid4())
         record.sent[key] = (table, seat, command)
         headers = {**table.headers(seat), "Idempotency-Key": key}
-        response = await call(
-            http, target, record, "POST", f"{table.path}/commands", json=command, headers=headers
-        )
+        sent = time.monotonic()
+        record.in_flight += 1
+        try:
+            commands = f"{table.path}/commands"
+            response = await call(
+                http, target, record, "POST", commands, json=command, headers=headers
+            )
+        finally:
+            record.in_flight -= 1
+        record.command_spans.append((sent, time.monotonic()))
         assert response.status_code == 200, response.text
         record.acknowledged[key].add(response.json()["version"])
         await asyncio.sleep(0.05)
