@@ -54,9 +54,13 @@ class Record:
     in_flight: int = 0
     command_spans: list[tuple[float, float]] = field(default_factory=list)
 
-    def overlapped(self, started: float, ended: float) -> bool:
-        """Whether a command was sent before ``started`` and answered after ``ended``."""
-        return any(sent < started and ended < answered for sent, answered in self.command_spans)
+    def across(self, sent_before: float, answered_after: float) -> bool:
+        """Whether a command was sent before ``sent_before`` and answered after
+        ``answered_after``."""
+        return any(
+            sent < sent_before and answered_after < answered
+            for sent, answered in self.command_spans
+        )
 
     def note(self, response: httpx.Response, took: float) -> None:
         self.statuses.append(response.status_code)
