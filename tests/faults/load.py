@@ -49,17 +49,16 @@ class Record:
     # Each Idempotency-Key's acknowledged versions, and the command it carried.
     acknowledged: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     sent: dict[str, tuple[Table, int, Json]] = field(default_factory=dict)
-    # Commands sent and not yet answered, and each answered one's (sent, answered) times
+    # Requests sent and not yet answered, and each answered one's (sent, answered) times
     # (``time.monotonic``, retries included): what a fault overlapped.
     in_flight: int = 0
-    command_spans: list[tuple[float, float]] = field(default_factory=list)
+    spans: list[tuple[float, float]] = field(default_factory=list)
 
     def across(self, sent_before: float, answered_after: float) -> bool:
-        """Whether a command was sent before ``sent_before`` and answered after
+        """Whether a request was sent before ``sent_before`` and answered after
         ``answered_after``."""
         return any(
-            sent < sent_before and answered_after < answered
-            for sent, answered in self.command_spans
+            sent < sent_before and answered_after < answered for sent, answered in self.spans
         )
 
     def note(self, response: httpx.Response, took: float) -> None:
@@ -83,6 +82,18 @@ async def call(
 ) -> httpx.Response:
     """One request, sent again after Retry-After while the database is away, and after a pause
     while the server cannot be reached."""
+    sent = time.monotonic()
+    record.in_flight += 1
+    try:
+        return await answered(http, target, record, method, path, **kwargs)
+    finally:
+        record.in_flight -= 1
+        record.spans.append((sent, time.monotonic()))
+
+
+async def answered(
+    http: httpx.AsyncClient, target: Target, record: Record, method: str, path: str, **kwargs: Any
+) -> httpx.Response:
     while True:
         started = time.monotonic()
         try:
@@ -120,16 +131,9 @@ async def player(
         key = str(uuid.uuid4())
         record.sent[key] = (table, seat, command)
         headers = {**table.headers(seat), "Idempotency-Key": key}
-        sent = time.monotonic()
-        record.in_flight += 1
-        try:
-            commands = f"{table.path}/commands"
-            response = await call(
-                http, target, record, "POST", commands, json=command, headers=headers
-            )
-        finally:
-            record.in_flight -= 1
-        record.command_spans.append((sent, time.monotonic()))
+        response = await call(
+            http, target, record, "POST", f"{table.path}/commands", json=command, headers=headers
+        )
         assert response.status_code == 200, response.text
         record.acknowledged[key].add(response.json()["version"])
         await asyncio.sleep(0.05)

@@ -47,8 +47,8 @@ async def acknowledged_at_least(record: Record, count: int) -> float:
     return time.monotonic()
 
 
-async def commands_in_flight(record: Record) -> None:
-    """Until a command has been sent and not yet answered."""
+async def requests_in_flight(record: Record) -> None:
+    """Until a player's request has been sent and not yet answered."""
     async with asyncio.timeout(WAIT_SECONDS):
         while record.in_flight == 0:
             await asyncio.sleep(0)
@@ -93,9 +93,9 @@ async def test_nothing_acknowledged_is_lost_when_the_primary_dies_and_the_standb
                 await asyncio.to_thread(primary.kill)
                 killed = time.monotonic()
                 acknowledged_at_kill = len(record.acknowledged)
-                # Promoted only once a command waits on the dead primary: one the service
-                # cannot acknowledge until the standby takes over.
-                await commands_in_flight(record)
+                # Promoted only once a player's request waits on the dead primary: one the
+                # service cannot answer with the game until the standby takes over.
+                await requests_in_flight(record)
                 waiting = time.monotonic()
                 await asyncio.to_thread(standby.promote)
                 promoted = time.monotonic()
@@ -118,7 +118,7 @@ async def test_nothing_acknowledged_is_lost_when_the_primary_dies_and_the_standb
                 f"{promoted - waiting:.2f} s, the first command acknowledged after it "
                 f"{back - promoted:.2f} s later: {back - killed:.2f} s from the kill; seen as "
                 f"{record.statuses.count(503)} 503s, {record.transport_errors} transport errors"
-                f" and {record.across(waiting, promoted)} for a command held across the promotion"
+                f" and {record.across(waiting, promoted)} for a request held across the promotion"
             )
 
 
