@@ -15,6 +15,7 @@ never removed, so such an account always has it.
 
 from __future__ import annotations
 
+import hmac
 import uuid
 
 from service.accounts.sessions import Sessions, SessionTokens, is_access_token
@@ -81,7 +82,8 @@ class SignIn:
     ) -> tuple[str, bool]:
         found = await self.identities.find(kind, issuer, subject)
         if found is not None:
-            return found.player_id, False
+            # Made by another sign-in since the caller looked: its secret must still match.
+            return _known_player(found, hashed), False
         # A player's credential is never shown here: the account's ways in are its identities.
         signed = await self.accounts.sign_up(name if name is not None else DEFAULT_NAME)
         try:
@@ -99,9 +101,9 @@ class SignIn:
             # Signed in twice at once for the first time: the other sign-in made the player.
             # This one's player is left with no way in, and so never used.
             found = await self.identities.find(kind, issuer, subject)
-            if found is None or (hashed is not None and found.secret_hash != hashed):
+            if found is None:
                 raise WrongDeviceSecret("the device id and secret do not match") from None
-            return found.player_id, False
+            return _known_player(found, hashed), False
         return signed.player.player_id, True
 
     async def link_id_token(self, player: Player, id_token: str) -> Identity:
@@ -141,6 +143,15 @@ class SignIn:
 
     async def identities_of(self, player: Player) -> list[Identity]:
         return await self.identities.of_player(player.player_id)
+
+
+def _known_player(found: Identity, hashed: bytes | None) -> str:
+    """The player of an identity another sign-in made, if this one's secret (if any) is its."""
+    if hashed is not None and (
+        found.secret_hash is None or not hmac.compare_digest(found.secret_hash, hashed)
+    ):
+        raise WrongDeviceSecret("the device id and secret do not match")
+    return found.player_id
 
 
 def _check_device(device_id: str, secret: str) -> None:

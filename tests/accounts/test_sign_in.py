@@ -3,6 +3,8 @@ port. (Sign-ins at once are tested over HTTP on PostgreSQL, where they truly int
 
 from __future__ import annotations
 
+import secrets
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -16,9 +18,10 @@ from adapters.oidc_verifier import PyJwtVerifier
 from service.accounts.sessions import Sessions
 from service.accounts.settings import AccountSettings, TrustedIssuer
 from service.accounts.sign_in import SignIn
-from service.errors import LastIdentity
+from service.errors import LastIdentity, WrongDeviceSecret
 from service.matches.use_cases import MatchService
 from service.players.accounts import Accounts
+from service.ports.identities import Identity, IdentityKind
 from service.store.match_streams import MatchStreams
 from tests.accounts.oidc_provider import AUDIENCE, Provider, running_provider
 
@@ -29,7 +32,22 @@ def provider() -> Iterator[Provider]:
         yield running
 
 
-def signing_in(provider: Provider) -> SignIn:
+class LookedTooEarly(InMemoryIdentities):
+    """Identities whose first look-up misses, as the first look-up of a sign-in does when
+    another sign-in of the same device id commits right after it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.missed = False
+
+    async def find(self, kind: IdentityKind, issuer: str, subject: str) -> Identity | None:
+        if not self.missed:
+            self.missed = True
+            return None
+        return await super().find(kind, issuer, subject)
+
+
+def signing_in(provider: Provider, identities: InMemoryIdentities | None = None) -> SignIn:
     registry = InMemoryMatchRegistry()
     players = InMemoryPlayers(registry)
     accounts = Accounts(players, MatchService(MatchStreams(InMemoryEventStore()), registry))
@@ -41,7 +59,7 @@ def signing_in(provider: Provider) -> SignIn:
     sessions = Sessions(InMemorySessions(players), settings)
     accounts.access_holder = sessions.player_of
     verifier = PyJwtVerifier(settings.issuers, leeway_seconds=60, cache_seconds=300)
-    return SignIn(accounts, sessions, InMemoryIdentities(), verifier)
+    return SignIn(accounts, sessions, identities or InMemoryIdentities(), verifier)
 
 
 async def test_a_player_made_by_a_sign_in_keeps_a_way_in(provider: Provider) -> None:
@@ -56,3 +74,24 @@ async def test_a_player_made_by_a_sign_in_keeps_a_way_in(provider: Provider) -> 
     again, made = await sign_in.with_id_token(provider.id_token("only-way"), None)
     assert again.player_id == player.player_id
     assert not made
+
+
+@pytest.mark.parametrize("same_secret", [True, False])
+async def test_a_device_claimed_between_two_look_ups_still_needs_its_secret(
+    provider: Provider, same_secret: bool
+) -> None:
+    identities = LookedTooEarly()
+    sign_in = signing_in(provider, identities)
+    device_id, secret = f"device-{uuid.uuid4()}", secrets.token_urlsafe(32)
+    identities.missed = True  # the first sign-in sees the truth: nobody has the device id
+    first, made = await sign_in.with_device(device_id, secret, None)
+    assert made
+    identities.missed = False
+
+    if not same_secret:
+        with pytest.raises(WrongDeviceSecret):
+            await sign_in.with_device(device_id, secrets.token_urlsafe(32), None)
+        return
+    second, made = await sign_in.with_device(device_id, secret, None)
+    assert not made
+    assert second.player_id == first.player_id

@@ -49,6 +49,17 @@ class Record:
     # Each Idempotency-Key's acknowledged versions, and the command it carried.
     acknowledged: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     sent: dict[str, tuple[Table, int, Json]] = field(default_factory=dict)
+    # Requests sent and not yet answered, and each answered one's (sent, answered) times
+    # (``time.monotonic``, retries included): what a fault overlapped.
+    in_flight: int = 0
+    spans: list[tuple[float, float]] = field(default_factory=list)
+
+    def across(self, sent_before: float, answered_after: float) -> bool:
+        """Whether a request was sent before ``sent_before`` and answered after
+        ``answered_after``."""
+        return any(
+            sent < sent_before and answered_after < answered for sent, answered in self.spans
+        )
 
     def note(self, response: httpx.Response, took: float) -> None:
         self.statuses.append(response.status_code)
@@ -71,6 +82,18 @@ async def call(
 ) -> httpx.Response:
     """One request, sent again after Retry-After while the database is away, and after a pause
     while the server cannot be reached."""
+    sent = time.monotonic()
+    record.in_flight += 1
+    try:
+        return await answered(http, target, record, method, path, **kwargs)
+    finally:
+        record.in_flight -= 1
+        record.spans.append((sent, time.monotonic()))
+
+
+async def answered(
+    http: httpx.AsyncClient, target: Target, record: Record, method: str, path: str, **kwargs: Any
+) -> httpx.Response:
     while True:
         started = time.monotonic()
         try:

@@ -3,6 +3,7 @@ changes nothing (issue 13, findings 2 and 6)."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import AsyncIterator
 
@@ -27,9 +28,23 @@ async def app(database_url: str) -> AsyncIterator[Asgi]:
         yield running
 
 
+PATH_PARAMETER = re.compile(r"\{(\w+):(\w+)\}")
+
+
+def made_up(kind: str) -> str:
+    """A value of a path parameter's type; a type not known here fails loudly."""
+    return {"uuid": str(uuid.uuid4()), "int": "1", "str": "made-up"}[kind]
+
+
+def filled(path: str) -> str:
+    """The path with every parameter made up, so the request reaches the route's handler
+    rather than a 404; a parameter of a type not known here fails loudly."""
+    return PATH_PARAMETER.sub(lambda found: made_up(found.group(2)), path)
+
+
 def post_paths(running: Asgi) -> list[str]:
-    """Every route that reads a body, with a made-up match id where it needs one (a route that
-    reads none, such as a credential's rotation, answers without reading it)."""
+    """Every route that reads a body, with each path parameter made up (a route that reads
+    none, such as a credential's rotation, answers without reading it)."""
     paths = []
     for route in running.app.routes:
         if isinstance(route, HTTPRoute) and any(
@@ -37,7 +52,7 @@ def post_paths(running: Asgi) -> list[str]:
             and {"data", "body"} & set(handler.parsed_fn_signature.parameters)
             for handler in route.route_handlers
         ):
-            paths.append(route.path.replace("{match_id:uuid}", str(uuid.uuid4())))
+            paths.append(filled(route.path))
     assert len(paths) >= 5, paths  # matches, join, commands, commitments, webhooks
     return paths
 
