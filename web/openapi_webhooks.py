@@ -26,6 +26,7 @@ def add_webhooks(document: Json) -> None:
         [Payload, RelayBody], ref_template=REF + "{name}"
     )
     for name, schema in components.items():
+        _nullable_as_one_of(schema)
         schemas.setdefault(name, schema)
     document["webhooks"] = {
         "matchNews": _hook("A match's news: made, started, a hand, game or match over", "Payload"),
@@ -44,6 +45,22 @@ def add_webhooks(document: Json) -> None:
                 },
             },
         }
+
+
+def _nullable_as_one_of(node: Any) -> None:
+    """msgspec writes ``X | None`` as ``anyOf``; Litestar, and so the rest of the document,
+    as ``oneOf``: one form, so the refinements (an id's ``format: uuid``) reach these too."""
+    if isinstance(node, list):
+        for item in node:
+            _nullable_as_one_of(item)
+        return
+    if not isinstance(node, dict):
+        return
+    choices = node.get("anyOf")
+    if isinstance(choices, list) and {"type": "null"} in choices and len(choices) == 2:
+        node["oneOf"] = node.pop("anyOf")
+    for value in node.values():
+        _nullable_as_one_of(value)
 
 
 def _hook(summary: str, schema: str) -> Json:

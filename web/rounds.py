@@ -239,7 +239,7 @@ class RoundsController(Controller):
         "/{round_id:uuid}/cancel",
         status_code=HTTP_200_OK,
         summary="Cancel a round: every match still being played ends, voided",
-        responses=problems(400, 401, 403, 404, 409),
+        responses=problems(400, 401, 403, 404, 409, 422),
     )
     async def cancel(
         self,

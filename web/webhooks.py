@@ -153,7 +153,7 @@ class WebhooksController(Controller):
         "/{webhook_id:uuid}/secret",
         status_code=HTTP_201_CREATED,
         summary="Rotate a webhook's secret, both signing for an overlap",
-        responses=problems(400, 401, 403, 404),
+        responses=problems(400, 401, 403, 404, 422),
     )
     async def rotate_secret(
         self,

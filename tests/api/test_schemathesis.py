@@ -68,11 +68,13 @@ SHAPE_PROBLEMS = frozenset(
 STATE_REFUSALS = ("410", "412", "422")
 # Known and not yet resolved, each with why: a finding here must still say what it says, and any
 # other finding fails the test. A display name is judged by Unicode category after NFC
-# normalisation and trimming (service/players/names.py), which no JSON Schema pattern states;
-# invite_seats in a two-player match is refused 400 by a rule across two fields.
+# normalisation and trimming (service/players/names.py), which no JSON Schema pattern states
+# (signing up, or signing in with a new device). Entropy is one value a seat at most: a rule
+# across two fields, the list and the seat count.
 OPEN: dict[str, str] = {
     "POST /players (positive)": "display name",
-    "POST /matches (positive)": "invite_seats are for three or four players",
+    "POST /sessions/device (positive)": "display name",
+    "POST /matches (positive)": "entropy is by seat",
 }
 
 

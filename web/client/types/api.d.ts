@@ -287,7 +287,7 @@ export interface paths {
             cookie?: never;
         };
         /** Proof that one log checkpoint extends another */
-        get: operations["getLogProofsConsistency"];
+        get: operations["proveLogConsistency"];
         put?: never;
         post?: never;
         delete?: never;
@@ -304,7 +304,7 @@ export interface paths {
             cookie?: never;
         };
         /** Proof that an event is in a log checkpoint */
-        get: operations["getLogProofsInclusion"];
+        get: operations["proveLogInclusion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -392,7 +392,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a signed test ping to a webhook's receiver now */
-        post: operations["postWebhooksWebhookIdPing"];
+        post: operations["pingWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -409,7 +409,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a failed delivery again */
-        post: operations["postWebhooksWebhookIdDeliveriesDeliveryIdRedelivery"];
+        post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -443,7 +443,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate a webhook's secret, both signing for an overlap */
-        post: operations["postWebhooksWebhookIdSecret"];
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -460,7 +460,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a round: every match still being played ends, voided */
-        post: operations["postRoundsRoundIdCancel"];
+        post: operations["cancelRound"];
         delete?: never;
         options?: never;
         head?: never;
@@ -512,7 +512,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start a round now, or bring its start forward */
-        post: operations["postRoundsRoundIdStart"];
+        post: operations["startRound"];
         delete?: never;
         options?: never;
         head?: never;
@@ -529,7 +529,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Give a seat of your match a new token (the old one stops working) */
-        post: operations["postMatchesMatchIdSeatsSeatToken"];
+        post: operations["reissueSeatToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -664,7 +664,7 @@ export interface paths {
             cookie?: never;
         };
         /** This player's sessions */
-        get: operations["getSessions"];
+        get: operations["listSessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -683,7 +683,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Trade the refresh token for a new pair */
-        post: operations["postSessionsRefresh"];
+        post: operations["refreshSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -701,7 +701,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Sign out of this device */
-        delete: operations["deleteSessionsCurrent"];
+        delete: operations["signOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -717,7 +717,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign out of every device */
-        post: operations["postSessionsSignOutEverywhere"];
+        post: operations["signOutEverywhere"];
         delete?: never;
         options?: never;
         head?: never;
@@ -735,7 +735,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Sign out of another device */
-        delete: operations["deleteSessionsSessionId"];
+        delete: operations["endSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -751,7 +751,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with the player's credential */
-        post: operations["postSessionsCredential"];
+        post: operations["signInWithCredential"];
         delete?: never;
         options?: never;
         head?: never;
@@ -768,7 +768,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with a device id and its secret */
-        post: operations["postSessionsDevice"];
+        post: operations["signInWithDevice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -785,7 +785,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with an identity provider's ID token */
-        post: operations["postSessionsOidc"];
+        post: operations["signInWithOidc"];
         delete?: never;
         options?: never;
         head?: never;
@@ -800,7 +800,7 @@ export interface paths {
             cookie?: never;
         };
         /** The account's ways in */
-        get: operations["getPlayersMeIdentities"];
+        get: operations["listMyIdentities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -819,7 +819,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Link a device */
-        post: operations["postPlayersMeIdentitiesDevice"];
+        post: operations["linkDevice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -836,7 +836,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Link an identity provider's account */
-        post: operations["postPlayersMeIdentitiesOidc"];
+        post: operations["linkOidcAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -854,7 +854,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Unlink an identity */
-        delete: operations["deletePlayersMeIdentitiesIdentityId"];
+        delete: operations["unlinkIdentity"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3771,7 +3771,7 @@ export interface operations {
             };
         };
     };
-    getLogProofsConsistency: {
+    proveLogConsistency: {
         parameters: {
             query: {
                 /** @description The earlier checkpoint's size */
@@ -3816,7 +3816,7 @@ export interface operations {
             };
         };
     };
-    getLogProofsInclusion: {
+    proveLogInclusion: {
         parameters: {
             query: {
                 /** @description A log checkpoint's size */
@@ -4223,7 +4223,7 @@ export interface operations {
             };
         };
     };
-    postWebhooksWebhookIdPing: {
+    pingWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -4293,7 +4293,7 @@ export interface operations {
             };
         };
     };
-    postWebhooksWebhookIdDeliveriesDeliveryIdRedelivery: {
+    redeliverWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -4439,7 +4439,7 @@ export interface operations {
             };
         };
     };
-    postWebhooksWebhookIdSecret: {
+    rotateWebhookSecret: {
         parameters: {
             query?: never;
             header?: never;
@@ -4509,6 +4509,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Service Unavailable (RFC 9457 problem details) */
             503: {
                 headers: {
@@ -4522,7 +4531,7 @@ export interface operations {
             };
         };
     };
-    postRoundsRoundIdCancel: {
+    cancelRound: {
         parameters: {
             query?: never;
             header?: never;
@@ -4594,6 +4603,15 @@ export interface operations {
             };
             /** @description Content Too Large (RFC 9457 problem details) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity (RFC 9457 problem details) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4842,7 +4860,7 @@ export interface operations {
             };
         };
     };
-    postRoundsRoundIdStart: {
+    startRound: {
         parameters: {
             query?: never;
             header?: never;
@@ -4943,7 +4961,7 @@ export interface operations {
             };
         };
     };
-    postMatchesMatchIdSeatsSeatToken: {
+    reissueSeatToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -5518,7 +5536,7 @@ export interface operations {
             };
         };
     };
-    getSessions: {
+    listSessions: {
         parameters: {
             query?: never;
             header?: never;
@@ -5567,7 +5585,7 @@ export interface operations {
             };
         };
     };
-    postSessionsRefresh: {
+    refreshSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -5638,7 +5656,7 @@ export interface operations {
             };
         };
     };
-    deleteSessionsCurrent: {
+    signOut: {
         parameters: {
             query?: never;
             header?: never;
@@ -5694,7 +5712,7 @@ export interface operations {
             };
         };
     };
-    postSessionsSignOutEverywhere: {
+    signOutEverywhere: {
         parameters: {
             query?: never;
             header?: never;
@@ -5743,7 +5761,7 @@ export interface operations {
             };
         };
     };
-    deleteSessionsSessionId: {
+    endSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -5802,7 +5820,7 @@ export interface operations {
             };
         };
     };
-    postSessionsCredential: {
+    signInWithCredential: {
         parameters: {
             query?: never;
             header?: never;
@@ -5851,7 +5869,7 @@ export interface operations {
             };
         };
     };
-    postSessionsDevice: {
+    signInWithDevice: {
         parameters: {
             query?: never;
             header?: never;
@@ -5922,7 +5940,7 @@ export interface operations {
             };
         };
     };
-    postSessionsOidc: {
+    signInWithOidc: {
         parameters: {
             query?: never;
             header?: never;
@@ -5993,7 +6011,7 @@ export interface operations {
             };
         };
     };
-    getPlayersMeIdentities: {
+    listMyIdentities: {
         parameters: {
             query?: never;
             header?: never;
@@ -6042,7 +6060,7 @@ export interface operations {
             };
         };
     };
-    postPlayersMeIdentitiesDevice: {
+    linkDevice: {
         parameters: {
             query?: never;
             header?: never;
@@ -6122,7 +6140,7 @@ export interface operations {
             };
         };
     };
-    postPlayersMeIdentitiesOidc: {
+    linkOidcAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -6202,7 +6220,7 @@ export interface operations {
             };
         };
     };
-    deletePlayersMeIdentitiesIdentityId: {
+    unlinkIdentity: {
         parameters: {
             query?: never;
             header?: never;
