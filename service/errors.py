@@ -126,6 +126,11 @@ class VersionInPlay(ServiceError):  # noqa: N818
     title = "This event belongs to the hand in progress"
 
 
+class LogTooShort(ServiceError):  # noqa: N818
+    kind = "log-too-short"
+    title = "The global log does not reach that far (yet)"
+
+
 class VersionNotFound(ServiceError):  # noqa: N818
     kind = "version-not-found"
     title = "The match has no event with this version"

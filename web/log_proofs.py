@@ -65,7 +65,7 @@ class LogProofsController(Controller):
     @get(
         "/consistency",
         summary="Proof that one log checkpoint extends another",
-        responses=problems(400),
+        responses=problems(400, 404),
     )
     async def consistency(
         self,

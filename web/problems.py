@@ -65,6 +65,7 @@ STATUS_OF_KIND: dict[str, int] = {
     "invite-not-found": 404,
     "webhook-not-found": 404,
     "version-not-found": 404,
+    "log-too-short": 404,
     "hand-not-finished": 404,
     "player-not-found": 404,
     "not-queued": 404,

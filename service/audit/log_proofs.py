@@ -21,7 +21,7 @@ import msgspec
 
 from service.audit.log_checkpoints import LogTree
 from service.audit.merkle_proofs import KeptLeaves
-from service.errors import DatabaseUnavailable, InvalidParameter, UnknownFeedPosition
+from service.errors import DatabaseUnavailable, InvalidParameter, LogTooShort
 from service.errors import VersionNotFound as EventNotFound
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
@@ -70,7 +70,7 @@ class LogProver:
         leaves = await self._caught_up()
         index = leaves.index_of(position)
         if index is None:
-            raise UnknownFeedPosition(
+            raise LogTooShort(
                 f"the global log has no event at position {position} (yet: an event joins it "
                 "once every transaction that began before its own has ended)"
             )
@@ -111,7 +111,7 @@ class LogProver:
     @staticmethod
     def _within(leaves: KeptLeaves, size: int) -> None:
         if size > leaves.size:
-            raise InvalidParameter(
+            raise LogTooShort(
                 f"the global log holds {leaves.size} events: there is no checkpoint of {size}"
             )
 

@@ -75,6 +75,13 @@ OPEN: dict[str, str] = {
     "POST /players (positive)": "display name",
     "POST /sessions/device (positive)": "display name",
     "POST /matches (positive)": "entropy is by seat",
+    # Two parameters that hold together or not: one log at least as long as the other, and an
+    # event named one way or the other.
+    "GET /log/proofs/consistency (positive)": "at least as long",
+    "GET /log/proofs/inclusion (positive)": "name the event by position",
+    # A token longer than its schema allows, in a body over the server's size limit: refused
+    # for its size (413) before its shape is read, which the check does not count as refused.
+    "POST /players/me/identities/oidc (negative)": "request-too-large",
 }
 
 
