@@ -149,11 +149,8 @@ def static_checks(fast: bool) -> list[Check]:
 
 
 def workers() -> int:
-    """One more than the cores: the suite spends much of its time waiting on PostgreSQL,
-    Chromium and the servers it starts (on two cores, two workers kept the CPUs 60% busy)."""
     affinity = getattr(os, "sched_getaffinity", None)
-    cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
-    return cores + 1
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
 def given(rest: list[str], *options: str) -> bool:
@@ -161,8 +158,8 @@ def given(rest: list[str], *options: str) -> bool:
 
 
 def pytest_argv(rest: list[str], fast: bool) -> list[str]:
-    """pytest on every core and one worker more, each test module kept on one worker (its
-    database, app and servers are set up once), unless ``rest`` says otherwise or debugs."""
+    """pytest on every core, each test module kept on one worker (its database, app and
+    servers are set up once), unless ``rest`` says otherwise or debugs."""
     argv = [str(BIN / "pytest")]
     if not given(rest, "-n", "--numprocesses", "--dist", "-p", "--pdb", "--trace"):
         argv += ["-n", str(workers()), "--dist", "loadfile"]
