@@ -7,6 +7,7 @@
 
 import * as api from "./api.js";
 import { el } from "./dom.js";
+import { concat, number } from "./bytes.js";
 
 /** @typedef {import("./api.js").GameRecord} GameRecord */
 /** @typedef {{ ok: boolean, problem: string | null, lines: string[] }} Verdict */
@@ -14,27 +15,6 @@ import { el } from "./dom.js";
 /** @typedef {{ tree_size: number, leaf_index: number, position: number, audit_path: string[] }} Proof */
 
 const encoder = new TextEncoder();
-
-/** @param {Bytes[]} parts */
-function concat(...parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-/** @param {number} value @param {number} bytes big-endian */
-function number(value, bytes) {
-  const out = new Uint8Array(bytes);
-  const view = new DataView(out.buffer);
-  if (bytes === 8) view.setBigUint64(0, BigInt(value));
-  else if (bytes === 2) view.setUint16(0, value);
-  else view.setUint8(0, value);
-  return out;
-}
 
 /** @param {Bytes} bytes */
 const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));

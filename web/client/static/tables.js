@@ -11,6 +11,9 @@ import { endedHand } from "./results.js";
 /** @typedef {{ seat: number, invite_code: string }} SeatInvite */
 /** @typedef {{ token: string, seat: number, inviteCode?: string | null, invites?: SeatInvite[] }} SeatKey */
 
+/** The invite link last copied and what was said of it. @type {{ link: string, text: string } | null} */
+let copied = null;
+
 /** The invite links, while the match waits for its seats. @param {Seats} seats @param {SeatKey} key */
 export function invites(seats, key) {
   if (!seats.waiting) return null;
@@ -18,13 +21,20 @@ export function invites(seats, key) {
   const linkTo = (code) => `${location.origin}${location.pathname}#/join/${code}`;
   /** A link's field, and a button that copies it. @param {string} link @param {string} label */
   const field = (link, label) => {
-    const done = el("span", { class: "copied", role: "status" });
+    const said = copied?.link === link ? [copied.text] : [];
+    const done = el("span", { class: "copied", role: "status", "data-copied": link }, said);
     const copy = async () => {
+      let text = "Copied.";
       try {
         await navigator.clipboard.writeText(link);
-        done.textContent = "Copied.";
       } catch {
-        done.textContent = "Copy the link by hand: this browser did not allow it.";
+        text = "Copy the link by hand: this browser did not allow it.";
+      }
+      // The table may have been drawn again meanwhile: say it where the link is now, and in
+      // every later drawing.
+      copied = { link, text };
+      for (const node of document.querySelectorAll(".copied")) {
+        if (node instanceof HTMLElement && node.dataset.copied === link) node.textContent = text;
       }
     };
     return el("span", { class: "invite-link" }, [

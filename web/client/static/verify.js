@@ -8,6 +8,7 @@
 // and the summary against the streams.
 
 import { RANKS, SUITS } from "./cards.js";
+import { concat, number } from "./bytes.js";
 import { Discrepancy, fail, show } from "./discrepancy.js";
 import { checkMatch } from "./match_check.js";
 import { checkShape } from "./record_shape.js";
@@ -22,26 +23,6 @@ const SCHEME = "gin-fair-1";
 // secret's check hash for as long as it claims, so they are refused (as `gin verify` does).
 const MAX_LINKS = 2 ** 16;
 const encoder = new TextEncoder();
-
-/** @param {Bytes[]} parts */
-function concat(...parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-/** @param {number} value @param {number} bytes big-endian */
-function number(value, bytes) {
-  const out = new Uint8Array(bytes);
-  const view = new DataView(out.buffer);
-  if (bytes === 8) view.setBigUint64(0, BigInt(value));
-  else view.setUint32(0, value);
-  return out;
-}
 
 /** lp(s): its length in 4 bytes big-endian, then its UTF-8 bytes. @param {string | Bytes} s */
 function lp(s) {
