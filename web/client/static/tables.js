@@ -59,12 +59,15 @@ export function invites(seats, key) {
   ]);
 }
 
-/** The cut that chose the first dealer, shown through the first hand or round.
+/** The cut that chose the first dealer, shown through the first hand every seat plays: the
+ * first round, or at three seats the second too (one seat sits the first out, and against
+ * bots it is over before the page first draws).
  * @param {Seats} seats */
 export function cutShown(seats) {
   const view = seats.view;
   const cut = view.cut;
-  const first = view.kind === "two_players" ? view.hand_number <= 1 : view.round <= 1;
+  const first =
+    view.kind === "two_players" ? view.hand_number <= 1 : view.round <= (view.players === 3 ? 2 : 1);
   if (!cut || !first || view.phase === "match_over") return null;
   if (cut.type === "cards_cut") {
     return el("p", { class: "cut", "data-cut": "cards" }, [
