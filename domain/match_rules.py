@@ -6,37 +6,58 @@ Two seats play one two-player hand at a time (``domain.decide`` and friends); th
 play a round of tables, each a two-player hand under the match (``domain.formats``). The
 service asks a match's rules for its state, its decisions, the steps nobody at the table
 takes (the cut and the deals, whose seeds the service supplies), its clocks and what a seat or
-a bot sees; it never asks how many seats a match has.
+a bot sees, what a view, a summary or a player's list shows, and how far the seeds have gone;
+it never asks how many seats a match has.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 import msgspec
 
 from domain.commands import AwaitJoin, Command, Cut, Deal, SeatCommand, StampTime, StartMatch
 from domain.decide import decide
-from domain.events import MATCH_ENDINGS, DeadlineSet, Event, SeatJoined
+from domain.events import MATCH_ENDINGS, DeadlineSet, Event, GameWon, HandDrawn, Scored, SeatJoined
 from domain.evolve import fold
 from domain.formats.commands import CutSeats, DealTable, StampClocks, StartFormatMatch
 from domain.formats.decide import decide_format
-from domain.formats.events import FORMAT_MATCH_ENDINGS, FormatEvent, RoundScored, TableEvent
+from domain.formats.events import (
+    FORMAT_MATCH_ENDINGS,
+    FormatEvent,
+    FormatGameWon,
+    RoundScored,
+    TableEvent,
+)
 from domain.formats.evolve import fold_format
 from domain.formats.legal import format_legal_actions
 from domain.formats.state import FormatPhase, FormatState
-from domain.formats.views import redact_format_events
+from domain.formats.views import format_public_view, format_view, redact_format_events
 from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import MatchState, Phase, new_match
-from domain.views import SeatView, redact_events, view
+from domain.views import SeatView, public_view, redact_events, view
 
 S = TypeVar("S")
 E = TypeVar("E")
 SystemStep = Literal["cut", "deal"]
+# The shape of a match's views and summaries, as clients tell them apart.
+Shape = Literal["two_players", "three_or_four_players"]
+
+
+class SeedProgress(NamedTuple):
+    """How far a match's seeds have gone: whether the cut is made, the hands dealt, how many
+    of those (in deal order) may have their seed revealed, whether the match is over, and
+    ``per_round``: the hands dealt at once (at every table of a round)."""
+
+    cut: bool
+    deals: int
+    revealed: int
+    match_over: bool
+    per_round: int = 1
 
 
 @dataclass(frozen=True)
@@ -62,6 +83,17 @@ class MatchRules(Generic[S, E]):
     hand_of: Callable[[S, int], tuple[MatchState, int] | None]
     awaits: Callable[[S, int], bool]  # whether the match waits on ``seat``'s move
     bot_view: Callable[[S, int], SeatView]  # what a bot at ``seat`` decides on
+    seats: int
+    tables_per_round: int  # hands dealt at once (each with its own seed)
+    shape: Shape
+    view: Callable[[S, int], Any]  # what ``seat`` sees
+    public_view: Callable[[S], Any]  # what anybody sees
+    turns: Callable[[S], tuple[int, ...]]  # the seats the match waits on
+    winner: Callable[[S], int | None]  # the side that won: a seat, or a team at four seats
+    restamp: Callable[[S, datetime], Any]  # the command that stamps every clock at a time
+    seeds: Callable[[S], SeedProgress]
+    # The summary's record of play: every finished hand (round) and game, by field name.
+    finished: Callable[[Sequence[E]], dict[str, list[Any]]]
 
 
 def _two_seat_step(state: MatchState) -> SystemStep | None:
@@ -94,6 +126,22 @@ def _two_seat_decided(
     return decide(state, command)
 
 
+def _two_seat_seeds(state: MatchState) -> SeedProgress:
+    # A match that ended mid-hand reveals that hand's seed too: the record shows it all.
+    over = state.phase is Phase.MATCH_OVER
+    deals = state.deals
+    return SeedProgress(
+        state.cut is not None, deals, deals if state.hand_over or over else deals - 1, over
+    )
+
+
+def _two_seat_finished(events: Sequence[Event]) -> dict[str, list[Any]]:
+    return {
+        "hands": [event for event in events if isinstance(event, Scored | HandDrawn)],
+        "games": [event for event in events if isinstance(event, GameWon)],
+    }
+
+
 TWO_SEATS: MatchRules[MatchState, Event] = MatchRules(
     initial=new_match,
     start=lambda options, seats: StartMatch(options),
@@ -113,6 +161,16 @@ TWO_SEATS: MatchRules[MatchState, Event] = MatchRules(
     hand_of=lambda state, seat: (state, seat),
     awaits=lambda state, seat: state.turn == seat,
     bot_view=view,
+    seats=2,
+    tables_per_round=1,
+    shape="two_players",
+    view=view,
+    public_view=public_view,
+    turns=lambda state: () if state.turn is None else (state.turn,),
+    winner=lambda state: state.winner,
+    restamp=lambda state, at: StampTime(at=at),
+    seeds=_two_seat_seeds,
+    finished=_two_seat_finished,
 )
 
 
@@ -176,7 +234,41 @@ def _table_bot_view(state: FormatState, seat: int) -> SeatView:
     return view(*place)
 
 
-THREE_OR_FOUR_SEATS: MatchRules[FormatState, FormatEvent] = MatchRules(
+def _tables_seeds(state: FormatState) -> SeedProgress:
+    """A seed of a match of tables is revealed only once the hand it dealt and every hand
+    dealt before it are over: in the four-player game the second table's seed waits for the
+    first table's hand, since it would give the first table's link (and so its deck) while
+    that hand is in play. One table plays at a time in the three-player game, so there the
+    rule is the two-player one: the seat sitting out learns each deck only once its hand ends.
+    """
+    dealt = [table for table in state.tables if table.dealt]
+    over = 0
+    for table in dealt:  # tables are dealt in order, so deal order is table order
+        if not table.over:
+            break
+        over += 1
+    match_over = state.phase is FormatPhase.MATCH_OVER
+    # A match that ended mid-round reveals that round's seeds too: its record shows it all.
+    deals = state.deals
+    revealed = deals if match_over else deals - len(dealt) + over
+    return SeedProgress(
+        state.cut is not None, deals, revealed, match_over, max(1, len(state.table_seats))
+    )
+
+
+def _tables_finished(events: Sequence[FormatEvent]) -> dict[str, list[Any]]:
+    return {
+        "hands": [
+            event
+            for event in events
+            if isinstance(event, TableEvent) and isinstance(event.event, Scored | HandDrawn)
+        ],
+        "rounds": [event for event in events if isinstance(event, RoundScored)],
+        "games": [event for event in events if isinstance(event, FormatGameWon)],
+    }
+
+
+THREE_SEATS: MatchRules[FormatState, FormatEvent] = MatchRules(
     initial=FormatState,
     start=lambda options, seats: StartFormatMatch(players=seats, options=options),  # type: ignore[arg-type]
     decide=decide_format,
@@ -195,12 +287,26 @@ THREE_OR_FOUR_SEATS: MatchRules[FormatState, FormatEvent] = MatchRules(
     hand_of=_table_hand,
     awaits=lambda state, seat: bool(format_legal_actions(state, seat)),
     bot_view=_table_bot_view,
+    seats=3,
+    tables_per_round=1,
+    shape="three_or_four_players",
+    view=format_view,
+    public_view=format_public_view,
+    turns=lambda state: tuple(state.turns),
+    winner=lambda state: state.winner,
+    restamp=lambda state, at: StampClocks(at=at, tables=list(range(len(state.tables)))),
+    seeds=_tables_seeds,
+    finished=_tables_finished,
 )
+FOUR_SEATS: MatchRules[FormatState, FormatEvent] = replace(THREE_SEATS, seats=4, tables_per_round=2)
+_BY_SEATS: dict[int, MatchRules[Any, Any]] = {
+    rules.seats: rules for rules in (TWO_SEATS, THREE_SEATS, FOUR_SEATS)
+}
 
 
 def rules_for(seats: int) -> MatchRules[Any, Any]:
     """The rules of a match of ``seats`` seats: the one place a seat count chooses them."""
-    return TWO_SEATS if seats == 2 else THREE_OR_FOUR_SEATS
+    return _BY_SEATS[seats]
 
 
 def as_seat(command: msgspec.Struct, seat: int) -> Any:

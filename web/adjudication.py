@@ -12,10 +12,11 @@ from litestar.status_codes import HTTP_200_OK
 from msgspec import Meta
 from msgspec.structs import asdict
 
-from domain import TableView, public_view
+from domain import TableView
 from domain.commands import Verdict
 from domain.endings import MAX_REASON
-from domain.formats import FormatState, FormatTableView, format_public_view
+from domain.formats import FormatTableView
+from domain.match_rules import Shape
 from service.matches.adjudication import adjudicate
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
@@ -40,6 +41,12 @@ class AdjudicatedFormatTable(
     FormatTableView, frozen=True, kw_only=True, tag_field="kind", tag=THREE_OR_FOUR_PLAYERS
 ):
     """A three- or four-player match's public table once adjudicated."""
+
+
+ADJUDICATED_OF_SHAPE: dict[Shape, type[AdjudicatedTable | AdjudicatedFormatTable]] = {
+    "two_players": AdjudicatedTable,
+    "three_or_four_players": AdjudicatedFormatTable,
+}
 
 
 class AdjudicationController(Controller):
@@ -72,6 +79,5 @@ class AdjudicationController(Controller):
             seat=data.seat,
             reason=data.reason,
         )
-        if isinstance(after.state, FormatState):
-            return AdjudicatedFormatTable(**asdict(format_public_view(after.state)))
-        return AdjudicatedTable(**asdict(public_view(after.state)))
+        rules = matches.rules_for(await matches.match(str(match_id)))
+        return ADJUDICATED_OF_SHAPE[rules.shape](**asdict(rules.public_view(after.state)))

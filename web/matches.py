@@ -11,18 +11,10 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody
 from litestar.status_codes import HTTP_201_CREATED
 
-from domain import GameWon, HandDrawn, Phase, Scored, public_view
-from domain.formats import (
-    FormatGameWon,
-    FormatPhase,
-    FormatState,
-    RoundScored,
-    TableEvent,
-    format_public_view,
-)
+from domain.match_rules import Shape
 from service.errors import InvalidParameter
 from service.matches.idempotent import IdempotentCreations
-from service.matches.use_cases import CreatedMatch, MatchService
+from service.matches.use_cases import CreatedMatch
 from service.ports.match_registry import RegisteredMatch
 from web.docs import problems
 from web.invites import InvitationsDependency
@@ -165,25 +157,23 @@ class MatchesController(Controller):
         record = await matches.match(str(match_id))
         loaded = await matches.load(record)
         names = await accounts.players.names(str(match_id))
-        if isinstance(loaded.state, FormatState):  # the summary's shape follows the state's
-            return await tables_summary(matches, record, players(record, names))
-        events = await matches.events(str(match_id), None, after_version=0)
+        rules = matches.rules_for(record)
+        events = [event for _, event in await matches.events(record, None, after_version=0)]
         status: Status = "in_progress"
-        if loaded.state.phase is Phase.MATCH_OVER:
+        if rules.over(loaded.state):
             status = "finished"  # a no-show ends a match nobody joined
         elif not record.full:
             status = "waiting_for_opponent"
-        return MatchSummary(
+        return SUMMARY_OF_SHAPE[rules.shape](
             match_id=record.match_id,
             external_ref=record.external_ref,
             created_at=record.created_at,
             status=status,
             version=loaded.version,
             players=players(record, names),
-            winner=loaded.state.winner,
-            table=public_view(loaded.state),
-            hands=[event for _, event in events if isinstance(event, Scored | HandDrawn)],
-            games=[event for _, event in events if isinstance(event, GameWon)],
+            winner=rules.winner(loaded.state),
+            table=rules.public_view(loaded.state),
+            **rules.finished(events),
         )
 
 
@@ -206,31 +196,7 @@ def unwrapped_creation(kept: Any) -> Any:
     return kept["created"] if isinstance(kept, dict) and "created" in kept else kept
 
 
-async def tables_summary(
-    matches: MatchService, record: RegisteredMatch, players: list[Player]
-) -> FormatMatchSummary:
-    """``players``: who sits where, with the seats' tournament ids and display names."""
-    loaded = await matches.load(record)
-    events = [event for _, event in await matches.events(record, None, after_version=0)]
-    status: Status = "in_progress"
-    if not record.full:
-        status = "waiting_for_opponent"
-    elif loaded.state.phase is FormatPhase.MATCH_OVER:
-        status = "finished"
-    return FormatMatchSummary(
-        match_id=record.match_id,
-        external_ref=record.external_ref,
-        created_at=record.created_at,
-        status=status,
-        version=loaded.version,
-        players=players,
-        winner=loaded.state.winner,
-        table=format_public_view(loaded.state),
-        hands=[
-            e
-            for e in events
-            if isinstance(e, TableEvent) and isinstance(e.event, Scored | HandDrawn)
-        ],
-        rounds=[e for e in events if isinstance(e, RoundScored)],
-        games=[e for e in events if isinstance(e, FormatGameWon)],
-    )
+SUMMARY_OF_SHAPE: dict[Shape, type[MatchSummary | FormatMatchSummary]] = {
+    "two_players": MatchSummary,
+    "three_or_four_players": FormatMatchSummary,
+}

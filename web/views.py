@@ -9,8 +9,7 @@ from litestar import Controller, Response, get
 from litestar.status_codes import HTTP_304_NOT_MODIFIED
 from msgspec.structs import asdict
 
-from domain import view
-from domain.formats import FormatState, format_view
+from domain.match_rules import Shape, rules_for
 from service.fairness.log import fairness_view
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
@@ -21,21 +20,22 @@ from web.params import Authorization, IfNoneMatch, Matches, MatchId
 from web.players import AccountsDependency
 from web.schemas import AnyMatchView, FormatMatchView, MatchView
 
+VIEW_OF_SHAPE: dict[Shape, type[AnyMatchView]] = {
+    "two_players": MatchView,
+    "three_or_four_players": FormatMatchView,
+}
+
 
 def seat_view(
     match: RegisteredMatch, seat: int, loaded: Loaded[Any], names: Mapping[int, str]
 ) -> Response[AnyMatchView]:
     """The view's response for a match of any table size: the one place a view's shape is
-    chosen, by the state it is made from. ``names``: the display names of the seats player
+    chosen, by the shape the match's rules give it. ``names``: the display names of the seats player
     accounts hold."""
     state = loaded.state
-    shape, seen = (
-        (FormatMatchView, format_view(state, seat))
-        if isinstance(state, FormatState)
-        else (MatchView, view(state, seat))
-    )
-    body = shape(
-        **asdict(seen),
+    rules = rules_for(len(match.seats))
+    body = VIEW_OF_SHAPE[rules.shape](
+        **asdict(rules.view(state, seat)),
         match_id=match.match_id,
         version=loaded.version,
         fairness=fairness_view(match, state),

@@ -22,7 +22,13 @@ from domain import RuleOptions
 from domain.errors import DomainError
 from domain.events import MATCH_ENDING_TYPES
 from domain.formats import FORMAT_MATCH_ENDING_TYPES
-from service.fairness.events import FairnessView, SeedsCommitted, decode_fairness, summary_of
+from service.fairness.events import (
+    FairnessView,
+    SeedsCommitted,
+    decode_fairness,
+    fairness_slots,
+    summary_of,
+)
 from service.fairness.log import fairness_stream
 from service.ports.event_store import StoredEvent
 from service.ports.match_registry import RegisteredMatch
@@ -97,7 +103,8 @@ def build_record(
     if options is None or not isinstance(first_commit, SeedsCommitted):
         raise FairnessBehind(f"match {match.match_id} has not been fully created")
     links = first_commit.links
-    needed = len(kind.fairness_due(kind.stream.fold(events, kind.stream.initial()), links))
+    state = kind.stream.fold(events, kind.stream.initial())
+    needed = len(fairness_slots(kind.stream.rules.seeds(state), links))
     if len(fairness_events) < needed:
         raise FairnessBehind(
             f"match {match.match_id}: the fairness stream holds {len(fairness_events)} "

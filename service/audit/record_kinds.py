@@ -28,7 +28,7 @@ from service.audit.verify_seeds import (
     table_labels,
     table_slots_due,
 )
-from service.fairness.events import FairnessView, Slot, fairness_slots
+from service.fairness.events import FairnessView, Slot
 from service.matches.outcome import Outcome, table_outcome, two_player_outcome
 from service.ports.event_store import StoredEvent
 from service.ports.match_registry import RegisteredMatch
@@ -49,7 +49,6 @@ class RecordKind(Generic[S, E]):
     ends_hand: Callable[[E], bool]  # whether an event ends one table's hand
     # The stored events a record holds of a match in progress: none of a hand in play.
     finished_part: Callable[[Sequence[StoredEvent]], Sequence[StoredEvent]]
-    fairness_due: Callable[[S, int], list[Slot]]  # the service's rule, from the state
     # The verifier's rule, from the recorded events alone, and what each link seeded.
     slots_due: Callable[[Sequence[tuple[int, E]], int], list[Slot]]
     seed_labels: Callable[[Sequence[tuple[int, E]]], dict[int, str]]
@@ -93,7 +92,6 @@ ONE_HAND: RecordKind[MatchState, Event] = RecordKind(
     endings=MATCH_ENDINGS,
     ends_hand=lambda event: isinstance(event, Scored | HandDrawn),
     finished_part=finished_hands,
-    fairness_due=fairness_slots,
     slots_due=hand_slots_due,
     seed_labels=hand_labels,
     check_play=check_play,
@@ -110,7 +108,6 @@ TABLES: RecordKind[TablesState, FormatEvent] = RecordKind(
     endings=FORMAT_MATCH_ENDINGS,
     ends_hand=_ends_table_hand,
     finished_part=finished_rounds,
-    fairness_due=fairness_slots,
     slots_due=table_slots_due,
     seed_labels=table_labels,
     check_play=check_tables_play,

@@ -23,6 +23,7 @@ from domain.formats import (
     SeatsCut,
     TableEvent,
 )
+from domain.match_rules import rules_for
 from service.audit.event_diff import Discrepancy
 from service.fairness.events import (
     EntropyFixed,
@@ -142,7 +143,7 @@ def table_slots_due(events: Sequence[tuple[int, FormatEvent]], links: int) -> li
         revealed=revealed,
         match_over=match_over,
         links=links,
-        deals_per_round=2 if created is not None and created.players == 4 else 1,
+        deals_per_round=1 if created is None else rules_for(created.players).tables_per_round,
     )
 
 

@@ -15,8 +15,7 @@ from typing import ClassVar, Literal, NamedTuple
 
 import msgspec
 
-from domain import MatchState, Phase
-from domain.formats import FormatPhase, FormatState
+from domain.match_rules import SeedProgress
 from service.fairness.seeds import CUT_LINK, SCHEME, deal_link, locate
 
 
@@ -81,41 +80,16 @@ class Slot(NamedTuple):
     number: int = 0
 
 
-def fairness_slots(state: MatchState | FormatState, links: int) -> list[Slot]:
-    """The records due once the match has reached ``state``, at any table size."""
-    if isinstance(state, FormatState):
-        return _tables_slots(state, links)
-    return slots_for(
-        cut=state.cut is not None,
-        deals=state.deals,
-        last_hand_over=state.hand_over,
-        match_over=state.phase is Phase.MATCH_OVER,
-        links=links,
-    )
-
-
-def _tables_slots(state: FormatState, links: int) -> list[Slot]:
-    """A seed of a match of tables is revealed only once the hand it dealt and every hand
-    dealt before it are over: in the four-player game the second table's seed waits for the
-    first table's hand, since it would give the first table's link (and so its deck) while
-    that hand is in play. One table plays at a time in the three-player game, so there the
-    rule is the two-player one: the seat sitting out learns each deck only once its hand ends.
-    """
-    dealt = [table for table in state.tables if table.dealt]
-    over = 0
-    for table in dealt:  # tables are dealt in order, so deal order is table order
-        if not table.over:
-            break
-        over += 1
-    match_over = state.phase is FormatPhase.MATCH_OVER
-    # A match that ended mid-round reveals that round's seeds too: its record shows it all.
+def fairness_slots(seeds: SeedProgress, links: int) -> list[Slot]:
+    """The records due once a match's seeds have gone as far as ``seeds``, at any table size
+    (``MatchRules.seeds``)."""
     return slots_revealing(
-        cut=state.cut is not None,
-        deals=state.deals,
-        revealed=state.deals if match_over else state.deals - len(dealt) + over,
-        match_over=match_over,
+        cut=seeds.cut,
+        deals=seeds.deals,
+        revealed=seeds.revealed,
+        match_over=seeds.match_over,
         links=links,
-        deals_per_round=2 if state.players == 4 else 1,
+        deals_per_round=seeds.per_round,
     )
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any
 
-from domain import CardsCut, Dealt, Event, HandDrawn, MatchState, MatchWon, Phase, Scored
+from domain import CardsCut, Dealt, Event, HandDrawn, MatchWon, Scored
 from domain.events import MatchEnded
-from domain.formats import FormatEvent, FormatMatchWon, FormatState, SeatsCut, TableEvent
+from domain.formats import FormatEvent, FormatMatchWon, SeatsCut, TableEvent
+from domain.match_rules import SeedProgress, rules_for
 from service.fairness.events import (
     EntropyFixed,
     FairnessEvent,
@@ -28,7 +29,6 @@ from service.fairness.events import (
     encode_fairness,
     fairness_slots,
     fairness_type,
-    slots_for,
 )
 from service.fairness.seeds import (
     CHAIN_LINKS,
@@ -82,43 +82,21 @@ def fill(slot: Slot, match: RegisteredMatch, links: int = CHAIN_LINKS) -> Fairne
     return SecretRevealed(secret.hex())
 
 
-def fairness_view(
-    match: RegisteredMatch, state: MatchState | FormatState, links: int = CHAIN_LINKS
-) -> FairnessView:
+def fairness_view(match: RegisteredMatch, state: Any, links: int = CHAIN_LINKS) -> FairnessView:
     """The same summary a record of the match holds, made from the state alone.
 
     Every answer to a seat carries one, and it changes only with a cut, a deal, a hand's end
     or the match's: so it is made once per step from what it depends on, and kept.
     """
-    if isinstance(state, FormatState):
-        slots = tuple(fairness_slots(state, links))
-        return view_of_slots(match.server_secret, tuple(match.entropy), slots, links)
-    return _fairness_view(
-        match.server_secret,
-        tuple(match.entropy),
-        _Progress(
-            state.cut is not None, state.deals, state.hand_over, state.phase is Phase.MATCH_OVER
-        ),
-        links,
-    )
-
-
-class _Progress(NamedTuple):
-    """What of a match's state its fairness records depend on."""
-
-    cut: bool
-    deals: int
-    last_hand_over: bool
-    match_over: bool
+    seeds = rules_for(len(match.seats)).seeds(state)
+    return _fairness_view(match.server_secret, tuple(match.entropy), seeds, links)
 
 
 @functools.lru_cache(maxsize=VIEWS_KEPT)
 def _fairness_view(
-    secret: bytes, entropy: tuple[str, ...], progress: _Progress, links: int
+    secret: bytes, entropy: tuple[str, ...], seeds: SeedProgress, links: int
 ) -> FairnessView:
-    return view_of_slots(
-        secret, entropy, tuple(slots_for(**progress._asdict(), links=links)), links
-    )
+    return view_of_slots(secret, entropy, tuple(fairness_slots(seeds, links)), links)
 
 
 @functools.lru_cache(maxsize=VIEWS_KEPT)
@@ -181,13 +159,11 @@ class FairnessLog:
         )
         return result.last_version
 
-    async def sync(
-        self, match: RegisteredMatch, state: MatchState | FormatState, *, written: int | None = None
-    ) -> None:
+    async def sync(self, match: RegisteredMatch, state: Any, *, written: int | None = None) -> None:
         """Write every record due at ``state`` that is not written yet. ``written``: the
         stream's version if the caller knows it (it saves a read; a wrong one only conflicts,
         and the next attempt reads it)."""
-        slots = fairness_slots(state, self.links)
+        slots = fairness_slots(rules_for(len(match.seats)).seeds(state), self.links)
         stream = fairness_stream(match.match_id)
         for _ in range(_SYNC_ATTEMPTS):
             if written is None:

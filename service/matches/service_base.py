@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from domain.match_rules import MatchRules
+from domain.match_rules import MatchRules, rules_for
 from service.errors import MatchNotFound
 from service.fairness.commitments import SeedCommitments
 from service.fairness.log import FairnessLog
@@ -56,7 +56,7 @@ class MatchServiceBase:
         return self._streams[kind_for(len(match.seats)).prefix]
 
     def rules_for(self, match: RegisteredMatch) -> MatchRules[Any, Any]:
-        return kind_for(len(match.seats)).rules
+        return rules_for(len(match.seats))
 
     async def match(self, match_id: str, *, fresh: bool = False) -> RegisteredMatch:
         """The match's registry row; ``fresh``: read again, never from this process's cache

@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from domain.match_rules import MatchRules
+from domain.match_rules import MatchRules, rules_for
 from service.fairness.log import cut_seed, deal_seed
 from service.fairness.seeds import CHAIN_LINKS
 from service.ports.match_registry import RegisteredMatch
-from service.store.match_streams import kind_for
 
 
 def system_steps(
@@ -31,7 +30,7 @@ def system_steps(
     """The events of every system step due at ``state``, and the state they lead to (each
     event folded once); ``links`` is the length of the match's seed chains. ``now``, the time
     ``made`` (the events that led here) was received, restarts the match's turn clocks."""
-    rules: MatchRules[Any, Any] = kind_for(len(match.seats)).rules
+    rules: MatchRules[Any, Any] = rules_for(len(match.seats))
     events: list[Any] = []
     while (command := _next_step(rules, state, match, links)) is not None:
         step = rules.decide(state, command)

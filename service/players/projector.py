@@ -30,8 +30,7 @@ from typing import Any
 
 import msgspec
 
-from domain import MatchState, Phase
-from domain.formats import FormatPhase, FormatState
+from domain.match_rules import MatchRules
 from service.matches.use_cases import MatchService
 from service.players.relay import RELAYED, relay_deliveries
 from service.ports.event_store import EventStore
@@ -180,7 +179,7 @@ class Projector:
         self._states.move_to_end(match_id)
         while len(self._states) > STATES_KEPT:
             self._states.popitem(last=False)
-        return [progress(step) for step in steps]
+        return [progress(step, streams.kind.rules) for step in steps]
 
 
 class Progress(msgspec.Struct, frozen=True, kw_only=True):
@@ -194,26 +193,16 @@ class Progress(msgspec.Struct, frozen=True, kw_only=True):
     winner: int | None
 
 
-def progress(loaded: Loaded[Any]) -> Progress:
+def progress(loaded: Loaded[Any], rules: MatchRules[Any, Any]) -> Progress:
     state = loaded.state
-    if isinstance(state, MatchState):
-        clock = state.clock
-        return Progress(
-            version=loaded.version,
-            over=state.phase is Phase.MATCH_OVER,
-            turns=() if state.turn is None else (state.turn,),
-            # A deadline only while someone must decide: a clock with nobody on it has none.
-            deadline=clock.due_at if clock is not None and clock.seat is not None else None,
-            winner=state.winner,
-        )
-    assert isinstance(state, FormatState)
-    deadline = state.deadline
+    deadline = rules.deadline(state)
     return Progress(
         version=loaded.version,
-        over=state.phase is FormatPhase.MATCH_OVER,
-        turns=tuple(state.turns),
+        over=rules.over(state),
+        turns=rules.turns(state),
+        # A deadline only while someone must decide: a clock with nobody on it has none.
         deadline=deadline.due_at if deadline is not None and deadline.seat is not None else None,
-        winner=state.winner,
+        winner=rules.winner(state),
     )
 
 

@@ -34,6 +34,10 @@ DEFAULT_TIMEOUT = timedelta(minutes=2)
 DEFAULT_HOLD = timedelta(seconds=10)
 
 
+# The table size of keys written before other sizes could be asked for: they never name it.
+_KEYS_WITHOUT_SEATS = 2
+
+
 class QuickMatchStatus(msgspec.Struct, frozen=True, kw_only=True):
     status: Literal["waiting", "paired", "expired"]
     expires_at: datetime
@@ -41,12 +45,12 @@ class QuickMatchStatus(msgspec.Struct, frozen=True, kw_only=True):
     seat: int | None = None
 
 
-def options_key(options: RuleOptions, seats: int = 2) -> str:
+def options_key(options: RuleOptions, seats: int = _KEYS_WITHOUT_SEATS) -> str:
     """The same options and table size give the same key, whichever order the client sent
     them in. The table size is in it only when it is not two, so that keys of two seats are
     those written before other sizes could be asked for."""
     asked = msgspec.to_builtins(options)
-    if seats != 2:
+    if seats != _KEYS_WITHOUT_SEATS:
         asked[_SEATS] = seats
     return msgspec.json.encode(asked, order="sorted").decode()
 
@@ -54,7 +58,7 @@ def options_key(options: RuleOptions, seats: int = 2) -> str:
 def asked_for(key: str) -> tuple[RuleOptions, int]:
     """The options and table size of a key (``options_key``)."""
     asked = msgspec.json.decode(key)
-    seats = asked.pop(_SEATS, 2)
+    seats = asked.pop(_SEATS, _KEYS_WITHOUT_SEATS)
     return msgspec.convert(asked, RuleOptions), seats
 
 

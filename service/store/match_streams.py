@@ -112,7 +112,7 @@ THREE_OR_FOUR_SEATS: StreamKind[FormatState, FormatEvent] = StreamKind(
     prefix=MatchStream.FORMAT.value,
     state=FormatState,
     state_name="format_state",
-    rules=rules.THREE_OR_FOUR_SEATS,
+    rules=rules.THREE_SEATS,  # its state and fold: those of four seats too
     codec=TABLE_EVENTS,
 )
 # Every kind of a match's own event stream (the prefixes are named with the match's other

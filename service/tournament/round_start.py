@@ -7,22 +7,11 @@ charge the banks for the wait, so a round to start later is cancelled and made a
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from domain.commands import StampTime
-from domain.formats import FormatState
-from domain.formats.commands import StampClocks
 from service.errors import InvalidRound, RoundStarted, VersionConflict
 from service.matches.use_cases import MatchService
 from service.ports import event_store
 from service.ports.match_registry import RoundInfo
-
-
-def restamped(state: Any, at: datetime) -> StampTime | StampClocks:
-    """Every clock of the match stamped at ``at``: the match's one, or each table's."""
-    if isinstance(state, FormatState):
-        return StampClocks(at=at, tables=list(range(len(state.tables))))
-    return StampTime(at=at)
 
 
 async def bring_forward(matches: MatchService, found: RoundInfo, at: datetime | None) -> datetime:
@@ -48,7 +37,7 @@ async def bring_forward(matches: MatchService, found: RoundInfo, at: datetime | 
         rules = matches.rules_for(match)
         if rules.over(loaded.state):
             continue
-        events = rules.decide(loaded.state, restamped(loaded.state, start))
+        events = rules.decide(loaded.state, rules.restamp(loaded.state, start))
         try:
             await matches.streams_for(match).append(
                 match_id, loaded, events, state=rules.fold(events, loaded.state)

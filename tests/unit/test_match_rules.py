@@ -18,7 +18,10 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 def test_two_seats_have_the_two_player_rules_and_three_and_four_the_tables() -> None:
     assert rules_for(2) is TWO_SEATS
-    assert rules_for(3) is rules_for(4) is not TWO_SEATS
+    assert rules_for(3).decide is rules_for(4).decide is not TWO_SEATS.decide
+    assert [rules_for(seats).seats for seats in (2, 3, 4)] == [2, 3, 4]
+    # Hands dealt at once, each with its seed: one table, one table, two tables a round.
+    assert [rules_for(seats).tables_per_round for seats in (2, 3, 4)] == [1, 1, 2]
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
