@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from domain.commands import AwaitJoin, Command, NoShow, StampTime, TimeOut
 from domain.default_moves import default_move
-from domain.endings import ended
+from domain.endings import conceded, ended, two_seat_standing
 from domain.errors import IllegalMove, MatchOver
 from domain.events import DeadlineSet, Event, TimedOut
 from domain.guards import checked_seat
@@ -46,7 +46,7 @@ def no_show(state: MatchState, command: NoShow) -> list[Event]:
     winner = 1 - seat if command.forfeit else None
     return [
         TimedOut(seat=seat, due_at=clock.due_at, at=command.at, consecutive=1),
-        ended(state, "no_show", seat, winner=winner),
+        ended(two_seat_standing(state), "no_show", seat, winner=winner),
     ]
 
 
@@ -90,7 +90,7 @@ def time_out(state: MatchState, command: TimeOut, play: Play) -> list[Event]:
         TimedOut(seat=seat, due_at=clock.due_at, at=command.at, consecutive=consecutive)
     ]
     if consecutive >= state.options.timeouts_to_forfeit:
-        return [*events, ended(state, "forfeited_on_time", seat, winner=1 - seat)]
+        return [*events, conceded(two_seat_standing(state), "forfeited_on_time", seat)]
     return [*events, *play(state, default_move(view(state, seat)))]
 
 

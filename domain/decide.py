@@ -32,7 +32,7 @@ from domain.commands import (
     TakeUpcard,
     TimeOut,
 )
-from domain.endings import abandon, adjudicate, resign
+from domain.endings import abandon, adjudicate, resign, two_seat_standing
 from domain.errors import InvalidCommand
 from domain.events import Event, SeatReturned
 from domain.going_out import big_gin, finish_layoff, knock, lay_off
@@ -74,13 +74,13 @@ _HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
     BigGin: big_gin,
     LayOff: lay_off,
     FinishLayoff: finish_layoff,
-    Resign: resign,
+    Resign: lambda state, command: [resign(two_seat_standing(state), command)],
     StampTime: stamp_time,
     TimeOut: _time_out,
-    Adjudicate: adjudicate,
+    Adjudicate: lambda state, command: [adjudicate(two_seat_standing(state), command)],
     AwaitJoin: await_join,
     NoShow: no_show,
-    Abandon: abandon,
+    Abandon: lambda state, command: [abandon(two_seat_standing(state))],
 }
 
 # The moves of a hand being played, by command type: a caller that has checked the seat is

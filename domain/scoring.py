@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import combinations
 from typing import NamedTuple
+
+import msgspec
 
 from domain.events import Outcome
 from domain.options import RuleOptions
@@ -37,12 +41,45 @@ def score_hand(
     return HandScore("tie", None, 0)
 
 
-def game_winner(hand_points: tuple[int, int], options: RuleOptions) -> int | None:
-    """The player whose hand points reached the game target (only one scores per hand)."""
-    for seat in (0, 1):
-        if hand_points[seat] >= options.game_target:
-            return seat
+def game_winner(hand_points: Sequence[int], options: RuleOptions) -> int | None:
+    """The side whose hand points reached the game target (only one scores per hand)."""
+    for side, points in enumerate(hand_points):
+        if points >= options.game_target:
+            return side
     return None
+
+
+class Settlement(msgspec.Struct, frozen=True):
+    """Two sides settle a game: each total is hand points plus bonuses, and the higher total
+    (``scored_by``) scores the difference, ``points``."""
+
+    sides: list[int]
+    totals: list[int]
+    shutout_bonus: int
+    scored_by: int | None
+    points: int
+
+
+def settle_game(
+    winner: int, hand_points: Sequence[int], hands_won: Sequence[int], options: RuleOptions
+) -> list[Settlement]:
+    """Every two sides settle: each side's total is its hand points and a line bonus per
+    hand (or round) won; the game's winner adds the game bonus, and the shutout bonus against a
+    side that won nothing. The higher total scores the difference (the Romanian source says so
+    in those words): that is the winner unless the loser won many more hands, since line
+    bonuses can outweigh the game bonus."""
+    settlements = []
+    for pair in combinations(range(len(hand_points)), 2):
+        totals = [hand_points[side] + hands_won[side] * options.line_bonus for side in pair]
+        shutout = 0
+        if winner in pair:
+            loser = pair[1 - pair.index(winner)]
+            shutout = options.shutout_bonus if hands_won[loser] == 0 else 0
+            totals[pair.index(winner)] += options.game_bonus + shutout
+        difference = totals[0] - totals[1]
+        scored_by = pair[0] if difference > 0 else pair[1] if difference < 0 else None
+        settlements.append(Settlement(list(pair), totals, shutout, scored_by, abs(difference)))
+    return settlements
 
 
 class GameTally(NamedTuple):
@@ -57,33 +94,29 @@ class GameTally(NamedTuple):
 def tally_game(
     winner: int, hand_points: tuple[int, int], hands_won: tuple[int, int], options: RuleOptions
 ) -> GameTally:
-    """Game, line and shutout bonuses, and what the game is worth in the match.
-
-    The player with the higher total scores the difference (the Romanian source says so in
-    those words). That is the winner unless the loser won many more hands: line bonuses can
-    outweigh the game bonus.
-    """
-    loser = 1 - winner
+    """Game, line and shutout bonuses, and what the game is worth in the match: the
+    settlement of two sides."""
+    ((settled),) = settle_game(winner, hand_points, hands_won, options)
     line = (hands_won[0] * options.line_bonus, hands_won[1] * options.line_bonus)
-    shutout = options.shutout_bonus if hands_won[loser] == 0 else 0
-    totals = [hand_points[0] + line[0], hand_points[1] + line[1]]
-    totals[winner] += options.game_bonus + shutout
-    difference = totals[winner] - totals[loser]
-    scored_by = winner if difference > 0 else loser if difference < 0 else None
+    first, second = settled.totals
     return GameTally(
-        options.game_bonus, line, shutout, (totals[0], totals[1]), scored_by, abs(difference)
+        options.game_bonus,
+        line,
+        settled.shutout_bonus,
+        (first, second),
+        settled.scored_by,
+        settled.points,
     )
 
 
-def match_winner(
-    match_scores: tuple[int, int], last_game_winner: int, options: RuleOptions
-) -> int | None:
-    """Whoever reached the match target. A target of 0 ends the match after one game, won by
-    the higher match score (on equal scores, by the winner of that game)."""
-    if match_scores[0] == match_scores[1]:
-        best = last_game_winner
-    else:
-        best = 0 if match_scores[0] > match_scores[1] else 1
+def match_winner(match_scores: Sequence[int], game_winner: int, options: RuleOptions) -> int | None:
+    """The side with the highest match score once it reaches the target (a target of 0: after
+    one game); equal highest scores go to the winner of the last game if among them, else to
+    the lowest side."""
+    best = max(
+        range(len(match_scores)),
+        key=lambda side: (match_scores[side], side == game_winner, -side),
+    )
     if options.match_target == 0 or match_scores[best] >= options.match_target:
         return best
     return None

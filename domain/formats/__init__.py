@@ -26,7 +26,6 @@ from domain.formats.events import (
     RoundScored,
     RoundStarted,
     SeatsCut,
-    Settlement,
     TableEvent,
     decode_format_event,
     encode_format_event,
@@ -41,6 +40,7 @@ from domain.formats.views import (
     format_view,
     redact_format_events,
 )
+from domain.scoring import Settlement
 
 __all__ = [
     "FORMAT_MATCH_ENDINGS",

@@ -16,10 +16,11 @@ from msgspec.structs import replace
 from domain.clocks import stamp_time
 from domain.commands import AwaitJoin, NoShow, StampTime, TimeOut
 from domain.decide import decide
+from domain.endings import conceded, ended
 from domain.errors import IllegalMove, InvalidCommand, MatchOver
 from domain.events import DeadlineSet, MatchEnded, TimedOut
 from domain.formats.commands import StampClocks
-from domain.formats.endings import conceded_to, ended, ended_by
+from domain.formats.endings import standing
 from domain.formats.events import FormatEvent, TableEvent
 from domain.formats.evolve import evolve_format
 from domain.formats.state import FormatPhase, FormatState
@@ -79,16 +80,17 @@ def no_show(state: FormatState, command: NoShow) -> list[FormatEvent]:
     if deadline.due_at is None or command.at < deadline.due_at:
         due = "none" if deadline.due_at is None else deadline.due_at.isoformat()
         raise IllegalMove(f"the invited players have until {due} to join")
-    winner = conceded_to(state, seat) if command.forfeit else None
+    ended_as = standing(state)
+    winner = ended_as.conceded_to(seat) if command.forfeit else None
     # Recorded as at two seats: the time it was noticed, which a verifier checks again.
     timed_out = TimedOut(seat=seat, due_at=deadline.due_at, at=command.at, consecutive=1)
-    return [timed_out, ended_by(state, "no_show", seat, winner)]
+    return [timed_out, ended(ended_as, "no_show", seat, winner=winner)]
 
 
 def time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
     """The seat's timeout at its table, then its default move there; on its
     ``timeouts_to_forfeit``-th timeout in a row the end of the match instead, as if it had
-    resigned (``endings.ended``)."""
+    resigned (``endings.conceded``)."""
     seat = command.seat
     if type(seat) is not int or not 0 <= seat < state.players:
         raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
@@ -105,7 +107,8 @@ def time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
     inner = decide(table.state, TimeOut(seat=table_seat, at=command.at))
     seats = list(table.seats)
     if type(inner[-1]) is MatchEnded:  # the forfeit
-        return [TableEvent(index, seats, inner[0]), ended(state, "forfeited_on_time", seat)]
+        forfeit = conceded(standing(state), "forfeited_on_time", seat)
+        return [TableEvent(index, seats, inner[0]), forfeit]
     # The bank is spent at once: the default move may end the round, and the table with it.
     banks = list(clock.banks_ms)
     banks[table_seat] = 0

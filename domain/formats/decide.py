@@ -21,6 +21,7 @@ from domain.commands import (
     TimeOut,
 )
 from domain.decide import PLAY_HANDLERS, decide
+from domain.endings import abandon, adjudicate, resign
 from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
 from domain.events import HandDrawn, Scored
 from domain.formats.clocks import await_join, no_show, stamp_clocks, time_out
@@ -31,7 +32,7 @@ from domain.formats.commands import (
     StampClocks,
     StartFormatMatch,
 )
-from domain.formats.endings import abandon, adjudicate, resign
+from domain.formats.endings import standing
 from domain.formats.events import (
     FormatEvent,
     FormatGameWon,
@@ -43,12 +44,13 @@ from domain.formats.events import (
     TableEvent,
 )
 from domain.formats.evolve import evolve_format
-from domain.formats.scoring import match_winner, round_result, settle_game
+from domain.formats.scoring import round_result
 from domain.formats.seating import cut_for_dealer, next_dealer_side, round_tables, sitting_out
 from domain.formats.state import FormatPhase, FormatState
 from domain.formats.table_seats import BY_IDENTITY, as_table_seat
 from domain.options import RuleOptions
 from domain.rules_versions import KNOWN as KNOWN_RULES_VERSIONS
+from domain.scoring import game_winner, match_winner, settle_game
 from domain.setup import deal
 from domain.shuffle import seed_bytes
 
@@ -69,7 +71,7 @@ def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEven
     if type(move) is ChooseDealer:
         raise InvalidCommand("the cut alone decides the first dealer in this format")
     if type(move) is Resign:
-        return [resign(state, move)]
+        return [resign(standing(state), move)]
     if state.phase is not _PLAY:
         if state.phase is FormatPhase.MATCH_OVER:
             raise MatchOver("the match is over")
@@ -179,11 +181,8 @@ def _round_end(state: FormatState) -> list[FormatEvent]:
     events: list[FormatEvent] = [scored]
     state = evolve_format(state, scored)
     game, hand = state.game, state.hand + 1
-    reached = [
-        side for side in range(state.sides) if hand_points[side] >= state.options.game_target
-    ]
-    if reached:
-        (winner,) = reached  # only one side scores in a round
+    winner = game_winner(hand_points, state.options)
+    if winner is not None:
         won = _game_won(state, winner)
         events.append(won)
         state = evolve_format(state, won)
@@ -251,6 +250,6 @@ _SYSTEM: dict[type[Any], Callable[[FormatState, Any], list[FormatEvent]]] = {
     TimeOut: _time_out,
     AwaitJoin: await_join,
     NoShow: no_show,
-    Adjudicate: lambda state, command: [adjudicate(state, command)],
-    Abandon: lambda state, command: [abandon(state, command)],
+    Adjudicate: lambda state, command: [adjudicate(standing(state), command)],
+    Abandon: lambda state, command: [abandon(standing(state))],
 }

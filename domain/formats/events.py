@@ -23,6 +23,7 @@ from msgspec import Meta
 from domain.events import DeadlineSet, Event, MatchEnded, TimedOut
 from domain.options import RuleOptions
 from domain.rules_versions import UNVERSIONED, RulesVersion
+from domain.scoring import Settlement
 
 Players = Literal[3, 4]
 
@@ -90,17 +91,6 @@ class RoundScored(_FormatEvent, tag="round_scored", frozen=True):
     net: int
     hand_points: list[int]
     hands_won: list[int]
-
-
-class Settlement(msgspec.Struct, frozen=True):
-    """Two sides settle a game: each total is hand points plus bonuses, and the higher total
-    (``scored_by``) scores the difference, ``points``."""
-
-    sides: list[int]
-    totals: list[int]
-    shutout_bonus: int
-    scored_by: int | None
-    points: int
 
 
 class FormatGameWon(_FormatEvent, tag="format_game_won", frozen=True):

@@ -29,9 +29,9 @@ from domain.formats import (
 )
 from domain.formats.commands import DealTable
 from domain.formats.events import Players
-from domain.formats.scoring import match_winner, settle_game
 from domain.formats.seating import cut_for_dealer
 from domain.options import RuleOptions
+from domain.scoring import match_winner, settle_game
 from domain.shuffle import shuffled_deck
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_92, KNOCKER_MELDS, cards
