@@ -13,10 +13,11 @@ from datetime import timedelta
 
 from domain.commands import AwaitJoin, Command, NoShow, StampTime, TimeOut
 from domain.default_moves import default_move
-from domain.endings import conceded, ended, two_seat_standing
+from domain.endings import Standing, conceded, ended, two_seat_standing
 from domain.errors import IllegalMove, MatchOver
-from domain.events import DeadlineSet, Event, TimedOut
+from domain.events import DeadlineSet, Event, MatchEnded, TimedOut
 from domain.guards import checked_seat
+from domain.options import RuleOptions
 from domain.state import MatchState, Phase
 from domain.views import view
 
@@ -26,27 +27,48 @@ Play = Callable[[MatchState, Command], list[Event]]
 def await_join(state: MatchState, command: AwaitJoin) -> list[Event]:
     seat = checked_seat(command.seat)
     options = state.options
-    if state.phase is not Phase.CUT or not options.join_seconds:
+    banks = [options.bank_seconds * 1000] * 2
+    return [*join_deadline(options, state.phase is Phase.CUT, seat, banks, command)]
+
+
+def join_deadline(
+    options: RuleOptions, waiting: bool, seat: int | None, banks: list[int], command: AwaitJoin
+) -> list[DeadlineSet]:
+    """The deadline of the invited seats of a match ``waiting`` for its players: ``seat``'s
+    own at two seats, every invited seat's (naming none) at three and four (docs/rules.md,
+    "Join deadlines, no-shows, abandonment and adjudication")."""
+    if not waiting or not options.join_seconds:
         raise IllegalMove("a join deadline is set only on a match waiting for its players")
     due = command.at + timedelta(seconds=options.join_seconds)
-    banks = [options.bank_seconds * 1000] * 2
     return [DeadlineSet(seat=seat, at=command.at, due_at=due, banks_ms=banks, kind="join")]
 
 
 def no_show(state: MatchState, command: NoShow) -> list[Event]:
-    """The invited seat never joined: its timeout, then the end of the match (no cut)."""
-    seat = checked_seat(command.seat)
-    clock = state.clock
-    if state.phase is not Phase.CUT or clock is None or clock.kind != "join":
+    return [*no_show_in(two_seat_standing(state), state.phase is Phase.CUT, state.clock, command)]
+
+
+def no_show_in(
+    standing: Standing, waiting: bool, deadline: DeadlineSet | None, command: NoShow
+) -> list[TimedOut | MatchEnded]:
+    """The join deadline passed with ``command.seat`` still empty, in a match ``waiting`` for
+    its players: the seat's timeout, then the end of the match (no cut), won by nobody or,
+    with ``forfeit``, by the side the seat concedes to. A deadline naming a seat is that
+    seat's alone; one naming none every invited seat's."""
+    seat = standing.checked_seat(command.seat)
+    if standing.over:
+        raise MatchOver("the match is over")
+    if not waiting or deadline is None or deadline.kind != "join":
         raise IllegalMove("only a match waiting for an invited player has a join deadline")
-    if clock.seat != seat or clock.due_at is None:
+    due = deadline.due_at
+    if deadline.seat not in (None, seat) or due is None:
         raise IllegalMove(f"seat {seat} has no join deadline")
-    if command.at < clock.due_at:
-        raise IllegalMove(f"seat {seat} has until {clock.due_at.isoformat()} to join")
-    winner = 1 - seat if command.forfeit else None
+    if command.at < due:
+        who = f"seat {seat} has" if deadline.seat is not None else "the invited players have"
+        raise IllegalMove(f"{who} until {due.isoformat()} to join")
+    winner = standing.conceded_to(seat) if command.forfeit else None
     return [
-        TimedOut(seat=seat, due_at=clock.due_at, at=command.at, consecutive=1),
-        ended(two_seat_standing(state), "no_show", seat, winner=winner),
+        TimedOut(seat=seat, due_at=due, at=command.at, consecutive=1),
+        ended(standing, "no_show", seat, winner=winner),
     ]
 
 

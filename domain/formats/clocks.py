@@ -9,16 +9,14 @@ a ``deadline_set`` of its own: that is what the service's timer waits for.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from msgspec.structs import replace
 
-from domain.clocks import stamp_time
+from domain.clocks import join_deadline, no_show_in, stamp_time
 from domain.commands import AwaitJoin, NoShow, StampTime, TimeOut
 from domain.decide import decide
-from domain.endings import conceded, ended
+from domain.endings import conceded
 from domain.errors import IllegalMove, InvalidCommand, MatchOver
-from domain.events import DeadlineSet, MatchEnded, TimedOut
+from domain.events import DeadlineSet, MatchEnded
 from domain.formats.commands import StampClocks
 from domain.formats.endings import standing
 from domain.formats.events import FormatEvent, TableEvent
@@ -53,38 +51,16 @@ def stamp_clocks(state: FormatState, command: StampClocks) -> list[FormatEvent]:
 
 def await_join(state: FormatState, command: AwaitJoin) -> list[FormatEvent]:
     """Every invited seat has ``join_seconds`` from the match's creation: one deadline for them
-    all, naming no seat (docs/rules.md, "Join deadlines, no-shows, abandonment and
-    adjudication")."""
-    options = state.options
-    if state.phase is not FormatPhase.CUT or not options.join_seconds or state.deadline:
-        raise IllegalMove("a join deadline is set only on a match waiting for its players")
-    due = command.at + timedelta(seconds=options.join_seconds)
-    return [
-        DeadlineSet(
-            seat=None, at=command.at, due_at=due, banks_ms=list(state.banks_ms), kind="join"
-        )
-    ]
+    all, naming no seat."""
+    waiting = state.phase is FormatPhase.CUT and state.deadline is None
+    return [*join_deadline(state.options, waiting, None, list(state.banks_ms), command)]
 
 
 def no_show(state: FormatState, command: NoShow) -> list[FormatEvent]:
     """The join deadline passed with ``seat`` (the lowest absent seat) still empty: the match is
     cancelled, or that seat forfeits as a resignation before the deal would."""
-    seat = command.seat
-    if type(seat) is not int or not 0 <= seat < state.players:
-        raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
-    if state.phase is FormatPhase.MATCH_OVER:
-        raise MatchOver("the match is over")
-    deadline = state.deadline
-    if state.phase is not FormatPhase.CUT or deadline is None or deadline.kind != "join":
-        raise IllegalMove("only a match waiting for an invited player has a join deadline")
-    if deadline.due_at is None or command.at < deadline.due_at:
-        due = "none" if deadline.due_at is None else deadline.due_at.isoformat()
-        raise IllegalMove(f"the invited players have until {due} to join")
-    ended_as = standing(state)
-    winner = ended_as.conceded_to(seat) if command.forfeit else None
-    # Recorded as at two seats: the time it was noticed, which a verifier checks again.
-    timed_out = TimedOut(seat=seat, due_at=deadline.due_at, at=command.at, consecutive=1)
-    return [timed_out, ended(ended_as, "no_show", seat, winner=winner)]
+    waiting = state.phase is FormatPhase.CUT
+    return [*no_show_in(standing(state), waiting, state.deadline, command)]
 
 
 def time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
