@@ -221,17 +221,25 @@ def _names(mask: Mask) -> list[str]:
 
 
 def redact_events(events: Sequence[tuple[int, Event]], seat: int | None) -> list[tuple[int, Event]]:
-    """Each event as ``seat`` may see it, given that these events run up to the present.
+    """Each event as ``seat`` may see it, given that these events run up to the present."""
+    over = hands_over([event for _, event in events])
+    return [
+        (version, redact_event(event, seat, done))
+        for (version, event), done in zip(events, over, strict=True)
+    ]
 
-    A hand is over, and its cards may be shown, if the events after it hold its end.
-    """
-    redacted: list[tuple[int, Event]] = []
+
+def hands_over(events: Sequence[Event]) -> list[bool]:
+    """By event of one table's run of hands up to the present, whether its hand is over (its
+    cards may be shown): a hand is over if the events after it hold its end, and everything
+    before a deal belongs to a finished hand."""
+    over: list[bool] = []
     hand_over = False
-    for version, event in reversed(events):
+    for event in reversed(events):
         if isinstance(event, Scored | HandDrawn):
             hand_over = True
-        redacted.append((version, redact_event(event, seat, hand_over)))
+        over.append(hand_over)
         if isinstance(event, Dealt):
-            hand_over = True  # everything before a deal belongs to a finished hand
-    redacted.reverse()
-    return redacted
+            hand_over = True
+    over.reverse()
+    return over

@@ -10,24 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 
 import msgspec
 from msgspec.structs import asdict, replace
 
-from domain.events import Dealt, HandDrawn, MatchEnded, Scored
+from domain.events import HandDrawn, MatchEnded, Scored
 from domain.formats.commands import FormatCommand
 from domain.formats.events import (
     FormatEvent,
     FormatGameWon,
     RoundScored,
-    RoundStarted,
     SeatsCut,
     TableEvent,
 )
 from domain.formats.legal import format_legal_actions
 from domain.formats.state import FormatPhase, FormatState, Players
 from domain.options import RuleOptions
-from domain.views import TableView, public_view, redact_event, view
+from domain.views import TableView, hands_over, public_view, redact_event, view
 
 _TABLE_FIELDS = TableView.__struct_fields__
 
@@ -160,22 +160,18 @@ def redact_format_events(
     events: Sequence[tuple[int, FormatEvent]], seat: int | None
 ) -> list[tuple[int, FormatEvent]]:
     """Each event as ``seat`` (None: a spectator) may see it, given that these events run up to
-    the present. A table's hand is over, and its cards may be shown, if the events after it
-    hold its end or a later round."""
-    redacted: list[tuple[int, FormatEvent]] = []
-    over: set[int] = set()  # tables whose hand, at this point going backwards, has ended
-    for version, event in reversed(events):
-        if isinstance(event, RoundStarted):
-            over = set(range(len(event.tables)))  # everything before it belongs to a past round
+    the present: each table's events, round after round, as a two-player seat sees its match
+    (``hands_over``), with the seat's table seat there."""
+    by_table: dict[int, list[int]] = {}
+    for position, (_, event) in enumerate(events):
         if isinstance(event, TableEvent):
-            inner = event.event
-            if isinstance(inner, Scored | HandDrawn):
-                over.add(event.table)
+            by_table.setdefault(event.table, []).append(position)
+    redacted = list(events)
+    for positions in by_table.values():
+        table_events = [cast(TableEvent, events[position][1]) for position in positions]
+        over = hands_over([event.event for event in table_events])
+        for position, event, done in zip(positions, table_events, over, strict=True):
             table_seat = event.seats.index(seat) if seat in event.seats else None
-            hidden = redact_event(inner, table_seat, event.table in over)
-            event = replace(event, event=hidden)
-            if isinstance(inner, Dealt):
-                over.add(event.table)
-        redacted.append((version, event))
-    redacted.reverse()
+            hidden = redact_event(event.event, table_seat, done)
+            redacted[position] = (events[position][0], replace(event, event=hidden))
     return redacted
