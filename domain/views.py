@@ -176,11 +176,16 @@ def clock_view(state: MatchState) -> ClockView | None:
 
 
 def ending_view(state: MatchState) -> EndingView | None:
-    if state.phase is not Phase.MATCH_OVER:
+    return how_it_ended(state.phase is Phase.MATCH_OVER, state.ending, state.winner)
+
+
+def how_it_ended(over: bool, ending: MatchEnded | None, winner: int | None) -> EndingView | None:
+    """How a match ended (None: it has not), at every table size: played out and won by
+    ``winner``, or as its ``match_ended`` says."""
+    if not over:
         return None
-    ending: MatchEnded | None = state.ending
     if ending is None:
-        return EndingView("played_out", None, state.winner, None)
+        return EndingView("played_out", None, winner, None)
     return EndingView(ending.reason, ending.seat, ending.winner, ending.note)
 
 

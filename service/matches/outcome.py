@@ -15,10 +15,10 @@ from collections.abc import Sequence
 import msgspec
 
 from domain import GameWon, HandDrawn, MatchState, Phase, Scored
-from domain.events import Event, MatchEnded
+from domain.events import Event
 from domain.formats import FormatEvent, FormatGameWon, FormatPhase, FormatState, TableEvent
-from domain.formats.events import Settlement
-from domain.views import EndingView
+from domain.scoring import Settlement
+from domain.views import EndingView, how_it_ended
 
 
 class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -43,14 +43,6 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     hand_winners: list[int | None]
     games: list[GameOutcome]
     ending: EndingView | None
-
-
-def _ending(over: bool, ending: MatchEnded | None, winner: int | None) -> EndingView | None:
-    if not over:
-        return None
-    if ending is None:
-        return EndingView("played_out", None, winner, None)
-    return EndingView(ending.reason, ending.seat, ending.winner, ending.note)
 
 
 def two_player_outcome(state: MatchState, events: Sequence[Event]) -> Outcome:
@@ -79,7 +71,7 @@ def two_player_outcome(state: MatchState, events: Sequence[Event]) -> Outcome:
             for game in events
             if isinstance(game, GameWon)
         ],
-        ending=_ending(over, state.ending, state.winner),
+        ending=how_it_ended(over, state.ending, state.winner),
     )
 
 
@@ -111,5 +103,5 @@ def table_outcome(state: FormatState, events: Sequence[FormatEvent]) -> Outcome:
             for game in events
             if isinstance(game, FormatGameWon)
         ],
-        ending=_ending(over, state.ending, state.winner),
+        ending=how_it_ended(over, state.ending, state.winner),
     )
