@@ -131,7 +131,7 @@ def _two_seat_seeds(state: MatchState) -> SeedProgress:
     over = state.phase is Phase.MATCH_OVER
     deals = state.deals
     return SeedProgress(
-        state.cut is not None, deals, deals if state.hand_over or over else deals - 1, over
+        state.cut is not None, deals, deals if state.hand_over or over else max(0, deals - 1), over
     )
 
 
@@ -292,7 +292,8 @@ THREE_SEATS: MatchRules[FormatState, FormatEvent] = MatchRules(
     shape="three_or_four_players",
     view=format_view,
     public_view=format_public_view,
-    turns=lambda state: tuple(state.turns),
+    # A match ended other than by play keeps its hands' turns where they stopped: nobody's.
+    turns=lambda state: () if state.ending is not None else tuple(state.turns),
     winner=lambda state: state.winner,
     restamp=lambda state, at: StampClocks(at=at, tables=list(range(len(state.tables)))),
     seeds=_tables_seeds,

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from domain import RuleOptions
+from domain.commands import Resign
 from domain.match_rules import TWO_SEATS, as_seat, rules_for
 from service.bots import bot_for
 
@@ -47,3 +48,34 @@ def test_a_match_of_every_size_is_cut_dealt_and_played_through_its_rules(seats: 
         command = as_seat(bot.choose(rules.bot_view(state, seat)), seat)
         state = rules.fold(rules.decided(state, command, seat, NOW), state)
     assert rules.deadline(state) is None  # no clock without turn_seconds
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_seeds_of_a_round_are_revealed_once_every_hand_dealt_before_them_is_over(
+    seats: int,
+) -> None:
+    """``seeds``: how far a match's seeds have gone, with the hands of a round dealt at once
+    (the fairness records due follow from it)."""
+    rules, rng = rules_for(seats), random.Random(seats)
+    state = rules.initial()
+    state = rules.fold(rules.decide(state, rules.start(RuleOptions(), seats)), state)
+    assert rules.seeds(state) == (False, 0, 0, False, 1)
+    state = rules.fold(rules.decide(state, rules.cut(rng.randbytes(32).hex())), state)
+    deals = rules.tables_per_round
+    while rules.seeds(state).deals < deals:
+        if rules.system_step(state) == "deal":
+            step = rules.decide(state, rules.deal(rng.randbytes(32).hex()))
+        else:  # the two-player cut's winner chooses who deals
+            seat = next(seat for seat in range(seats) if rules.awaits(state, seat))
+            step = rules.decide(state, rules.legal_actions(state, seat)[0])
+        state = rules.fold(step, state)
+    # Every hand of the first round dealt, none over: no deal's seed may be shown yet.
+    assert rules.seeds(state) == (True, deals, 0, False, deals)
+    # A resignation ends the match mid-round: every seed dealt may be shown.
+    waiting = next(seat for seat in range(seats) if rules.awaits(state, seat))
+    state = rules.fold(rules.decide(state, rules.restamp(state, NOW)), state)
+    state = rules.fold(rules.decided(state, Resign(seat=waiting), waiting, NOW), state)
+    assert rules.over(state)
+    assert rules.seeds(state) == (True, deals, deals, True, deals)
+    assert rules.turns(state) == ()
+    assert rules.winner(state) is not None
