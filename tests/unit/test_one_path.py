@@ -61,9 +61,7 @@ def test_no_module_outside_the_domain_branches_on_the_state_type_or_seat_count()
 
 def test_only_the_stream_and_record_kinds_name_a_state_type() -> None:
     naming = {
-        str(path.relative_to(ROOT))
-        for path in _sources()
-        if NAMES_A_STATE.search(path.read_text())
+        str(path.relative_to(ROOT)) for path in _sources() if NAMES_A_STATE.search(path.read_text())
     }
     assert naming <= MAY_NAME_A_STATE, naming - MAY_NAME_A_STATE
 
