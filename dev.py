@@ -263,7 +263,7 @@ def mutation_table() -> tuple[str, list[str]]:
 
 
 # Functions whose mutants mutmut cannot see act: the builders of meld_tables' tables, and the
-# legal module's shared commands (paired up by domain.formats.table_seats), run while the
+# legal module's shared commands (paired up by domain.tables.table_seats), run while the
 # domain is imported.
 # mutmut switches a mutant in at call time, in workers forked after the import and after a
 # first run of the tests filled the memo, so each survivor among them is tried again in a

@@ -5,7 +5,7 @@ against the two-player engine in the same run.
 
 Each format plays N table-hands per round, uniformly at random (the seat whose turn it is, the
 first of the two when both tables of the four-player game wait for a move ->
-``format_legal_actions`` -> a random action -> ``decide_format`` -> ``evolve_format`` for
+``tables_legal_actions`` -> a random action -> ``decide_tables`` -> ``evolve_tables`` for
 every event), with a fresh seed for each deal; matches start again as they end. A round's
 table-hands are counted when it is scored, with one type test per event as the reference
 does. The reference is the two-player engine's loop of ``bench.engine`` (``legal_actions`` ->
@@ -24,19 +24,19 @@ from collections.abc import Callable
 
 from bench.engine import our_hands
 from bench.tables import print_table
-from domain.formats import (
+from domain.tables import (
     CutSeats,
     DealTable,
     FormatPhase,
-    FormatState,
     RoundScored,
     StartFormatMatch,
-    decide_format,
-    evolve_format,
-    format_legal_actions,
+    TablesState,
+    decide_tables,
+    evolve_tables,
+    tables_legal_actions,
 )
-from domain.formats.commands import FormatCommand
-from domain.formats.events import Players
+from domain.tables.commands import FormatCommand
+from domain.tables.events import Players
 
 
 def format_hands(players: Players) -> Callable[[int, random.Random], None]:
@@ -51,23 +51,23 @@ def format_hands(players: Players) -> Callable[[int, random.Random], None]:
             if state.phase is FormatPhase.PLAY:
                 # The first seat expected to act, as ``bench.engine`` takes the one there is: the
                 # two tables of the four-player game play independently, in any order.
-                command = rng.choice(format_legal_actions(state, state.turns[0]))
+                command = rng.choice(tables_legal_actions(state, state.turns[0]))
             elif state.phase is FormatPhase.CUT:
                 command = CutSeats(seed=rng.randbytes(16).hex())
             else:
                 command = DealTable(seed=rng.randbytes(16).hex())
-            for event in decide_format(state, command):
-                state = evolve_format(state, event)
+            for event in decide_tables(state, command):
+                state = evolve_tables(state, event)
                 if type(event) is RoundScored:  # every table's hand of the round has ended
                     ended += tables
 
     return play
 
 
-def _new_format_match(players: Players) -> FormatState:
-    state = FormatState()
-    for event in decide_format(state, StartFormatMatch(players=players)):
-        state = evolve_format(state, event)
+def _new_format_match(players: Players) -> TablesState:
+    state = TablesState()
+    for event in decide_tables(state, StartFormatMatch(players=players)):
+        state = evolve_tables(state, event)
     return state
 
 

@@ -85,7 +85,7 @@ _HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
 
 # The moves of a hand being played, by command type: a caller that has checked the seat is
 # to play and is not coming back from a timeout (no ``SeatReturned`` due) decides them with
-# one call instead of two (the tables of a larger match: ``domain.formats.decide``).
+# one call instead of two (the tables of a larger match: ``domain.tables.decide``).
 PLAY_HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
     kind: _HANDLERS[kind]
     for kind in (

@@ -4,7 +4,7 @@ ends at once, a hand in progress is not scored, and the scores stand as they are
 
 What a table size changes is the match's ``Standing``: its seats, the side each seat plays for
 and the side that wins when a seat gives the match up (the other player at two seats; at three
-and four, ``domain.formats.endings``).
+and four, ``domain.tables.endings``).
 """
 
 from __future__ import annotations

@@ -264,5 +264,5 @@ _EVOLVERS: dict[type[Any], Callable[[MatchState, Any], MatchState]] = {
 }
 
 # By event type, for a caller folding the events of a hand it holds, one call fewer than
-# ``evolve`` (the tables of a larger match: ``domain.formats.evolve``).
+# ``evolve`` (the tables of a larger match: ``domain.tables.evolve``).
 EVOLVERS = _EVOLVERS

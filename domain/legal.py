@@ -150,5 +150,5 @@ _BY_PHASE: dict[Phase, Callable[[MatchState, int, int], list[Command]]] = {
 }
 
 # By phase, ``(state, seat, sender)``: for a caller that has checked that ``seat`` is to play,
-# one call fewer than ``legal_actions_as`` (``domain.formats.legal``).
+# one call fewer than ``legal_actions_as`` (``domain.tables.legal``).
 BY_PHASE = _BY_PHASE

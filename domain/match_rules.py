@@ -3,7 +3,7 @@ one ``MatchRules`` per table size, chosen once by seat count (``rules_for``), so
 case of the service is written once.
 
 Two seats play one two-player hand at a time (``domain.decide`` and friends); three and four
-play a round of tables, each a two-player hand under the match (``domain.formats``). The
+play a round of tables, each a two-player hand under the match (``domain.tables``). The
 service asks a match's rules for its state, its decisions, the steps nobody at the table
 takes (the cut and the deals, whose seeds the service supplies), its clocks and what a seat or
 a bot sees, what a view, a summary or a player's list shows, and how far the seeds have gone;
@@ -23,22 +23,22 @@ from domain.commands import AwaitJoin, Command, Cut, Deal, SeatCommand, StampTim
 from domain.decide import decide
 from domain.events import MATCH_ENDINGS, DeadlineSet, Event, GameWon, HandDrawn, Scored, SeatJoined
 from domain.evolve import fold
-from domain.formats.commands import CutSeats, DealTable, StampClocks, StartFormatMatch
-from domain.formats.decide import decide_format
-from domain.formats.events import (
+from domain.legal import legal_actions
+from domain.options import RuleOptions
+from domain.state import MatchState, Phase, new_match
+from domain.tables.commands import CutSeats, DealTable, StampClocks, StartFormatMatch
+from domain.tables.decide import decide_tables
+from domain.tables.events import (
     FORMAT_MATCH_ENDINGS,
     FormatEvent,
     FormatGameWon,
     RoundScored,
     TableEvent,
 )
-from domain.formats.evolve import fold_format
-from domain.formats.legal import format_legal_actions
-from domain.formats.state import FormatPhase, FormatState
-from domain.formats.views import format_public_view, format_view, redact_format_events
-from domain.legal import legal_actions
-from domain.options import RuleOptions
-from domain.state import MatchState, Phase, new_match
+from domain.tables.evolve import fold_tables
+from domain.tables.legal import tables_legal_actions
+from domain.tables.state import FormatPhase, TablesState
+from domain.tables.views import redact_tables_events, tables_public_view, tables_view
 from domain.views import SeatView, public_view, redact_events, view
 
 S = TypeVar("S")
@@ -174,12 +174,12 @@ TWO_SEATS: MatchRules[MatchState, Event] = MatchRules(
 )
 
 
-def _tables_step(state: FormatState) -> SystemStep | None:
+def _tables_step(state: TablesState) -> SystemStep | None:
     phase = state.phase
     return "cut" if phase is FormatPhase.CUT else "deal" if phase is FormatPhase.DEAL else None
 
 
-def _stamp(state: FormatState, touched: Iterable[int], now: datetime) -> StampClocks | None:
+def _stamp(state: TablesState, touched: Iterable[int], now: datetime) -> StampClocks | None:
     """The clocks to restart at ``now``: each table of the round where something happened."""
     tables = sorted(index for index in set(touched) if index < len(state.tables))
     if not state.options.turn_seconds or not tables or state.ending is not None:
@@ -188,7 +188,7 @@ def _stamp(state: FormatState, touched: Iterable[int], now: datetime) -> StampCl
 
 
 def _tables_clock(
-    state: FormatState, made: Sequence[FormatEvent], now: datetime, waiting: Sequence[int]
+    state: TablesState, made: Sequence[FormatEvent], now: datetime, waiting: Sequence[int]
 ) -> AwaitJoin | StampClocks | None:
     """One join deadline for every invited seat not yet in; once they are (the cut made), the
     clocks of the tables where something happened, or, without turn clocks, the join deadline
@@ -205,28 +205,28 @@ def _tables_clock(
 
 
 def _tables_decided(
-    state: FormatState, command: SeatCommand, seat: int, now: datetime
+    state: TablesState, command: SeatCommand, seat: int, now: datetime
 ) -> list[FormatEvent]:
     """A decision that ends the round first has the seat's table stamped (its time charged to
     the seat's bank), since the round's end replaces the table, clock and all. (A timeout
     spends the bank itself.)"""
-    events = decide_format(state, command)
+    events = decide_tables(state, command)
     table = state.table_of(seat)
     if table is None or not any(type(event) is RoundScored for event in events):
         return events
     stamped = _stamp(state, (table,), now)
     if stamped is None:
         return events
-    charged = decide_format(state, stamped)
-    return [*charged, *decide_format(fold_format(charged, state), command)]
+    charged = decide_tables(state, stamped)
+    return [*charged, *decide_tables(fold_tables(charged, state), command)]
 
 
-def _table_hand(state: FormatState, seat: int) -> tuple[MatchState, int] | None:
+def _table_hand(state: TablesState, seat: int) -> tuple[MatchState, int] | None:
     place = state.place_of(seat)
     return None if place is None else (state.hands[place[0]], place[1])
 
 
-def _table_bot_view(state: FormatState, seat: int) -> SeatView:
+def _table_bot_view(state: TablesState, seat: int) -> SeatView:
     """The seat's own table as a two-player seat sees it (its commands name the table seat;
     the service names the match seat)."""
     place = _table_hand(state, seat)
@@ -234,7 +234,7 @@ def _table_bot_view(state: FormatState, seat: int) -> SeatView:
     return view(*place)
 
 
-def _tables_seeds(state: FormatState) -> SeedProgress:
+def _tables_seeds(state: TablesState) -> SeedProgress:
     """A seed of a match of tables is revealed only once the hand it dealt and every hand
     dealt before it are over: in the four-player game the second table's seed waits for the
     first table's hand, since it would give the first table's link (and so its deck) while
@@ -268,13 +268,13 @@ def _tables_finished(events: Sequence[FormatEvent]) -> dict[str, list[Any]]:
     }
 
 
-THREE_SEATS: MatchRules[FormatState, FormatEvent] = MatchRules(
-    initial=FormatState,
+THREE_SEATS: MatchRules[TablesState, FormatEvent] = MatchRules(
+    initial=TablesState,
     start=lambda options, seats: StartFormatMatch(players=seats, options=options),  # type: ignore[arg-type]
-    decide=decide_format,
-    fold=fold_format,
-    legal_actions=format_legal_actions,
-    redact=redact_format_events,
+    decide=decide_tables,
+    fold=fold_tables,
+    legal_actions=tables_legal_actions,
+    redact=redact_tables_events,
     endings=FORMAT_MATCH_ENDINGS,
     over=lambda state: state.phase is FormatPhase.MATCH_OVER,
     system_step=_tables_step,
@@ -285,13 +285,13 @@ THREE_SEATS: MatchRules[FormatState, FormatEvent] = MatchRules(
     clock_step=_tables_clock,
     deadline=lambda state: state.deadline,
     hand_of=_table_hand,
-    awaits=lambda state, seat: bool(format_legal_actions(state, seat)),
+    awaits=lambda state, seat: bool(tables_legal_actions(state, seat)),
     bot_view=_table_bot_view,
     seats=3,
     tables_per_round=1,
     shape="three_or_four_players",
-    view=format_view,
-    public_view=format_public_view,
+    view=tables_view,
+    public_view=tables_public_view,
     # A match ended other than by play keeps its hands' turns where they stopped: nobody's.
     turns=lambda state: () if state.ending is not None else tuple(state.turns),
     winner=lambda state: state.winner,
@@ -299,7 +299,7 @@ THREE_SEATS: MatchRules[FormatState, FormatEvent] = MatchRules(
     seeds=_tables_seeds,
     finished=_tables_finished,
 )
-FOUR_SEATS: MatchRules[FormatState, FormatEvent] = replace(THREE_SEATS, seats=4, tables_per_round=2)
+FOUR_SEATS: MatchRules[TablesState, FormatEvent] = replace(THREE_SEATS, seats=4, tables_per_round=2)
 _BY_SEATS: dict[int, MatchRules[Any, Any]] = {
     rules.seats: rules for rules in (TWO_SEATS, THREE_SEATS, FOUR_SEATS)
 }

@@ -15,8 +15,8 @@ from msgspec.structs import asdict
 from domain import TableView
 from domain.commands import Verdict
 from domain.endings import MAX_REASON
-from domain.formats import FormatTableView
 from domain.match_rules import Shape
+from domain.tables import FormatTableView
 from service.matches.adjudication import adjudicate
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for

@@ -20,8 +20,8 @@ from litestar import Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from domain.commands import SeatCommand, SystemCommand
-from domain.formats.commands import CutSeats, DealTable, StartFormatMatch
-from domain.formats.events import FormatEvent
+from domain.tables.commands import CutSeats, DealTable, StartFormatMatch
+from domain.tables.events import FormatEvent
 from web.openapi_operations import refine_operations
 from web.openapi_types import refine_types
 from web.openapi_webhooks import add_webhooks

@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 from litestar import Controller, get
 
-from domain.formats import Settlement
+from domain.tables import Settlement
 from domain.views import EndingView
 from service.matches.outcome import GameOutcome, Outcome
 from service.matches.play import MatchPlays

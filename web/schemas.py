@@ -9,7 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from domain import Event, GameWon, HandDrawn, RuleOptions, Scored, SeatView, TableView
-from domain.formats import (
+from domain.tables import (
     FormatEvent,
     FormatGameWon,
     FormatSeatView,

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from adapters.memory.event_store import InMemoryEventStore
 from domain.events import MATCH_ENDING_TYPES
-from domain.formats.events import FormatMatchWon
+from domain.tables.events import FormatMatchWon
 from service.ports.idle_matches import IdleMatch
 from service.store.match_streams import KINDS
 

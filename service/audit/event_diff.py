@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import msgspec
 
 from domain import Dealt, Scored
-from domain.formats import TableEvent
+from domain.tables import TableEvent
 
 
 class Discrepancy(Exception):  # noqa: N818  (named for what the verifier finds)

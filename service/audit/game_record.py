@@ -21,7 +21,7 @@ import msgspec
 from domain import RuleOptions
 from domain.errors import DomainError
 from domain.events import MATCH_ENDING_TYPES
-from domain.formats import FORMAT_MATCH_ENDING_TYPES
+from domain.tables import FORMAT_MATCH_ENDING_TYPES
 from service.fairness.events import (
     FairnessView,
     SeedsCommitted,

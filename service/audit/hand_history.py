@@ -29,7 +29,7 @@ from domain import (
     new_match,
 )
 from domain.events import MatchEnded, TimedOut
-from domain.formats import FormatEvent, FormatState, TableEvent, evolve_format
+from domain.tables import FormatEvent, TableEvent, TablesState, evolve_tables
 from service.audit.hand_text import (
     game_ending,
     hand_ending,
@@ -54,20 +54,20 @@ def hand_history(
 def table_hand_history(
     match_id: str, events: Sequence[tuple[int, FormatEvent]], fairness: FairnessView, deal: int
 ) -> str:
-    state = FormatState()
+    state = TablesState()
     dealt = 0
     for index, (_, event) in enumerate(events):
         if isinstance(event, TableEvent) and isinstance(event.event, Dealt):
             dealt += 1
             if dealt == deal:
                 return _told_table(match_id, state, events[index:], fairness, deal)
-        state = evolve_format(state, event)
+        state = evolve_tables(state, event)
     raise HandNotFinished(f"hand {deal} of the match is not finished (or not dealt)")
 
 
 def _told_table(
     match_id: str,
-    state: FormatState,
+    state: TablesState,
     events: Sequence[tuple[int, FormatEvent]],
     fairness: FairnessView,
     deal: int,

@@ -15,8 +15,13 @@ from typing import Any, Generic, TypeVar
 
 from domain import Event, HandDrawn, MatchCreated, MatchState, RuleOptions, Scored
 from domain.events import MATCH_ENDINGS, event_type
-from domain.formats import FORMAT_MATCH_ENDINGS, FormatEvent, FormatMatchCreated, TableEvent
-from domain.formats import FormatState as TablesState
+from domain.tables import (
+    FORMAT_MATCH_ENDINGS,
+    FormatEvent,
+    FormatMatchCreated,
+    TableEvent,
+    TablesState,
+)
 from service.audit.game_record import GameRecord, finished_hands, finished_rounds
 from service.audit.hand_history import hand_history, table_hand_history
 from service.audit.replay import FormatReplayState, ReplayState, replay_state, tables_replay_state

@@ -24,13 +24,13 @@ from domain import (
     fold,
 )
 from domain.cards import Mask, cards_of, names
-from domain.formats import (
+from domain.tables import (
     FormatEvent,
     FormatGameWon,
     FormatPhase,
     RoundScored,
     SeatedHand,
-    fold_format,
+    fold_tables,
 )
 from domain.views import KnockView, ScoresView, knock_view, scores_view
 from service.errors import VersionInPlay, VersionNotFound
@@ -192,7 +192,7 @@ def tables_replay_state(
     """The state after version ``at``, from a record's events; ``stream_version`` is the
     match's version now (events past the record's end are in the round being played)."""
     index = check_replayable(events, at, stream_version)
-    state = fold_format([event for _, event in events[: index + 1]])
+    state = fold_tables([event for _, event in events[: index + 1]])
     return FormatReplayState(
         match_id=match_id,
         version=at,

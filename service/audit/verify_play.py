@@ -6,7 +6,7 @@ bonuses to the point. Nothing recorded is trusted; every state is the fold of de
 
 At three and four seats (``check_tables_play``) a table's event implies the two-player command
 of its table seat, sent with its match seat, a deal ``DealTable`` with the seed recomputed for
-that deal, and ``decide_format`` must give exactly the recorded events, round scores,
+that deal, and ``decide_tables`` must give exactly the recorded events, round scores,
 settlements and match scores included.
 """
 
@@ -65,7 +65,7 @@ from domain.commands import (
 from domain.endings import VERDICT_OF
 from domain.errors import DomainError
 from domain.events import DeadlineSet, MatchEnded, SeatJoined, SeatReturned, TimedOut
-from domain.formats import (
+from domain.tables import (
     CutSeats,
     DealTable,
     FormatCommand,
@@ -73,15 +73,15 @@ from domain.formats import (
     FormatGameWon,
     FormatMatchCreated,
     FormatMatchWon,
-    FormatState,
     RoundScored,
     SeatsCut,
     StartFormatMatch,
     TableEvent,
-    decide_format,
-    fold_format,
+    TablesState,
+    decide_tables,
+    fold_tables,
 )
-from domain.formats.commands import StampClocks
+from domain.tables.commands import StampClocks
 from service.audit.event_diff import Discrepancy, first_difference, name
 from service.audit.hand_text import game_ending, hand_ending, match_ended, match_ending, seat
 from service.audit.verify_seeds import SeedBook
@@ -261,23 +261,23 @@ def _pair(event: Scored) -> str:
 
 def check_tables_play(
     events: Sequence[tuple[int, FormatEvent]], seeds: SeedBook, report: Report
-) -> FormatState:
+) -> TablesState:
     """The state the record's events lead to, each one checked; ``report`` hears of every
     hand, round, game and match as it ends."""
-    state = FormatState()
+    state = TablesState()
     index = 0
     while index < len(events):
         where = f"round {state.round}, " if state.round else ""
         produced = _decided_table_group(state, events, index, seeds, where)
         for made in produced:
             _announce_table(state, made, report)
-            state = fold_format([made], state)
+            state = fold_tables([made], state)
         index += len(produced)
     return state
 
 
 def _decided_table_group(
-    state: FormatState,
+    state: TablesState,
     events: Sequence[tuple[int, FormatEvent]],
     index: int,
     seeds: SeedBook,
@@ -291,11 +291,11 @@ def _decided_table_group(
         )
     commands = _table_clock_or_ending(state, events, index) or _table_commands(state, event, seeds)
     return decided_as_recorded(
-        decide_format, state, commands, events, index, where, _table_name(event)
+        decide_tables, state, commands, events, index, where, _table_name(event)
     )
 
 
-def _table_commands(state: FormatState, event: FormatEvent, seeds: SeedBook) -> list[FormatCommand]:
+def _table_commands(state: TablesState, event: FormatEvent, seeds: SeedBook) -> list[FormatCommand]:
     if isinstance(event, FormatMatchCreated):
         # Under the rules version the match recorded: the reading its rounds were scored by.
         return [
@@ -318,7 +318,7 @@ def _table_commands(state: FormatState, event: FormatEvent, seeds: SeedBook) -> 
 
 
 def _table_clock_or_ending(
-    state: FormatState, events: Sequence[tuple[int, FormatEvent]], index: int
+    state: TablesState, events: Sequence[tuple[int, FormatEvent]], index: int
 ) -> list[FormatCommand]:
     """The command implied by a resignation, a timeout or a restart of the tables' clocks
     (the tables stamped together, up to the match's next deadline they lead to)."""
@@ -351,13 +351,13 @@ def _table_clock_or_ending(
     return [StampClocks(at=inner.at, tables=tables)]
 
 
-def _in_play(state: FormatState, event: TableEvent) -> bool:
+def _in_play(state: TablesState, event: TableEvent) -> bool:
     """Whether the event's table is in play: a recorded table number is only a number
     (negative, or past the tables, no command can give it)."""
     return 0 <= event.table < len(state.tables)
 
 
-def _tables(state: FormatState) -> str:
+def _tables(state: TablesState) -> str:
     count = len(state.tables)
     if count == 0:
         return "no table is in play"
@@ -368,7 +368,7 @@ def _table_name(event: FormatEvent) -> str:
     return name(event.event) if isinstance(event, TableEvent) else name(event)
 
 
-def _announce_table(state: FormatState, event: FormatEvent, report: Report) -> None:
+def _announce_table(state: TablesState, event: FormatEvent, report: Report) -> None:
     if isinstance(event, TableEvent) and isinstance(event.event, Scored | HandDrawn):
         first, second = event.seats
         report(

@@ -15,7 +15,8 @@ import msgspec
 
 from domain import CardsCut, Dealt, Event, HandDrawn, Scored
 from domain.events import MATCH_ENDINGS
-from domain.formats import (
+from domain.match_rules import rules_for
+from domain.tables import (
     FORMAT_MATCH_ENDINGS,
     FormatEvent,
     FormatMatchCreated,
@@ -23,7 +24,6 @@ from domain.formats import (
     SeatsCut,
     TableEvent,
 )
-from domain.match_rules import rules_for
 from service.audit.event_diff import Discrepancy
 from service.fairness.events import (
     EntropyFixed,

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from domain.events import MATCH_ENDING_TYPES
-from domain.formats import FORMAT_MATCH_ENDING_TYPES
+from domain.tables import FORMAT_MATCH_ENDING_TYPES
 from service.bots.runner import BotRunner
 from service.errors import DatabaseUnavailable
 from service.ports.event_store import EventStore

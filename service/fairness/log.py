@@ -15,8 +15,8 @@ from typing import Any
 
 from domain import CardsCut, Dealt, Event, HandDrawn, MatchWon, Scored
 from domain.events import MatchEnded
-from domain.formats import FormatEvent, FormatMatchWon, SeatsCut, TableEvent
 from domain.match_rules import SeedProgress, rules_for
+from domain.tables import FormatEvent, FormatMatchWon, SeatsCut, TableEvent
 from service.fairness.events import (
     EntropyFixed,
     FairnessEvent,

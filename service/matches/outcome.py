@@ -16,8 +16,8 @@ import msgspec
 
 from domain import GameWon, HandDrawn, MatchState, Phase, Scored
 from domain.events import Event
-from domain.formats import FormatEvent, FormatGameWon, FormatPhase, FormatState, TableEvent
 from domain.scoring import Settlement
+from domain.tables import FormatEvent, FormatGameWon, FormatPhase, TableEvent, TablesState
 from domain.views import EndingView, how_it_ended
 
 
@@ -75,7 +75,7 @@ def two_player_outcome(state: MatchState, events: Sequence[Event]) -> Outcome:
     )
 
 
-def table_outcome(state: FormatState, events: Sequence[FormatEvent]) -> Outcome:
+def table_outcome(state: TablesState, events: Sequence[FormatEvent]) -> Outcome:
     """A three- or four-player match: a hand's winner is a table seat, named here by its
     match seat."""
     over = state.phase is FormatPhase.MATCH_OVER

@@ -19,7 +19,7 @@ from typing import Protocol, TypeVar
 import msgspec
 
 from domain import Event, decode_event, encode_event, event_type
-from domain.formats import FormatEvent, TableEvent, decode_format_event, encode_format_event
+from domain.tables import FormatEvent, TableEvent, decode_tables_event, encode_tables_event
 from service.ports.event_store import NewEvent, StoredEvent
 from service.store.upcasting import Upcasters, canonical_json
 
@@ -63,7 +63,7 @@ class TableCodec:
         self.upcasters = upcasters
 
     def to_record(self, event: FormatEvent) -> NewEvent:
-        return NewEvent(tag_of(event), schema_version_of(event), encode_format_event(event))
+        return NewEvent(tag_of(event), schema_version_of(event), encode_tables_event(event))
 
     def from_record(self, record: StoredEvent) -> FormatEvent:
         return self.decode(record.type, record.schema_version, record.data)
@@ -71,17 +71,17 @@ class TableCodec:
     def decode(self, type: str, schema_version: int, data: bytes) -> FormatEvent:
         if type != TABLE_EVENT:
             if schema_version >= self.upcasters.current_version(type):
-                return decode_format_event(data)
+                return decode_tables_event(data)
             payload = self.upcasters.decode(type, schema_version, data)
-            return decode_format_event(canonical_json(payload))
+            return decode_tables_event(canonical_json(payload))
         if not self.upcasters.has_steps_from(schema_version):
-            return decode_format_event(data)  # nothing could change: skip parsing twice
+            return decode_tables_event(data)  # nothing could change: skip parsing twice
         wrapper = msgspec.json.decode(data)
         inner = wrapper.get("event") if isinstance(wrapper, dict) else None
         if not isinstance(inner, dict) or not isinstance(inner.get("type"), str):
-            return decode_format_event(data)  # let the decoder name what is wrong
+            return decode_tables_event(data)  # let the decoder name what is wrong
         wrapper["event"] = self.upcasters.upcast(inner["type"], schema_version, inner)
-        return decode_format_event(canonical_json(wrapper))
+        return decode_tables_event(canonical_json(wrapper))
 
 
 def schema_version_of(event: FormatEvent) -> int:

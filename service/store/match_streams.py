@@ -36,8 +36,8 @@ from typing_extensions import TypeVar
 
 from domain import Event, MatchState
 from domain import match_rules as rules
-from domain.formats import FormatEvent, FormatState
 from domain.match_rules import MatchRules
+from domain.tables import FormatEvent, TablesState
 from service.ports.event_store import (
     AppendResult,
     ConcurrencyConflict,
@@ -108,9 +108,9 @@ TWO_SEATS: StreamKind[MatchState, Event] = StreamKind(
     rules=rules.TWO_SEATS,
     codec=TWO_SEAT_EVENTS,
 )
-THREE_OR_FOUR_SEATS: StreamKind[FormatState, FormatEvent] = StreamKind(
+THREE_OR_FOUR_SEATS: StreamKind[TablesState, FormatEvent] = StreamKind(
     prefix=MatchStream.FORMAT.value,
-    state=FormatState,
+    state=TablesState,
     state_name="format_state",
     rules=rules.THREE_SEATS,  # its state and fold: those of four seats too
     codec=TABLE_EVENTS,

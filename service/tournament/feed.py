@@ -30,7 +30,7 @@ from datetime import datetime
 import msgspec
 
 from domain import Event, event_type, redact_event
-from domain.formats import FormatEvent, TableEvent, redact_format_events
+from domain.tables import FormatEvent, TableEvent, redact_tables_events
 from service.errors import UnknownFeedPosition
 from service.ports.event_store import EventStore, StoredEvent, UnknownPosition
 from service.ports.match_registry import MatchRegistry, Owner
@@ -170,7 +170,7 @@ class GlobalFeed:
             tail = await self._store.read_stream(stream, after_version=first - 1)
             events = [(r.version, kind.codec.from_record(r)) for r in tail]
             # Later events tell which hands are over: the tail runs up to the present.
-            for version, event in redact_format_events(events, None):
+            for version, event in redact_tables_events(events, None):
                 if (stream, version) in decoded:
                     decoded[stream, version] = event
         return decoded

@@ -8,7 +8,7 @@ from collections.abc import Collection
 from typing import get_args
 
 from domain import Event
-from domain.formats import FormatEvent
+from domain.tables import FormatEvent
 from service.errors import InvalidParameter, MatchNotFound, NotYourMatch
 from service.ports.match_registry import MatchRegistry
 from service.ports.operator_keys import Operator

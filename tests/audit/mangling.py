@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from domain.errors import DomainError
-from domain.formats import TableEvent, decode_format_event
+from domain.tables import TableEvent, decode_tables_event
 from service.audit.game_record import decode_record
 from service.fairness.events import decode_fairness
 from service.store.codec import decode_stored
@@ -157,7 +157,7 @@ def _two_player_event(entry: Any) -> object:
 
 
 def _format_event(entry: Any) -> object:
-    return decode_format_event(entry.data)
+    return decode_tables_event(entry.data)
 
 
 def _fairness_event(entry: Any) -> object:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from cli.main import main
 from domain.events import Discarded, Scored
-from domain.formats import TableEvent, decode_format_event
+from domain.tables import TableEvent, decode_tables_event
 from service.audit.event_diff import first_difference
 from service.audit.verify import Verdict, verify_document
 from tests.audit.mangling import chains, content, mangled, true_records
@@ -59,7 +59,7 @@ def test_a_table_event_wrapping_another_event_is_named_not_compared(players: int
     """The rules give one event at a table and the record has another there: that is the
     difference, said as such (no field of one is read from the other)."""
     events = [
-        decode_format_event(entry["data"]) for entry in records()[players]["match_stream"]["events"]
+        decode_tables_event(entry["data"]) for entry in records()[players]["match_stream"]["events"]
     ]
     table_events = [event for event in events if isinstance(event, TableEvent)]
     scored = next(event for event in table_events if isinstance(event.event, Scored))

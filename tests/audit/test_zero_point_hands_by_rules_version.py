@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from cli.main import main
-from domain.formats import decode_format_event, encode_format_event
+from domain.tables import decode_tables_event, encode_tables_event
 from tests.audit import rules_version_records as records
 from tests.audit.rules_version_records import created, with_rules_version, zero_point_rounds
 from tests.audit.tampering import Document, entries, problem, verdict
@@ -53,7 +53,7 @@ def test_a_record_made_before_rules_versions_verifies_as_it_was_recorded(
     # Decoded and encoded again, every stored event gives the bytes its hash covers.
     for entry in entries(unversioned_record):
         stored = entry["data"].encode()
-        assert encode_format_event(decode_format_event(stored)) == stored
+        assert encode_tables_event(decode_tables_event(stored)) == stored
     (scored,) = zero_point_rounds(unversioned_record)
     assert (scored["winner"], scored["hands_won"]) == (None, [0, 0, 0])
     result = verdict(unversioned_record)

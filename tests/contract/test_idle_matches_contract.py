@@ -20,8 +20,8 @@ from adapters.memory.idle_matches import InMemoryIdleMatches
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from adapters.postgres.idle_matches import PostgresIdleMatches
 from domain.events import DeadlineSet, Event, MatchEnded, MatchWon
-from domain.formats import FormatEvent, FormatMatchCreated, FormatMatchWon
 from domain.options import RuleOptions
+from domain.tables import FormatEvent, FormatMatchCreated, FormatMatchWon
 from service.ports.event_store import EventStore
 from service.ports.idle_matches import IdleMatch, IdleMatches
 from service.store.codec import TABLE_EVENTS, to_record

@@ -19,9 +19,9 @@ from adapters.memory.seed_commitments import InMemorySeedCommitmentStore
 from domain import RuleOptions
 from domain.commands import SeatCommand
 from domain.events import DeadlineSet, Event
-from domain.formats import TableEvent
 from domain.match_rules import MatchRules
 from domain.state import MatchState, Phase
+from domain.tables import TableEvent
 from service.audit.game_record import GameRecord
 from service.audit.served_record import served_record
 from service.audit.verify import verify_record

@@ -14,8 +14,8 @@ from adapters.memory.match_registry import InMemoryMatchRegistry
 from adapters.memory.players import InMemoryPlayers
 from domain import MatchState, Phase, RuleOptions, fold
 from domain.commands import SeatCommand
-from domain.formats import FormatPhase, FormatState, fold_format
 from domain.match_rules import as_seat
+from domain.tables import FormatPhase, TablesState, fold_tables
 from service.bots import bot_for
 from service.matches.use_cases import CommandRequest, MatchService
 from service.players.accounts import Accounts
@@ -88,7 +88,7 @@ class World:
         """How often each seat came on turn, event by event, from the match's own log."""
         comes = [0] * seats
         on: set[int] = set()
-        state: MatchState | FormatState
+        state: MatchState | TablesState
         if seats == 2:
             state = MatchState()
             for _, event in await self.matches.streams.read_events(match_id, after_version=0):
@@ -99,10 +99,10 @@ class World:
                 comes = [c + (s in now - on) for s, c in enumerate(comes)]
                 on = now
             return comes
-        state = FormatState()
+        state = TablesState()
         streams = self.matches.streams_for(await self.matches.match(match_id))
         for _, format_event in await streams.read_events(match_id, after_version=0):
-            state = fold_format([format_event], state)
+            state = fold_tables([format_event], state)
             now = set() if state.phase is FormatPhase.MATCH_OVER else set(state.turns)
             comes = [c + (s in now - on) for s, c in enumerate(comes)]
             on = now

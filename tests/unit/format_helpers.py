@@ -2,7 +2,7 @@
 
 The cut is made with a seed found to give the wanted first dealer; each table's hand is dealt
 from a hand-written deck by the two-player engine's own deal, then every action goes through
-``decide_format`` and ``evolve_format`` exactly as in play.
+``decide_tables`` and ``evolve_tables`` exactly as in play.
 
     match = format_match(3, dealer=2)        # seat 2 deals the first hand and sits it out
     match.deal(0, {0: "As 2s ...", 1: "..."}, upcard="Kc", stock="9d")
@@ -23,23 +23,23 @@ from domain.commands import (
     SeatCommand,
     TakeUpcard,
 )
-from domain.formats import (
-    CutSeats,
-    FormatEvent,
-    FormatState,
-    StartFormatMatch,
-    TableEvent,
-    decide_format,
-    evolve_format,
-    fold_format,
-)
-from domain.formats.commands import FormatCommand
-from domain.formats.events import Players
-from domain.formats.seating import cut_for_dealer
-from domain.formats.state import FormatPhase
 from domain.options import RuleOptions
 from domain.rules_versions import CURRENT, RulesVersion
 from domain.setup import dealt_from_deck
+from domain.tables import (
+    CutSeats,
+    FormatEvent,
+    StartFormatMatch,
+    TableEvent,
+    TablesState,
+    decide_tables,
+    evolve_tables,
+    fold_tables,
+)
+from domain.tables.commands import FormatCommand
+from domain.tables.events import Players
+from domain.tables.seating import cut_for_dealer
+from domain.tables.state import FormatPhase
 from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, KNOCKER_MELDS, scripted_deck
 
 _JUNK = "3h"
@@ -61,16 +61,16 @@ class FormatMatch:
         options: RuleOptions | None = None,
         rules_version: RulesVersion = CURRENT,
     ) -> None:
-        self.state = FormatState()
+        self.state = TablesState()
         self._plans: dict[int, Callable[[], list[FormatEvent]]] = {}
         self.events: list[FormatEvent] = []
         options = options or RuleOptions()
         self.do(StartFormatMatch(players=players, options=options, rules_version=rules_version))
 
     def do(self, command: FormatCommand) -> list[FormatEvent]:
-        produced = decide_format(self.state, command)
+        produced = decide_tables(self.state, command)
         for event in produced:
-            self.state = evolve_format(self.state, event)
+            self.state = evolve_tables(self.state, event)
         self.events += produced
         return produced
 
@@ -84,7 +84,7 @@ class FormatMatch:
         deck = scripted_deck(seated.state.dealer or 0, first, second, upcard, stock)
         dealt = dealt_from_deck(seated.state, deck)
         event = TableEvent(table=table, seats=list(seated.seats), event=dealt)
-        self.state = evolve_format(self.state, event)
+        self.state = evolve_tables(self.state, event)
         self.events.append(event)
 
     def pass_upcard(self, seat: int) -> list[FormatEvent]:
@@ -108,8 +108,8 @@ class FormatMatch:
     def seat_command(self, command: SeatCommand) -> list[FormatEvent]:
         return self.do(command)
 
-    def replayed(self) -> FormatState:
-        return fold_format(self.events)
+    def replayed(self) -> TablesState:
+        return fold_tables(self.events)
 
     def knock_hand(
         self, table: int, *, knocker: int, dead: str, defender: str = DEFENDER_5, upcard: str = "2c"

@@ -13,22 +13,22 @@ import pytest
 
 from domain.commands import Resign, TimeOut
 from domain.events import DeadlineSet, MatchEnded
-from domain.formats import (
+from domain.options import RuleOptions
+from domain.tables import (
     FormatEvent,
     FormatMatchWon,
     FormatPhase,
-    FormatState,
     StartFormatMatch,
     TableEvent,
-    decide_format,
-    decode_format_event,
-    encode_format_event,
-    evolve_format,
-    fold_format,
+    TablesState,
+    decide_tables,
+    decode_tables_event,
+    encode_tables_event,
+    evolve_tables,
+    fold_tables,
 )
-from domain.formats.commands import FormatCommand, StampClocks
-from domain.formats.events import Players
-from domain.options import RuleOptions
+from domain.tables.commands import FormatCommand, StampClocks
+from domain.tables.events import Players
 from tests.unit.test_format_properties import (
     Known,
     check_tables,
@@ -42,7 +42,7 @@ from tests.unit.test_match_properties import MAX_STEPS
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def conceded_to(state: FormatState, seat: int) -> int:
+def conceded_to(state: TablesState, seat: int) -> int:
     """docs/rules.md "Resigning, clocks and forfeits", written out again."""
     if state.players == 4:
         return 1 - seat % 2
@@ -53,7 +53,7 @@ def conceded_to(state: FormatState, seat: int) -> int:
     return min(o for o in others if state.hand_points[o] == best)
 
 
-def play(players: Players, rng: random.Random) -> tuple[FormatState, list[FormatEvent]]:
+def play(players: Players, rng: random.Random) -> tuple[TablesState, list[FormatEvent]]:
     options = RuleOptions(
         turn_seconds=rng.choice([5, 30]),
         bank_seconds=rng.choice([0, 20]),
@@ -62,21 +62,21 @@ def play(players: Players, rng: random.Random) -> tuple[FormatState, list[Format
         match_target=rng.choice([0, 100]),
     )
     resign_chance = rng.choice([0.0, 0.002])
-    state, events = FormatState(), []
+    state, events = TablesState(), []
     known: Known = {viewer: [set(), set()] for viewer in [*range(players), None]}
     others = format_other_commands(players, rng)
     now = START
     command: FormatCommand = StartFormatMatch(players=players, options=options)
     for _ in range(MAX_STEPS):
-        produced = decide_format(state, command)
+        produced = decide_tables(state, command)
         before = state
         for event in produced:
-            state = evolve_format(state, event)
+            state = evolve_tables(state, event)
         touched = sorted({e.table for e in produced if isinstance(e, TableEvent)})
         if touched and not isinstance(command, StampClocks) and state.ending is None:
-            stamped = decide_format(state, StampClocks(at=now, tables=touched))
+            stamped = decide_tables(state, StampClocks(at=now, tables=touched))
             for event in stamped:
-                state = evolve_format(state, event)
+                state = evolve_tables(state, event)
             produced += stamped
         events += produced
         learn(known, produced, players)
@@ -111,7 +111,7 @@ def test_random_clocked_matches_with_timeouts_and_resignations_keep_every_rule(
     assert state.phase is FormatPhase.MATCH_OVER
     ending = [e for e in events if not isinstance(e, DeadlineSet | TableEvent)][-1]
     assert isinstance(ending, MatchEnded | FormatMatchWon)
-    assert fold_format(events) == state
-    assert [decode_format_event(encode_format_event(e)) for e in events] == events
+    assert fold_tables(events) == state
+    assert [decode_tables_event(encode_tables_event(e)) for e in events] == events
     # Nobody is left on the clock: the service's timer has nothing more to wait for.
     assert state.deadline is None or state.deadline.due_at is None

@@ -1,5 +1,5 @@
 """Properties of complete random three- and four-player matches, played through
-``format_legal_actions`` and ``decide_format`` with the two-player property run's policy.
+``tables_legal_actions`` and ``decide_tables`` with the two-player property run's policy.
 
 At every step: every listed action is accepted, a sample of other commands (seats out of the
 match included) is refused, each table's 52 cards are all in one place, and no view or event
@@ -23,32 +23,32 @@ from domain.cards import CARD_NAMES
 from domain.commands import Command, Deal, LayOff, SeatCommand
 from domain.errors import DomainError
 from domain.events import Dealt, Event, HandDrawn, MatchCreated, Scored
-from domain.formats import (
+from domain.options import RuleOptions
+from domain.tables import (
     CutSeats,
     DealTable,
     FormatEvent,
     FormatGameWon,
     FormatMatchWon,
     FormatPhase,
-    FormatState,
     FormatTableView,
     RoundScored,
     RoundStarted,
     StartFormatMatch,
     TableEvent,
-    decide_format,
-    decode_format_event,
-    encode_format_event,
-    evolve_format,
-    fold_format,
-    format_legal_actions,
-    format_public_view,
-    format_view,
-    redact_format_events,
+    TablesState,
+    decide_tables,
+    decode_tables_event,
+    encode_tables_event,
+    evolve_tables,
+    fold_tables,
+    redact_tables_events,
+    tables_legal_actions,
+    tables_public_view,
+    tables_view,
 )
-from domain.formats.commands import FormatCommand
-from domain.formats.events import Players
-from domain.options import RuleOptions
+from domain.tables.commands import FormatCommand
+from domain.tables.events import Players
 from tests.unit.test_match_properties import (
     MATCHES,
     MAX_STEPS,
@@ -79,17 +79,17 @@ Known = dict[int | None, list[set[str]]]  # by viewer (None: a spectator), by ta
 
 def play_format_match(
     players: Players, options: RuleOptions, rng: random.Random
-) -> tuple[FormatState, list[FormatEvent], set[tuple[int, int]]]:
+) -> tuple[TablesState, list[FormatEvent], set[tuple[int, int]]]:
     """The final state, every event, and the (round, table) hands in which LayOff was chosen."""
-    state, events = FormatState(), []
+    state, events = TablesState(), []
     chosen_layoffs: set[tuple[int, int]] = set()
     others = format_other_commands(players, rng)
     known: Known = {viewer: [set(), set()] for viewer in [*range(players), None]}
     command: FormatCommand = StartFormatMatch(players=players, options=options)
     for _ in range(MAX_STEPS):
-        produced = decide_format(state, command)
+        produced = decide_tables(state, command)
         for event in produced:
-            state = evolve_format(state, event)
+            state = evolve_tables(state, event)
         events += produced
         learn(known, produced, players)
         check_tables(state)
@@ -105,19 +105,19 @@ def play_format_match(
 
 
 def next_command(
-    state: FormatState, rng: random.Random, others: Iterator[FormatCommand]
+    state: TablesState, rng: random.Random, others: Iterator[FormatCommand]
 ) -> FormatCommand:
-    system = format_legal_actions(state, None)
+    system = tables_legal_actions(state, None)
     if system:
         step = type(system[0])
         assert step is CutSeats or step is DealTable
         for _ in range(2):
-            decide_format(state, step(seed=rng.randbytes(16).hex()))  # any seed is accepted
+            decide_tables(state, step(seed=rng.randbytes(16).hex()))  # any seed is accepted
         return step(seed=rng.randbytes(16).hex())
-    listed = {seat: format_legal_actions(state, seat) for seat in state.seats}
+    listed = {seat: tables_legal_actions(state, seat) for seat in state.seats}
     for actions in listed.values():
         for action in actions:
-            decide_format(state, action)  # every listed action is accepted
+            decide_tables(state, action)  # every listed action is accepted
     check_refusals(state, [a for actions in listed.values() for a in actions], others)
     seat = rng.choice([seat for seat, actions in listed.items() if actions])
     table = state.tables[state.table_of(seat) or 0]
@@ -140,7 +140,7 @@ def format_other_commands(players: int, rng: random.Random) -> Iterator[FormatCo
 
 
 def check_refusals(
-    state: FormatState, actions: list[FormatCommand], others: Iterator[FormatCommand]
+    state: TablesState, actions: list[FormatCommand], others: Iterator[FormatCommand]
 ) -> None:
     refused = 0
     while refused < REFUSALS_PER_STEP:
@@ -148,7 +148,7 @@ def check_refusals(
         if command in actions:
             continue
         try:
-            decide_format(state, command)
+            decide_tables(state, command)
         except DomainError:
             refused += 1
         else:
@@ -165,23 +165,23 @@ def learn(known: Known, produced: list[FormatEvent], players: int) -> None:
                 if isinstance(event.event, Dealt):
                     tables[event.table].clear()
                 tables[event.table] |= shown_of(event.event, table_seat)
-        for _, event in redact_format_events(list(enumerate(produced)), viewer):
+        for _, event in redact_tables_events(list(enumerate(produced)), viewer):
             if isinstance(event, TableEvent):
                 assert names_in_event(event.event) <= tables[event.table], (viewer, event)
 
 
-def check_tables(state: FormatState) -> None:
+def check_tables(state: TablesState) -> None:
     for table in state.tables:
         if table.dealt:
             check_cards_accounted(table.state)
 
 
-def check_views(state: FormatState, known: Known) -> None:
+def check_views(state: TablesState, known: Known) -> None:
     for viewer in [*state.seats, None]:
         if viewer is None:
-            shown: FormatTableView = format_public_view(state)
+            shown: FormatTableView = tables_public_view(state)
         else:
-            seen = format_view(state, viewer)
+            seen = tables_view(state, viewer)
             own = set(seen.hand) | set(names_in_actions(seen.legal_actions))
             if seen.table is None:
                 assert not own
@@ -325,8 +325,8 @@ def check_seating(
 def check_complete(players: Players, options: RuleOptions, seed: int) -> None:
     state, events, chosen_layoffs = play_format_match(players, options, random.Random(seed))
     assert state.phase is FormatPhase.MATCH_OVER
-    assert fold_format(events) == state
-    assert [decode_format_event(encode_format_event(e)) for e in events] == events
+    assert fold_tables(events) == state
+    assert [decode_tables_event(encode_tables_event(e)) for e in events] == events
     check_hands(events, chosen_layoffs)
     check_rounds_and_games(players, events)
 

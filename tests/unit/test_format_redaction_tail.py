@@ -9,7 +9,7 @@ import random
 import pytest
 
 from domain import RuleOptions
-from domain.formats import Players, redact_format_events
+from domain.tables import Players, redact_tables_events
 from tests.unit.test_format_properties import play_format_match
 
 
@@ -25,5 +25,5 @@ def test_redacting_the_tail_equals_redacting_everything_then_dropping_the_head(
         after = rng.randint(0, now)
         seen = numbered[:now]
         for seat in [*range(players), None]:
-            whole = [e for e in redact_format_events(seen, seat) if e[0] > after]
-            assert redact_format_events(seen[after:], seat) == whole
+            whole = [e for e in redact_tables_events(seen, seat) if e[0] > after]
+            assert redact_tables_events(seen[after:], seat) == whole

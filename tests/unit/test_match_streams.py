@@ -14,7 +14,7 @@ import pytest
 from adapters.memory.event_store import InMemoryEventStore
 from domain import Cut, RuleOptions, StartMatch, decide, new_match
 from domain.events import Drew, UpcardPassed
-from domain.formats import RoundScored, TableEvent, decode_format_event
+from domain.tables import RoundScored, TableEvent, decode_tables_event
 from service.ports.event_store import NewEvent, StoredEvent
 from service.store.codec import TABLE_EVENTS, TableCodec, TwoSeatCodec
 from service.store.match_streams import (
@@ -176,5 +176,5 @@ async def test_stored_three_and_four_player_events_load_exactly_as_before(seats:
     assert {record.schema_version for record in records} == {1}
     for record in records:
         event = TABLE_EVENTS.from_record(record)
-        assert event == decode_format_event(record.data)
+        assert event == decode_tables_event(record.data)
         assert TABLE_EVENTS.to_record(event).data == record.data

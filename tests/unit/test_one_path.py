@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-STATES = r"(?:FormatState|MatchState|TablesState)"
+STATES = r"(?:TablesState|MatchState|TablesState)"
 # A branch on the state's type, or on the number of seats or players.
 BRANCHES = (
     re.compile(rf"isinstance\([^()]*,\s*\(?[^()]*\b{STATES}\b"),
@@ -69,7 +69,7 @@ def test_only_the_stream_and_record_kinds_name_a_state_type() -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "if isinstance(state, FormatState):",
+        "if isinstance(state, TablesState):",
         "if isinstance(loaded.state, (MatchState, int)):",
         "elif type(state) is MatchState:",
         "deals_per_round=2 if state.players == 4 else 1,",
@@ -86,7 +86,7 @@ def test_the_check_finds_each_kind_of_branch(line: str) -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "# if isinstance(state, FormatState): a comment",
+        "# if isinstance(state, TablesState): a comment",
         "return player_ids[seats[0]] if len(seats) == 1 else None",
         "if len(cards) == 3:",
         "rules = rules_for(len(match.seats))",

@@ -14,11 +14,11 @@ import pytest
 
 from domain.commands import AwaitJoin, Knock, PassUpcard, StampTime
 from domain.events import DeadlineSet
-from domain.formats import TableEvent, decide_format
-from domain.formats.commands import StampClocks
-from domain.formats.events import Players, RoundScored
 from domain.match_rules import MatchRules, rules_for
 from domain.options import RuleOptions
+from domain.tables import TableEvent, decide_tables
+from domain.tables.commands import StampClocks
+from domain.tables.events import Players, RoundScored
 from tests.unit.format_helpers import cut_seed, format_match
 from tests.unit.helpers import KNOCK_CARD
 
@@ -190,7 +190,7 @@ def test_the_decision_that_ends_a_round_is_charged_to_the_seat_s_bank(players: P
     assert after.banks_ms[knocker] == 15_000
     assert after.round == 2
     # Played without its time, the same knock leaves the bank whole: the charge is the stamp.
-    assert rules.fold(decide_format(match.state, knock), match.state).banks_ms[knocker] == 30_000
+    assert rules.fold(decide_tables(match.state, knock), match.state).banks_ms[knocker] == 30_000
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -205,4 +205,4 @@ def test_a_decision_that_leaves_the_round_going_is_decided_as_it_is(players: Pla
 
     made = rules_for(players).decided(match.state, move, first, T0 + timedelta(seconds=25))
 
-    assert made == decide_format(match.state, move)
+    assert made == decide_tables(match.state, move)

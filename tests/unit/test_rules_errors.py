@@ -38,9 +38,9 @@ from domain.errors import (
     MatchOver,
     NotYourTurn,
 )
-from domain.formats import CutSeats, decode_format_command
 from domain.legal import legal_actions
 from domain.state import new_match
+from domain.tables import CutSeats, decode_tables_command
 from tests.unit.helpers import Table, created, deal, knock_hand, new_table
 
 SEAT0 = "As 2s 3s 4h 5h 6h 7c 8c 9c Kd"
@@ -166,13 +166,13 @@ def test_commands_decode_from_json() -> None:
 
 
 def test_three_and_four_player_commands_decode_from_json_and_refuse_the_malformed() -> None:
-    assert decode_format_command(b'{"type":"pass_upcard","seat":3}') == PassUpcard(seat=3)
-    assert decode_format_command('{"type":"cut_seats","seed":"00"}') == CutSeats(seed="00")
+    assert decode_tables_command(b'{"type":"pass_upcard","seat":3}') == PassUpcard(seat=3)
+    assert decode_tables_command('{"type":"cut_seats","seed":"00"}') == CutSeats(seed="00")
     with pytest.raises(InvalidCommand) as refused:
-        decode_format_command(b'{"type":"cut_seats"}')
+        decode_tables_command(b'{"type":"cut_seats"}')
     assert str(refused.value) == ("the command is malformed: Object missing required field `seed`")
     with pytest.raises(InvalidCommand) as refused:
-        decode_format_command(b"{")
+        decode_tables_command(b"{")
     assert str(refused.value).startswith("the command is malformed: ")
 
 

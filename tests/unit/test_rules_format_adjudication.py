@@ -10,10 +10,10 @@ import pytest
 from domain.commands import Abandon, Adjudicate, Verdict
 from domain.errors import IllegalMove, InvalidCommand, MatchAlreadyEnded
 from domain.events import MatchEnded
-from domain.formats import FormatPhase, decide_format, format_public_view, format_view
-from domain.formats.events import Players
-from domain.formats.state import FormatState
 from domain.options import RuleOptions
+from domain.tables import FormatPhase, decide_tables, tables_public_view, tables_view
+from domain.tables.events import Players
+from domain.tables.state import TablesState
 from tests.unit.format_helpers import FormatMatch, format_match
 
 EVERY_FORMAT = pytest.mark.parametrize("players", [3, 4])
@@ -84,7 +84,7 @@ def test_a_void_ends_the_match_with_no_winner_and_the_scores_standing(players: P
     sides = 3 if players == 3 else 2
     assert ended == MatchEnded("voided", None, None, NOTE, [0] * sides, [0] * sides)
     assert match.state.winner is None
-    for seen in [format_public_view(match.state), format_view(match.state, 0)]:
+    for seen in [tables_public_view(match.state), tables_view(match.state, 0)]:
         assert seen.ending == ended
 
 
@@ -114,9 +114,9 @@ def test_an_adjudication_needs_a_running_match(players: Players) -> None:
 
 def test_nothing_ends_a_match_that_was_never_created() -> None:
     with pytest.raises(IllegalMove, match="cannot adjudicate a match that has not been created"):
-        decide_format(FormatState(), Adjudicate(verdict="void", seat=None, reason=NOTE))
+        decide_tables(TablesState(), Adjudicate(verdict="void", seat=None, reason=NOTE))
     with pytest.raises(IllegalMove, match="cannot abandon a match that has not been created"):
-        decide_format(FormatState(), Abandon())
+        decide_tables(TablesState(), Abandon())
 
 
 @EVERY_FORMAT

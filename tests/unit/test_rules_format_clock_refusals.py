@@ -11,20 +11,20 @@ import pytest
 from domain.commands import Resign, TimeOut
 from domain.errors import DomainError, IllegalMove, InvalidCommand, InvalidOptions, MatchOver
 from domain.events import DeadlineSet
-from domain.formats import (
+from domain.options import RuleOptions
+from domain.tables import (
     CutSeats,
     DealTable,
     FormatPhase,
-    FormatState,
     StartFormatMatch,
     TableEvent,
-    decide_format,
-    format_legal_actions,
-    format_public_view,
-    format_view,
+    TablesState,
+    decide_tables,
+    tables_legal_actions,
+    tables_public_view,
+    tables_view,
 )
-from domain.formats.commands import FormatCommand, StampClocks
-from domain.options import RuleOptions
+from domain.tables.commands import FormatCommand, StampClocks
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, KNOCKER_MELDS
 
@@ -49,20 +49,20 @@ def four_dealt(options: RuleOptions = CLOCKED) -> FormatMatch:
 
 def test_the_system_is_offered_the_cut_and_each_deal_with_the_seed_left_to_it() -> None:
     match = FormatMatch(3)
-    assert format_legal_actions(match.state, None) == [CutSeats(seed="")]
+    assert tables_legal_actions(match.state, None) == [CutSeats(seed="")]
     match = format_match(3, dealer=2)
-    assert format_legal_actions(match.state, None) == [DealTable(seed="")]
+    assert tables_legal_actions(match.state, None) == [DealTable(seed="")]
 
 
 def test_the_views_show_who_deals_who_sits_out_and_the_round_game_and_hand() -> None:
     match = format_match(3, dealer=2, options=RuleOptions(game_target=1, match_target=0))
-    for shown in (format_view(match.state, 0), format_public_view(match.state)):
+    for shown in (tables_view(match.state, 0), tables_public_view(match.state)):
         assert (shown.dealer_side, shown.sitting_out) == (2, 2)
         assert (shown.round, shown.game, shown.hand_number) == (1, 1, 1)
         assert shown.cut == match.state.cut is not None
         assert shown.teams is None
     match.knock_hand(0, knocker=1, dead="Ac")  # seat 1 wins the hand, the game and the match
-    shown = format_public_view(match.state)
+    shown = tables_public_view(match.state)
     assert match.state.phase is FormatPhase.MATCH_OVER
     assert shown.winner == match.state.winner == 1
     assert shown.last_round is not None
@@ -79,13 +79,13 @@ def test_a_new_game_starts_with_no_hands_won_and_the_game_s_first_hand() -> None
     assert (match.state.round, match.state.game, match.state.hand) == (2, 2, 1)
     assert match.state.hands_won == (0, 0, 0)
     # The loser of the last hand, seat 0, sits out and deals.
-    assert match.state.sitting_out == format_public_view(match.state).sitting_out == 0
+    assert match.state.sitting_out == tables_public_view(match.state).sitting_out == 0
 
 
 def test_the_four_player_views_name_the_teams() -> None:
     match = four_dealt()
-    assert format_public_view(match.state).teams == [[0, 2], [1, 3]]
-    assert format_view(match.state, 1).teams == [[0, 2], [1, 3]]
+    assert tables_public_view(match.state).teams == [[0, 2], [1, 3]]
+    assert tables_view(match.state, 1).teams == [[0, 2], [1, 3]]
 
 
 def test_a_match_s_next_deadline_is_the_earliest_of_the_tables_on_the_clock() -> None:
@@ -143,7 +143,7 @@ def test_a_timeout_after_the_match_is_over_is_refused_saying_so() -> None:
 
 def test_resigning_a_match_not_created_or_already_over_is_refused_word_for_word() -> None:
     with pytest.raises(IllegalMove) as refused:
-        decide_format(FormatState(), Resign(seat=0))
+        decide_tables(TablesState(), Resign(seat=0))
     assert str(refused.value) == "you cannot resign a match that has not been created"
     match = four_dealt()
     match.do(Resign(seat=0))
@@ -153,7 +153,7 @@ def test_resigning_a_match_not_created_or_already_over_is_refused_word_for_word(
 def test_a_format_match_s_options_must_be_rule_options() -> None:
     bad = StartFormatMatch(players=3, options={"knock_limit": 5})  # type: ignore[arg-type]
     with pytest.raises(InvalidOptions) as refused:
-        decide_format(FormatState(), bad)
+        decide_tables(TablesState(), bad)
     assert str(refused.value) == "options must be a set of rule options"
 
 
@@ -166,7 +166,7 @@ def test_table_events_name_both_seats_of_their_table() -> None:
 
 def test_the_views_of_a_running_match_show_whose_turn_it_is() -> None:
     match = four_dealt()
-    for shown in (format_view(match.state, 1), format_public_view(match.state)):
+    for shown in (tables_view(match.state, 1), tables_public_view(match.state)):
         assert shown.turns == [0, 2]
 
 

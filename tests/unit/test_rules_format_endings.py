@@ -11,17 +11,17 @@ import pytest
 from domain.commands import PassUpcard, Resign, TimeOut
 from domain.errors import IllegalMove, MatchAlreadyEnded, MatchOver
 from domain.events import DeadlineSet, Event, MatchEnded, SeatReturned, TimedOut
-from domain.formats import (
+from domain.options import RuleOptions
+from domain.tables import (
     FormatEvent,
     FormatPhase,
     TableEvent,
-    format_legal_actions,
-    format_public_view,
-    format_view,
+    tables_legal_actions,
+    tables_public_view,
+    tables_view,
 )
-from domain.formats.commands import FormatCommand, StampClocks
-from domain.formats.state import FormatState
-from domain.options import RuleOptions
+from domain.tables.commands import FormatCommand, StampClocks
+from domain.tables.state import TablesState
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, KNOCKER_MELDS
 
@@ -76,8 +76,8 @@ def test_four_a_resignation_concedes_the_match_for_the_resigning_seat_s_team() -
     assert (ended.reason, ended.seat, ended.winner) == ("resigned", 2, 1)
     assert ended.match_scores == [0, 0]
     assert match.state.winner == 1
-    assert all(format_legal_actions(match.state, seat) == [] for seat in range(4))
-    assert format_public_view(match.state).turns == []
+    assert all(tables_legal_actions(match.state, seat) == [] for seat in range(4))
+    assert tables_public_view(match.state).turns == []
     assert match.replayed() == match.state
 
 
@@ -85,7 +85,7 @@ def test_four_a_resigned_match_keeps_the_unfinished_hands_hidden() -> None:
     match = clocked_four()
     match.do(Resign(seat=1))
 
-    seen = format_view(match.state, 1)
+    seen = tables_view(match.state, 1)
     assert seen.ending is not None
     assert seen.ending.winner == 0
     # Seat 1 sees its own hand, and of the other table only the cards' count.
@@ -93,7 +93,7 @@ def test_four_a_resigned_match_keeps_the_unfinished_hands_hidden() -> None:
     other = seen.tables[1].view
     assert other.card_counts == [10, 10]
     assert "Ac" not in repr(other)
-    assert "Ac" not in repr(format_public_view(match.state))
+    assert "Ac" not in repr(tables_public_view(match.state))
 
 
 def test_a_format_match_that_is_over_refuses_moves_and_a_second_resignation() -> None:
@@ -162,7 +162,7 @@ def test_four_each_table_has_its_own_clock_and_the_match_waits_for_the_earliest(
     earlier = T0 + seconds(35)
     assert produced[-1] == DeadlineSet(2, T0 - seconds(5), earlier, [30_000] * 4)
     assert match.state.deadline == produced[-1]
-    clocks = [table.view.clock for table in format_view(match.state, 3).tables]
+    clocks = [table.view.clock for table in tables_view(match.state, 3).tables]
     assert [(c.seat, c.due_at) for c in clocks if c] == [(0, T0 + seconds(40)), (0, earlier)]
 
 
@@ -225,7 +225,7 @@ def test_four_a_forfeit_on_time_concedes_the_match_for_the_team() -> None:
     assert timed_out.event == TimedOut(0, T0 + seconds(51), T0 + seconds(51), 2)
     assert ended == ending(match)
     assert (ended.reason, ended.seat, ended.winner) == ("forfeited_on_time", 0, 1)
-    assert [table.view.clock for table in format_public_view(match.state).tables] == [None, None]
+    assert [table.view.clock for table in tables_public_view(match.state).tables] == [None, None]
     assert match.replayed() == match.state
 
 
@@ -281,4 +281,4 @@ def test_an_unclocked_format_match_records_no_deadline() -> None:
 
     assert match.do(StampClocks(at=T0, tables=[0, 1])) == []
     assert match.state.deadline is None
-    assert isinstance(FormatState().deadline, type(None))
+    assert isinstance(TablesState().deadline, type(None))

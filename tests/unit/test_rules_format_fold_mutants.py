@@ -9,9 +9,9 @@ import pytest
 
 from domain.commands import PassUpcard
 from domain.events import UpcardPassed
-from domain.formats import TableEvent, decide_format, format_legal_actions, format_public_view
-from domain.formats.events import Players
-from domain.formats.state import FormatPhase
+from domain.tables import TableEvent, decide_tables, tables_legal_actions, tables_public_view
+from domain.tables.events import Players
+from domain.tables.state import FormatPhase
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_92, KNOCKER_MELDS
 
@@ -40,10 +40,10 @@ def test_a_seat_outside_the_match_is_listed_no_actions(players: Players) -> None
     # last seat's place from the end), is nobody's seat, so it may do nothing, and asking
     # is not an error.
     match = offered_to_the_last_seat(players)
-    assert format_legal_actions(match.state, players - 1)  # the last seat is to play
-    assert format_legal_actions(match.state, players) == []
-    assert format_legal_actions(match.state, -1) == []
-    assert format_legal_actions(match.state, players + 1) == []
+    assert tables_legal_actions(match.state, players - 1)  # the last seat is to play
+    assert tables_legal_actions(match.state, players) == []
+    assert tables_legal_actions(match.state, -1) == []
+    assert tables_legal_actions(match.state, players + 1) == []
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -54,9 +54,9 @@ def test_a_listed_command_played_as_listed_is_the_seat_s_move_at_its_table(
     # the two-player hand carrying the seat's table seat, and the event names the match seats.
     match = offered_to_the_last_seat(players)
     seat = players - 1
-    (listed,) = [c for c in format_legal_actions(match.state, seat) if type(c) is PassUpcard]
+    (listed,) = [c for c in tables_legal_actions(match.state, seat) if type(c) is PassUpcard]
     assert listed.seat == seat
-    produced = decide_format(match.state, listed)
+    produced = decide_tables(match.state, listed)
     table = len(match.state.table_seats) - 1
     assert produced == [
         TableEvent(table=table, seats=list(match.state.table_seats[table]), event=UpcardPassed(1))
@@ -72,11 +72,11 @@ def test_a_view_s_turns_are_its_own_to_change(players: Players) -> None:
     # change whose turn the match state says it is.
     match = offered_to_the_last_seat(players)
     turns = list(match.state.turns)
-    view = format_public_view(match.state)
+    view = tables_public_view(match.state)
     assert view.turns == turns
     view.turns.append(0)
     assert match.state.turns == turns
-    assert format_public_view(match.state).turns == turns
+    assert tables_public_view(match.state).turns == turns
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -88,9 +88,9 @@ def test_nobody_is_to_play_before_the_cut_or_while_the_hands_wait_for_their_deal
     match = FormatMatch(players)
     assert match.state.phase is FormatPhase.CUT
     assert match.state.turns == []
-    assert format_public_view(match.state).turns == []
+    assert tables_public_view(match.state).turns == []
     match = format_match(players, dealer=_DEALER[players])
     assert match.state.phase is FormatPhase.DEAL
     assert match.state.turns == []
-    assert format_public_view(match.state).turns == []
-    assert all(format_legal_actions(match.state, seat) == [] for seat in range(players))
+    assert tables_public_view(match.state).turns == []
+    assert all(tables_legal_actions(match.state, seat) == [] for seat in range(players))

@@ -12,10 +12,10 @@ import pytest
 from domain.commands import AwaitJoin, NoShow
 from domain.errors import IllegalMove, InvalidCommand, MatchOver
 from domain.events import DeadlineSet, MatchEnded, TimedOut
-from domain.formats import CutSeats, DealTable, FormatPhase, format_public_view, format_view
-from domain.formats.commands import StampClocks
-from domain.formats.events import Players
 from domain.options import RuleOptions
+from domain.tables import CutSeats, DealTable, FormatPhase, tables_public_view, tables_view
+from domain.tables.commands import StampClocks
+from domain.tables.events import Players
 from service.audit.event_diff import Discrepancy
 from service.audit.verify_play import check_tables_play
 from service.audit.verify_seeds import SeedBook
@@ -38,8 +38,8 @@ def test_one_join_deadline_names_no_seat_and_shows_in_every_view(players: Player
     match = awaiting(players)
 
     assert match.events[-1] == DeadlineSet(None, T0, DUE, [0] * players, kind="join")
-    assert format_public_view(match.state).join_due_at == DUE
-    assert all(format_view(match.state, seat).join_due_at == DUE for seat in range(players))
+    assert tables_public_view(match.state).join_due_at == DUE
+    assert all(tables_view(match.state, seat).join_due_at == DUE for seat in range(players))
     assert match.replayed() == match.state
 
 
@@ -77,7 +77,7 @@ def test_a_cancelled_match_has_no_winner(players: Players) -> None:
     )
     assert match.state.phase is FormatPhase.MATCH_OVER
     assert match.state.deadline is None
-    assert format_public_view(match.state).join_due_at is None
+    assert tables_public_view(match.state).join_due_at is None
     assert match.replayed() == match.state
     with pytest.raises(MatchOver):
         match.do(NoShow(seat=1, at=DUE, forfeit=False))
@@ -109,7 +109,7 @@ def test_a_forfeit_goes_where_a_resignation_before_the_deal_would(
 def test_the_cut_ends_the_wait_and_the_next_stamp_clears_the_deadline(players: Players) -> None:
     match = awaiting(players)
     match.do(CutSeats(seed=cut_seed(players, 0)))
-    assert format_public_view(match.state).join_due_at is None
+    assert tables_public_view(match.state).join_due_at is None
 
     produced = match.do(StampClocks(at=T0 + timedelta(seconds=5), tables=[]))
 

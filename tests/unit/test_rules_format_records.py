@@ -12,7 +12,10 @@ from domain.cards import names
 from domain.commands import Knock
 from domain.errors import IllegalMove
 from domain.events import Dealt, Scored
-from domain.formats import (
+from domain.options import RuleOptions
+from domain.scoring import match_winner, settle_game
+from domain.shuffle import shuffled_deck
+from domain.tables import (
     CutSeats,
     FormatGameWon,
     FormatMatchWon,
@@ -21,18 +24,15 @@ from domain.formats import (
     SeatsCut,
     Settlement,
     TableEvent,
-    decide_format,
-    format_legal_actions,
-    format_public_view,
-    format_view,
-    redact_format_events,
+    decide_tables,
+    redact_tables_events,
+    tables_legal_actions,
+    tables_public_view,
+    tables_view,
 )
-from domain.formats.commands import DealTable
-from domain.formats.events import Players
-from domain.formats.seating import cut_for_dealer
-from domain.options import RuleOptions
-from domain.scoring import match_winner, settle_game
-from domain.shuffle import shuffled_deck
+from domain.tables.commands import DealTable
+from domain.tables.events import Players
+from domain.tables.seating import cut_for_dealer
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_92, KNOCKER_MELDS, cards
 
@@ -78,9 +78,9 @@ def test_the_cut_is_shown_to_everybody_for_the_whole_match() -> None:
     match = format_match(3, dealer=1)
     (cut,) = of_kind(match.events, SeatsCut)
     assert match.state.cut == cut
-    assert format_public_view(match.state).cut == cut
+    assert tables_public_view(match.state).cut == cut
     match.knock_hand(0, knocker=0, dead="Ac")
-    assert format_view(match.state, 2).cut == cut
+    assert tables_view(match.state, 2).cut == cut
 
 
 # Round, game and hand numbers
@@ -93,7 +93,7 @@ def test_the_first_round_is_hand_1_of_game_1_and_each_round_after_it_the_next_ha
     match.knock_hand(0, knocker=0, dead="Ac")
     second = of_kind(match.events, RoundStarted)[-1]
     assert (second.round, second.game, second.hand) == (2, 1, 2)
-    public = format_public_view(match.state)
+    public = tables_public_view(match.state)
     assert (public.round, public.game, public.hand_number) == (2, 1, 2)
 
 
@@ -108,7 +108,7 @@ def test_each_table_s_deal_is_numbered_with_the_match_s_game_and_hand() -> None:
         (1, 2),
         (2, 1),
     ]
-    table = format_public_view(match.state).tables[0].view
+    table = tables_public_view(match.state).tables[0].view
     assert (table.game, table.hand_number) == (2, 1)
 
 
@@ -140,7 +140,7 @@ def test_the_last_round_and_its_hands_are_shown_until_the_next_round_is_scored()
     match.knock_hand(0, knocker=0, dead="Ac")
     (scored,) = of_kind(match.events, RoundScored)
     ended = table_events(match.events, Scored)[-1]
-    public = format_public_view(match.state)
+    public = tables_public_view(match.state)
     assert public.last_round == scored
     assert public.last_hands == [ended.event]
     assert match.state.last_round == scored
@@ -153,7 +153,7 @@ def test_games_won_count_every_game_a_side_wins_and_the_last_game_is_shown() -> 
     won = of_kind(match.events, FormatGameWon)
     assert [game.game for game in won] == [1, 2]
     assert match.state.games_won == (2, 0, 0)
-    public = format_public_view(match.state)
+    public = tables_public_view(match.state)
     assert public.scores.games_won == [2, 0, 0]
     assert public.last_game == won[-1]
     assert match.state.last_game == won[-1]
@@ -165,8 +165,8 @@ def test_the_match_s_winner_is_recorded_and_shown() -> None:
     (over,) = of_kind(match.events, FormatMatchWon)
     assert over.winner == 0
     assert match.state.winner == 0
-    assert format_public_view(match.state).winner == 0
-    assert format_view(match.state, 1).winner == 0
+    assert tables_public_view(match.state).winner == 0
+    assert tables_view(match.state, 1).winner == 0
 
 
 def test_a_match_score_equal_to_the_target_wins_the_match() -> None:
@@ -222,14 +222,14 @@ def knocked_awaiting_layoff() -> FormatMatch:
 
 def test_a_seat_sees_its_own_table_as_a_two_player_seat_does() -> None:
     match = knocked_awaiting_layoff()
-    own = format_view(match.state, 0).tables[0].view
+    own = tables_view(match.state, 0).tables[0].view
     assert own.knock is not None
     assert own.knock.knock_card == "Ks"  # the knocker sees the card it knocked with
     for seat in (1, 2):
-        seen = format_view(match.state, seat).tables[0].view
+        seen = tables_view(match.state, seat).tables[0].view
         assert seen.knock is not None
         assert seen.knock.knock_card is None
-    public = format_public_view(match.state).tables[0].view
+    public = tables_public_view(match.state).tables[0].view
     assert public.knock is not None
     assert public.knock.knock_card is None
 
@@ -237,10 +237,10 @@ def test_a_seat_sees_its_own_table_as_a_two_player_seat_does() -> None:
 def test_each_seat_sees_its_own_hand_and_its_own_legal_actions_in_its_view() -> None:
     match = format_match(3, dealer=2)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c", stock="Ks")
-    seen = format_view(match.state, 0)
+    seen = tables_view(match.state, 0)
     assert (seen.seat, seen.table) == (0, 0)
     assert seen.hand == cards(KNOCKER_MELDS + " Ac")
-    assert seen.legal_actions == format_legal_actions(match.state, 0)
+    assert seen.legal_actions == tables_legal_actions(match.state, 0)
     assert seen.legal_actions != []
     assert all(getattr(action, "seat", 0) == 0 for action in seen.legal_actions)
 
@@ -249,13 +249,13 @@ def test_a_seat_s_event_list_shows_its_own_dealt_cards_and_hides_its_opponent_s(
     match = format_match(3, dealer=0)  # seat 1 is dealt to first, seat 2 plays the dealer
     match.deal(0, {1: KNOCKER_MELDS + " Ac", 2: DEFENDER_92}, upcard="2c", stock="Ks")
     for seat, own in ((1, 0), (2, 1)):
-        events = redact_format_events(list(enumerate(match.events)), seat)
+        events = redact_tables_events(list(enumerate(match.events)), seat)
         dealt = events[-1][1]
         assert isinstance(dealt, TableEvent)
         assert isinstance(dealt.event, Dealt)
         assert dealt.event.hands[own] != []
         assert dealt.event.hands[1 - own] == []
-    events = redact_format_events(list(enumerate(match.events)), 2)
+    events = redact_tables_events(list(enumerate(match.events)), 2)
     dealt = events[-1][1]
     assert isinstance(dealt, TableEvent)
     assert isinstance(dealt.event, Dealt)
@@ -285,7 +285,7 @@ def test_a_seat_playing_the_dealer_s_part_may_knock_naming_its_melds() -> None:
 def test_cutting_again_once_the_cut_is_made_is_refused_word_for_word() -> None:
     match = format_match(3, dealer=2)
     with pytest.raises(IllegalMove) as error:
-        decide_format(match.state, CutSeats(seed="ab"))
+        decide_tables(match.state, CutSeats(seed="ab"))
     assert str(error.value) == "cannot cut for the deal now: the match is in its deal phase"
 
 
@@ -293,5 +293,5 @@ def test_dealing_once_every_table_is_dealt_is_refused_word_for_word() -> None:
     match = format_match(3, dealer=2)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c", stock="Ks")
     with pytest.raises(IllegalMove) as error:
-        decide_format(match.state, DealTable(seed="ab"))
+        decide_tables(match.state, DealTable(seed="ab"))
     assert str(error.value) == "cannot deal now: the match is in its play phase"

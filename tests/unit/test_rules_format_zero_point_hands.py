@@ -16,21 +16,21 @@ import pytest
 
 from domain.errors import InvalidCommand
 from domain.events import Scored
-from domain.formats import (
+from domain.options import RuleOptions
+from domain.rules_versions import CURRENT, UNVERSIONED, RulesVersion
+from domain.tables import (
     FormatGameWon,
     FormatMatchCreated,
     RoundScored,
     RoundStarted,
     StartFormatMatch,
     TableEvent,
-    decide_format,
-    decode_format_event,
-    encode_format_event,
-    fold_format,
+    decide_tables,
+    decode_tables_event,
+    encode_tables_event,
+    fold_tables,
 )
-from domain.formats.state import FormatState
-from domain.options import RuleOptions
-from domain.rules_versions import CURRENT, UNVERSIONED, RulesVersion
+from domain.tables.state import TablesState
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_5
 
@@ -127,34 +127,34 @@ def test_three_a_match_recorded_without_a_rules_version_replays_as_it_was_decide
     created = match.events[0]
     assert isinstance(created, FormatMatchCreated)
     # The bytes stored before rules versions: no version in them.
-    stored = encode_format_event(created)
+    stored = encode_tables_event(created)
     assert stored == msgspec.json.encode(
         {"type": "format_match_created", "players": 3, "options": created.options}
     )
-    stored_events = [encode_format_event(event) for event in match.events]
-    decoded = [decode_format_event(data) for data in stored_events]
+    stored_events = [encode_tables_event(event) for event in match.events]
+    decoded = [decode_tables_event(data) for data in stored_events]
     assert decoded == match.events
-    assert fold_format(decoded) == match.state
-    assert fold_format(decoded).rules_version == UNVERSIONED
+    assert fold_tables(decoded) == match.state
+    assert fold_tables(decoded).rules_version == UNVERSIONED
 
 
 def test_a_new_match_records_the_current_rules_version() -> None:
-    (created,) = decide_format(FormatState(), StartFormatMatch(players=3))
+    (created,) = decide_tables(TablesState(), StartFormatMatch(players=3))
     assert isinstance(created, FormatMatchCreated)
     assert created.rules_version == CURRENT == 2
-    stored = encode_format_event(created)
+    stored = encode_tables_event(created)
     assert stored.endswith(b',"rules_version":2}')
-    assert decode_format_event(stored) == created
-    assert fold_format([created]).rules_version == CURRENT
+    assert decode_tables_event(stored) == created
+    assert fold_tables([created]).rules_version == CURRENT
 
 
 @pytest.mark.parametrize("version", [0, 3, True, "2"])
 def test_an_unknown_rules_version_is_refused(version: object) -> None:
     command = StartFormatMatch(players=3, rules_version=version)  # type: ignore[arg-type]
     with pytest.raises(InvalidCommand, match=r"rules_version must be one of \[1, 2\]"):
-        decide_format(FormatState(), command)
+        decide_tables(TablesState(), command)
     with pytest.raises(msgspec.ValidationError):
-        decode_format_event(
+        decode_tables_event(
             msgspec.json.encode(
                 {"type": "format_match_created", "players": 3, "options": {}, "rules_version": 3}
             )

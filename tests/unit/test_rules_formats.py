@@ -15,7 +15,8 @@ from domain.errors import (
     NotYourTurn,
 )
 from domain.events import Dealt, Scored
-from domain.formats import (
+from domain.options import RuleOptions
+from domain.tables import (
     CutSeats,
     FormatGameWon,
     FormatMatchWon,
@@ -26,16 +27,15 @@ from domain.formats import (
     Settlement,
     StartFormatMatch,
     TableEvent,
-    decide_format,
-    format_legal_actions,
-    format_public_view,
-    format_view,
-    redact_format_events,
+    decide_tables,
+    redact_tables_events,
+    tables_legal_actions,
+    tables_public_view,
+    tables_view,
 )
-from domain.formats.commands import FormatCommand
-from domain.formats.seating import cut_for_dealer
-from domain.formats.state import FormatState
-from domain.options import RuleOptions
+from domain.tables.commands import FormatCommand
+from domain.tables.seating import cut_for_dealer
+from domain.tables.state import TablesState
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_92, KNOCKER_MELDS, cards
 
@@ -99,7 +99,7 @@ def test_three_the_first_after_the_dealer_is_dealt_to_and_offered_the_upcard_fir
     assert dealt.seats == [0, 1]
     assert dealt.event.dealer == 1
     assert match.state.turns == [0]
-    assert format_legal_actions(match.state, 1) == []
+    assert tables_legal_actions(match.state, 1) == []
 
 
 def test_three_a_refusal_names_the_match_seat_whose_turn_it_is() -> None:
@@ -112,7 +112,7 @@ def test_three_a_refusal_names_the_match_seat_whose_turn_it_is() -> None:
 def test_three_the_seat_sitting_out_cannot_play_and_has_no_actions() -> None:
     match = format_match(3, dealer=2)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c", stock="Ks")
-    assert format_legal_actions(match.state, 2) == []
+    assert tables_legal_actions(match.state, 2) == []
     with pytest.raises(NotYourTurn, match="sits this hand out"):
         match.do(PassUpcard(seat=2))
 
@@ -143,7 +143,7 @@ def test_three_each_player_keeps_their_own_score() -> None:
     scored = round_scored(match)
     assert scored.hand_points == [4, 0, 30]
     assert scored.hands_won == [1, 0, 1]
-    assert format_public_view(match.state).scores.hand_points == [4, 0, 30]
+    assert tables_public_view(match.state).scores.hand_points == [4, 0, 30]
 
 
 def test_three_a_hand_nobody_wins_is_dealt_again_by_the_same_dealer_to_the_same_two() -> None:
@@ -215,13 +215,13 @@ def test_three_a_seat_outside_the_match_is_refused() -> None:
 def test_three_the_seat_sitting_out_sees_public_information_only() -> None:
     match = format_match(3, dealer=2)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c", stock="Ks")
-    seen = format_view(match.state, 2)
+    seen = tables_view(match.state, 2)
     assert seen.hand == []
     assert seen.table is None
     assert seen.legal_actions == []
-    assert seen.tables[0].view == format_public_view(match.state).tables[0].view
-    assert format_view(match.state, 0).hand == cards(KNOCKER_MELDS + " Ac")
-    events = redact_format_events(list(enumerate(match.events)), 2)
+    assert seen.tables[0].view == tables_public_view(match.state).tables[0].view
+    assert tables_view(match.state, 0).hand == cards(KNOCKER_MELDS + " Ac")
+    events = redact_tables_events(list(enumerate(match.events)), 2)
     dealt = events[-1][1]
     assert isinstance(dealt, TableEvent)
     assert isinstance(dealt.event, Dealt)
@@ -236,7 +236,7 @@ def test_four_partners_sit_opposite_and_the_lowest_cut_s_team_deals_first() -> N
     match = format_match(4, dealer=3)
     begun = started(match)
     assert begun.dealer_side == 1  # seat 3 is in team 1 with seat 1
-    assert format_public_view(match.state).teams == [[0, 2], [1, 3]]
+    assert tables_public_view(match.state).teams == [[0, 2], [1, 3]]
     assert begun.sitting_out is None
 
 
@@ -266,7 +266,7 @@ def test_four_the_round_is_over_only_when_both_hands_are() -> None:
     match.deal_knock(1, knocker=3, dead="Ac")
     match.play(0)
     assert not any(isinstance(e, RoundScored) for e in match.events)
-    assert format_legal_actions(match.state, 0) == format_legal_actions(match.state, 1) == []
+    assert tables_legal_actions(match.state, 0) == tables_legal_actions(match.state, 1) == []
     with pytest.raises(NotYourTurn, match="other table"):
         match.do(DrawFromStock(seat=1))
     match.play(1)
@@ -346,14 +346,14 @@ def test_four_partners_and_the_other_table_see_public_information_only() -> None
     match = format_match(4, dealer=3)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c")
     match.deal(1, {2: KNOCKER_MELDS + " 9c", 3: DEFENDER_92.replace("Kc", "Kd")}, upcard="3c")
-    partner = format_view(match.state, 2)  # seat 0's partner, at the other table
-    assert partner.tables[0].view == format_public_view(match.state).tables[0].view
+    partner = tables_view(match.state, 2)  # seat 0's partner, at the other table
+    assert partner.tables[0].view == tables_public_view(match.state).tables[0].view
     assert set(partner.hand) == set((KNOCKER_MELDS + " 9c").split())
     for seat in (1, 2, 3):
-        text = str(format_view(match.state, seat).tables[0])
+        text = str(tables_view(match.state, seat).tables[0])
         assert "Ac" not in text
     for seat in (1, 3):
-        events = redact_format_events(list(enumerate(match.events)), seat)
+        events = redact_tables_events(list(enumerate(match.events)), seat)
         dealt = events[-2][1]
         assert isinstance(dealt, TableEvent)
         assert isinstance(dealt.event, Dealt)
@@ -385,17 +385,17 @@ def test_resigning_is_never_listed_among_a_format_seat_s_legal_actions() -> None
     match = format_match(3, dealer=2)
     match.deal(0, {0: KNOCKER_MELDS + " Ac", 1: DEFENDER_92}, upcard="2c", stock="Ks")
 
-    assert not any(type(action) is Resign for action in format_legal_actions(match.state, 0))
+    assert not any(type(action) is Resign for action in tables_legal_actions(match.state, 0))
 
 
-def refusal(state: FormatState, command: FormatCommand) -> tuple[type[DomainError], str]:
+def refusal(state: TablesState, command: FormatCommand) -> tuple[type[DomainError], str]:
     with pytest.raises(DomainError) as caught:
-        decide_format(state, command)
+        decide_tables(state, command)
     return type(caught.value), str(caught.value)
 
 
 def test_format_refusals_name_the_seat_and_the_rule_word_for_word() -> None:
-    assert refusal(FormatState(), StartFormatMatch(players=5)) == (  # type: ignore[arg-type]
+    assert refusal(TablesState(), StartFormatMatch(players=5)) == (  # type: ignore[arg-type]
         InvalidCommand,
         "a match of this kind has 3 or 4 players",
     )

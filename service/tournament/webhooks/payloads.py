@@ -29,7 +29,7 @@ from domain import (
     redact_event,
 )
 from domain.events import MatchEnded, SeatJoined
-from domain.formats import (
+from domain.tables import (
     FormatEvent,
     FormatGameWon,
     FormatMatchCreated,

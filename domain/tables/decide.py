@@ -1,4 +1,4 @@
-"""``decide_format(state, command) -> list[FormatEvent]``: the rules of the three- and
+"""``decide_tables(state, command) -> list[FormatEvent]``: the rules of the three- and
 four-player formats. A seat's command goes to the two-player hand at its table, translated
 to its table seat; the events that hand decides come back wrapped with their table, followed,
 when the round's last hand ends, by the round's score and what it leads to."""
@@ -24,16 +24,21 @@ from domain.decide import PLAY_HANDLERS, decide
 from domain.endings import abandon, adjudicate, resign
 from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
 from domain.events import HandDrawn, Scored
-from domain.formats.clocks import await_join, no_show, stamp_clocks, time_out
-from domain.formats.commands import (
+from domain.options import RuleOptions
+from domain.rules_versions import KNOWN as KNOWN_RULES_VERSIONS
+from domain.scoring import game_winner, match_winner, settle_game
+from domain.setup import deal
+from domain.shuffle import seed_bytes
+from domain.tables.clocks import await_join, no_show, stamp_clocks, time_out
+from domain.tables.commands import (
     CutSeats,
     DealTable,
     FormatCommand,
     StampClocks,
     StartFormatMatch,
 )
-from domain.formats.endings import standing
-from domain.formats.events import (
+from domain.tables.endings import standing
+from domain.tables.events import (
     FormatEvent,
     FormatGameWon,
     FormatMatchCreated,
@@ -43,23 +48,18 @@ from domain.formats.events import (
     SeatsCut,
     TableEvent,
 )
-from domain.formats.evolve import evolve_format
-from domain.formats.scoring import round_result
-from domain.formats.seating import cut_for_dealer, next_dealer_side, round_tables, sitting_out
-from domain.formats.state import FormatPhase, FormatState
-from domain.formats.table_seats import BY_IDENTITY, as_table_seat
-from domain.options import RuleOptions
-from domain.rules_versions import KNOWN as KNOWN_RULES_VERSIONS
-from domain.scoring import game_winner, match_winner, settle_game
-from domain.setup import deal
-from domain.shuffle import seed_bytes
+from domain.tables.evolve import evolve_tables
+from domain.tables.scoring import round_result
+from domain.tables.seating import cut_for_dealer, next_dealer_side, round_tables, sitting_out
+from domain.tables.state import FormatPhase, TablesState
+from domain.tables.table_seats import BY_IDENTITY, as_table_seat
 
 # Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``
 # (Python 3.11), as slow as several of the checks below.
 _PLAY = FormatPhase.PLAY
 
 
-def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEvent]:
+def decide_tables(state: TablesState, command: FormatCommand) -> list[FormatEvent]:
     if type(command) in _SYSTEM:
         return _SYSTEM[type(command)](state, command)
     # A seat's move, nearly every command, so decided right here: the checks are ordered and
@@ -108,7 +108,7 @@ def decide_format(state: FormatState, command: FormatCommand) -> list[FormatEven
     return events  # the hand goes on, so the round does
 
 
-def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
+def _start(state: TablesState, command: StartFormatMatch) -> list[FormatEvent]:
     if not isinstance(command.options, RuleOptions):
         raise InvalidOptions("options must be a set of rule options")
     if command.players not in (3, 4) or type(command.players) is not int:
@@ -122,7 +122,7 @@ def _start(state: FormatState, command: StartFormatMatch) -> list[FormatEvent]:
     ]
 
 
-def _time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
+def _time_out(state: TablesState, command: TimeOut) -> list[FormatEvent]:
     events = time_out(state, command)
     for event in events:
         if type(event) is TableEvent and type(event.event) in (Scored, HandDrawn):
@@ -130,7 +130,7 @@ def _time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
     return events
 
 
-def _cut(state: FormatState, command: CutSeats) -> list[FormatEvent]:
+def _cut(state: TablesState, command: CutSeats) -> list[FormatEvent]:
     seed = seed_bytes(command.seed)
     _require_phase(state, FormatPhase.CUT, "cut for the deal")
     rounds, dealer = cut_for_dealer(seed, state.players)
@@ -139,7 +139,7 @@ def _cut(state: FormatState, command: CutSeats) -> list[FormatEvent]:
     return [cut, _round_started(state, round_number=1, game=1, hand=1, dealer_side=side)]
 
 
-def _deal(state: FormatState, command: DealTable) -> list[FormatEvent]:
+def _deal(state: TablesState, command: DealTable) -> list[FormatEvent]:
     seed_bytes(command.seed)
     _require_phase(state, FormatPhase.DEAL, "deal")
     index = next(i for i, hand in enumerate(state.hands) if hand.deals == 0)
@@ -147,16 +147,16 @@ def _deal(state: FormatState, command: DealTable) -> list[FormatEvent]:
     return [TableEvent(table=index, seats=list(state.table_seats[index]), event=dealt)]
 
 
-def _hand_ended(state: FormatState, events: list[FormatEvent]) -> list[FormatEvent]:
+def _hand_ended(state: TablesState, events: list[FormatEvent]) -> list[FormatEvent]:
     """A table's hand has ended with ``events``: when it was the round's last, the round ends."""
     for event in events:
-        state = evolve_format(state, event)
+        state = evolve_tables(state, event)
     if all(hand.last_hand is not None for hand in state.hands):
         events += _round_end(state)
     return events
 
 
-def _round_end(state: FormatState) -> list[FormatEvent]:
+def _round_end(state: TablesState) -> list[FormatEvent]:
     """The round's score, and the game and match it may end, or the next round."""
     results: list[tuple[tuple[int, int], Scored | HandDrawn]] = []
     for table in state.tables:
@@ -179,13 +179,13 @@ def _round_end(state: FormatState) -> list[FormatEvent]:
     )
     dealer_side = next_dealer_side(state, result.winner)
     events: list[FormatEvent] = [scored]
-    state = evolve_format(state, scored)
+    state = evolve_tables(state, scored)
     game, hand = state.game, state.hand + 1
     winner = game_winner(hand_points, state.options)
     if winner is not None:
         won = _game_won(state, winner)
         events.append(won)
-        state = evolve_format(state, won)
+        state = evolve_tables(state, won)
         champion = match_winner(state.match_scores, winner, state.options)
         if champion is not None:
             return [
@@ -203,7 +203,7 @@ def _round_end(state: FormatState) -> list[FormatEvent]:
     return [*events, started]
 
 
-def _game_won(state: FormatState, winner: int) -> FormatGameWon:
+def _game_won(state: TablesState, winner: int) -> FormatGameWon:
     options = state.options
     settlements = settle_game(winner, state.hand_points, state.hands_won, options)
     match_scores = list(state.match_scores)
@@ -223,7 +223,7 @@ def _game_won(state: FormatState, winner: int) -> FormatGameWon:
 
 
 def _round_started(
-    state: FormatState, *, round_number: int, game: int, hand: int, dealer_side: int
+    state: TablesState, *, round_number: int, game: int, hand: int, dealer_side: int
 ) -> RoundStarted:
     return RoundStarted(
         round=round_number,
@@ -235,14 +235,14 @@ def _round_started(
     )
 
 
-def _require_phase(state: FormatState, phase: FormatPhase, doing: str) -> None:
+def _require_phase(state: TablesState, phase: FormatPhase, doing: str) -> None:
     if state.phase is FormatPhase.MATCH_OVER:
         raise MatchOver("the match is over")
     if state.phase is not phase:
         raise IllegalMove(f"cannot {doing} now: the match is in its {state.phase} phase")
 
 
-_SYSTEM: dict[type[Any], Callable[[FormatState, Any], list[FormatEvent]]] = {
+_SYSTEM: dict[type[Any], Callable[[TablesState, Any], list[FormatEvent]]] = {
     StartFormatMatch: _start,
     CutSeats: _cut,
     DealTable: _deal,

@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 
 from domain.cards import DECK_SIZE, rank_of
-from domain.formats.state import FormatState, team_of
 from domain.shuffle import shuffled_deck
+from domain.tables.state import TablesState, team_of
 
 
 def round_tables(players: int, dealer_side: int, round_number: int) -> list[list[int]]:
@@ -36,7 +36,7 @@ def sitting_out(players: int, dealer_side: int) -> int | None:
     return dealer_side if players == 3 else None
 
 
-def next_dealer_side(state: FormatState, round_winner: int | None) -> int:
+def next_dealer_side(state: TablesState, round_winner: int | None) -> int:
     """Who deals the round after the one just scored."""
     dealer = state.dealer_side
     assert dealer is not None

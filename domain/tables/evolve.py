@@ -1,4 +1,4 @@
-"""``evolve_format(state, event) -> state``: the one place a three- or four-player match's
+"""``evolve_tables(state, event) -> state``: the one place a three- or four-player match's
 state changes. A table's events are folded by the two-player ``evolve``."""
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from msgspec.structs import replace
 
 from domain.events import DeadlineSet, DealerChosen, Dealt, MatchCreated, MatchEnded, TimedOut
 from domain.evolve import EVOLVERS, fold
-from domain.formats.events import (
+from domain.options import RuleOptions
+from domain.state import MatchState, Phase
+from domain.tables.events import (
     FormatEvent,
     FormatGameWon,
     FormatMatchCreated,
@@ -21,18 +23,16 @@ from domain.formats.events import (
     SeatsCut,
     TableEvent,
 )
-from domain.formats.state import FormatPhase, FormatState, created
-from domain.options import RuleOptions
-from domain.state import MatchState, Phase
+from domain.tables.state import FormatPhase, TablesState, created
 
 # A table's hand never ends its own game: one hand scores at most (100 + 1000) * 2 points.
 _HAND_ONLY_TARGET = 10_000
-_TABLE_DEALER = 1  # table seat 1 plays the dealer's part (``domain.formats.seating``)
+_TABLE_DEALER = 1  # table seat 1 plays the dealer's part (``domain.tables.seating``)
 # Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``.
 _DEAL = Phase.DEAL
 
 
-def evolve_format(state: FormatState, event: FormatEvent) -> FormatState:
+def evolve_tables(state: TablesState, event: FormatEvent) -> TablesState:
     if type(event) is not TableEvent:
         return _EVOLVERS[type(event)](state, event)
     # A move at one table, nearly every event, so folded right here: the other table (there are
@@ -62,8 +62,8 @@ def evolve_format(state: FormatState, event: FormatEvent) -> FormatState:
     return replace(state, hands=hands, turns=turns)
 
 
-def fold_format(events: Iterable[FormatEvent], state: FormatState | None = None) -> FormatState:
-    return reduce(evolve_format, events, state or FormatState())
+def fold_tables(events: Iterable[FormatEvent], state: TablesState | None = None) -> TablesState:
+    return reduce(evolve_tables, events, state or TablesState())
 
 
 def table_hand(options: RuleOptions, game: int, hand: int) -> MatchState:
@@ -79,15 +79,15 @@ def _ready_table(options: RuleOptions) -> MatchState:
     return fold([MatchCreated(options=inner), DealerChosen(seat=1, dealer=_TABLE_DEALER)])
 
 
-def _created(state: FormatState, e: FormatMatchCreated) -> FormatState:
+def _created(state: TablesState, e: FormatMatchCreated) -> TablesState:
     return created(e)
 
 
-def _cut(state: FormatState, e: SeatsCut) -> FormatState:
+def _cut(state: TablesState, e: SeatsCut) -> TablesState:
     return replace(state, cut=e)
 
 
-def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
+def _round_started(state: TablesState, e: RoundStarted) -> TablesState:
     banks, timeouts = _clocks_handed_on(state)
     hands = tuple(_with_timeouts(state, e, seats, timeouts) for seats in e.tables)
     places: list[tuple[int, int] | None] = [None] * state.players
@@ -115,7 +115,7 @@ def _round_started(state: FormatState, e: RoundStarted) -> FormatState:
     )
 
 
-def _clocks_handed_on(state: FormatState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _clocks_handed_on(state: TablesState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each seat's bank and consecutive timeouts as the round's hands leave them: a seat's
     bank is for the whole match, and timeouts in a row count across hands."""
     banks, timeouts = list(state.banks_ms), list(state.timeouts)
@@ -129,14 +129,14 @@ def _clocks_handed_on(state: FormatState) -> tuple[tuple[int, ...], tuple[int, .
 
 
 def _with_timeouts(
-    state: FormatState, e: RoundStarted, seats: list[int], timeouts: tuple[int, ...]
+    state: TablesState, e: RoundStarted, seats: list[int], timeouts: tuple[int, ...]
 ) -> MatchState:
     hand = table_hand(state.options, e.game, e.hand)
     counts = (timeouts[seats[0]], timeouts[seats[1]])
     return replace(hand, timeouts=counts) if any(counts) else hand
 
 
-def _dealt(state: FormatState, hands: tuple[MatchState, ...], turns: list[int]) -> FormatState:
+def _dealt(state: TablesState, hands: tuple[MatchState, ...], turns: list[int]) -> TablesState:
     dealt = all(hand.deals > 0 for hand in hands)
     return replace(
         state,
@@ -147,7 +147,7 @@ def _dealt(state: FormatState, hands: tuple[MatchState, ...], turns: list[int]) 
     )
 
 
-def _round_scored(state: FormatState, e: RoundScored) -> FormatState:
+def _round_scored(state: TablesState, e: RoundScored) -> TablesState:
     return replace(
         state,
         hand_points=tuple(e.hand_points),
@@ -157,7 +157,7 @@ def _round_scored(state: FormatState, e: RoundScored) -> FormatState:
     )
 
 
-def _game_won(state: FormatState, e: FormatGameWon) -> FormatState:
+def _game_won(state: TablesState, e: FormatGameWon) -> TablesState:
     games_won = list(state.games_won)
     games_won[e.winner] += 1
     return replace(
@@ -168,11 +168,11 @@ def _game_won(state: FormatState, e: FormatGameWon) -> FormatState:
     )
 
 
-def _match_won(state: FormatState, e: FormatMatchWon) -> FormatState:
+def _match_won(state: TablesState, e: FormatMatchWon) -> TablesState:
     return replace(state, phase=FormatPhase.MATCH_OVER, winner=e.winner)
 
 
-def _match_ended(state: FormatState, e: MatchEnded) -> FormatState:
+def _match_ended(state: TablesState, e: MatchEnded) -> TablesState:
     # The hands in progress stop where they are; nobody is on the clock any more.
     hands = tuple(replace(hand, clock=None) for hand in state.hands)
     return replace(
@@ -185,11 +185,11 @@ def _match_ended(state: FormatState, e: MatchEnded) -> FormatState:
     )
 
 
-def _deadline_set(state: FormatState, e: DeadlineSet) -> FormatState:
+def _deadline_set(state: TablesState, e: DeadlineSet) -> TablesState:
     return replace(state, deadline=e)
 
 
-_EVOLVERS: dict[type[Any], Callable[[FormatState, Any], FormatState]] = {
+_EVOLVERS: dict[type[Any], Callable[[TablesState, Any], TablesState]] = {
     FormatMatchCreated: _created,
     SeatsCut: _cut,
     RoundStarted: _round_started,

@@ -16,17 +16,17 @@ import msgspec
 from msgspec.structs import asdict, replace
 
 from domain.events import HandDrawn, MatchEnded, Scored
-from domain.formats.commands import FormatCommand
-from domain.formats.events import (
+from domain.options import RuleOptions
+from domain.tables.commands import FormatCommand
+from domain.tables.events import (
     FormatEvent,
     FormatGameWon,
     RoundScored,
     SeatsCut,
     TableEvent,
 )
-from domain.formats.legal import format_legal_actions
-from domain.formats.state import FormatPhase, FormatState, Players
-from domain.options import RuleOptions
+from domain.tables.legal import tables_legal_actions
+from domain.tables.state import FormatPhase, Players, TablesState
 from domain.views import TableView, hands_over, public_view, redact_event, view
 
 _TABLE_FIELDS = TableView.__struct_fields__
@@ -86,11 +86,11 @@ class FormatSeatView(FormatTableView, frozen=True, kw_only=True):
     legal_actions: list[FormatCommand]
 
 
-def format_public_view(state: FormatState) -> FormatTableView:
+def tables_public_view(state: TablesState) -> FormatTableView:
     return _match_view(state, viewer=None)
 
 
-def format_view(state: FormatState, seat: int) -> FormatSeatView:
+def tables_view(state: TablesState, seat: int) -> FormatSeatView:
     index = state.table_of(seat)
     hand: list[str] = []
     if index is not None:
@@ -103,11 +103,11 @@ def format_view(state: FormatState, seat: int) -> FormatSeatView:
         seat=seat,
         table=index,
         hand=hand,
-        legal_actions=format_legal_actions(state, seat),
+        legal_actions=tables_legal_actions(state, seat),
     )
 
 
-def _match_view(state: FormatState, viewer: int | None) -> FormatTableView:
+def _match_view(state: TablesState, viewer: int | None) -> FormatTableView:
     return FormatTableView(
         players=state.players,
         phase=state.phase,
@@ -136,14 +136,14 @@ def _match_view(state: FormatState, viewer: int | None) -> FormatTableView:
     )
 
 
-def _join_due_at(state: FormatState) -> datetime | None:
+def _join_due_at(state: TablesState) -> datetime | None:
     deadline = state.deadline
     if deadline is None or deadline.kind != "join" or state.phase is not FormatPhase.CUT:
         return None
     return deadline.due_at
 
 
-def _table_view(state: FormatState, index: int, viewer: int | None) -> SeatedTableView:
+def _table_view(state: TablesState, index: int, viewer: int | None) -> SeatedTableView:
     table = state.tables[index]
     table_seat = None if viewer is None else table.table_seat(viewer)
     if table_seat is None:
@@ -156,7 +156,7 @@ def _table_view(state: FormatState, index: int, viewer: int | None) -> SeatedTab
     return SeatedTableView(table=index, seats=list(table.seats), view=seen)
 
 
-def redact_format_events(
+def redact_tables_events(
     events: Sequence[tuple[int, FormatEvent]], seat: int | None
 ) -> list[tuple[int, FormatEvent]]:
     """Each event as ``seat`` (None: a spectator) may see it, given that these events run up to

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from domain.endings import Standing
 from domain.errors import InvalidCommand
-from domain.formats.state import FormatPhase, FormatState, team_of
+from domain.tables.state import FormatPhase, TablesState, team_of
 
 
-def standing(state: FormatState) -> Standing:
+def standing(state: TablesState) -> Standing:
     def checked_seat(seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < state.players:
             raise InvalidCommand(f"seat must be 0 to {state.players - 1}")
@@ -31,7 +31,7 @@ def standing(state: FormatState) -> Standing:
     )
 
 
-def conceded_to(state: FormatState, seat: int) -> int:
+def conceded_to(state: TablesState, seat: int) -> int:
     """The side that wins the match when ``seat`` gives it up."""
     if state.players == 4:
         return 1 - team_of(seat)

@@ -1,19 +1,19 @@
-"""``format_legal_actions(state, seat)``: exactly the commands ``decide_format`` accepts from
+"""``tables_legal_actions(state, seat)``: exactly the commands ``decide_tables`` accepts from
 that seat now: the two-player hand's legal actions at the seat's table, with the match seat.
 The system actor (``seat=None``) gets templates whose seed the caller supplies."""
 
 from __future__ import annotations
 
-from domain.formats.commands import CutSeats, DealTable, FormatCommand
-from domain.formats.state import FormatPhase, FormatState
 from domain.legal import BY_PHASE
+from domain.tables.commands import CutSeats, DealTable, FormatCommand
+from domain.tables.state import FormatPhase, TablesState
 
 # Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``,
 # which costs as much as the rest of this function (Python 3.11).
 _PLAY = FormatPhase.PLAY
 
 
-def format_legal_actions(state: FormatState, seat: int | None) -> list[FormatCommand]:
+def tables_legal_actions(state: TablesState, seat: int | None) -> list[FormatCommand]:
     if seat is None:
         if state.phase is FormatPhase.CUT:
             return [CutSeats(seed="")]

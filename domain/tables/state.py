@@ -11,22 +11,22 @@ from enum import StrEnum
 import msgspec
 
 from domain.events import DeadlineSet, HandDrawn, MatchEnded, Scored
-from domain.formats.events import (
+from domain.options import RuleOptions
+from domain.rules_versions import UNVERSIONED, RulesVersion
+from domain.state import MatchState
+from domain.tables.events import (
     FormatGameWon,
     FormatMatchCreated,
     Players,
     RoundScored,
     SeatsCut,
 )
-from domain.options import RuleOptions
-from domain.rules_versions import UNVERSIONED, RulesVersion
-from domain.state import MatchState
 
 __all__ = [
     "FormatPhase",
-    "FormatState",
     "Players",
     "SeatedHand",
+    "TablesState",
     "sides_of",
     "team_of",
 ]
@@ -58,7 +58,7 @@ class SeatedHand(msgspec.Struct, frozen=True, gc=False):
         return self.seats.index(seat) if seat in self.seats else None
 
 
-class FormatState(msgspec.Struct, frozen=True, gc=False):
+class TablesState(msgspec.Struct, frozen=True, gc=False):
     players: Players = 3
     options: RuleOptions = RuleOptions()
     rules_version: RulesVersion = UNVERSIONED
@@ -130,10 +130,10 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
-def created(event: FormatMatchCreated) -> FormatState:
+def created(event: FormatMatchCreated) -> TablesState:
     zeros = (0,) * sides_of(event.players)
     options = event.options
-    return FormatState(
+    return TablesState(
         players=event.players,
         options=event.options,
         rules_version=event.rules_version,

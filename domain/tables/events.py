@@ -131,9 +131,9 @@ _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(FormatEvent)
 
 
-def encode_format_event(event: FormatEvent) -> bytes:
+def encode_tables_event(event: FormatEvent) -> bytes:
     return _encoder.encode(event)
 
 
-def decode_format_event(data: bytes | str) -> FormatEvent:
+def decode_tables_event(data: bytes | str) -> FormatEvent:
     return _decoder.decode(data)

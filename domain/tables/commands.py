@@ -9,9 +9,9 @@ import msgspec
 
 from domain.commands import Abandon, Adjudicate, AwaitJoin, NoShow, SeatCommand, TimeOut
 from domain.errors import InvalidCommand
-from domain.formats.events import Players
 from domain.options import RuleOptions
 from domain.rules_versions import CURRENT, RulesVersion
+from domain.tables.events import Players
 
 
 class _SystemCommand(msgspec.Struct, frozen=True, tag_field="type"):
@@ -65,7 +65,7 @@ FormatCommand = FormatSystemCommand | SeatCommand
 _decoder = msgspec.json.Decoder(FormatCommand)
 
 
-def decode_format_command(data: bytes | str) -> FormatCommand:
+def decode_tables_command(data: bytes | str) -> FormatCommand:
     try:
         return _decoder.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:

@@ -17,14 +17,14 @@ from domain.decide import decide
 from domain.endings import conceded
 from domain.errors import IllegalMove, InvalidCommand, MatchOver
 from domain.events import DeadlineSet, MatchEnded
-from domain.formats.commands import StampClocks
-from domain.formats.endings import standing
-from domain.formats.events import FormatEvent, TableEvent
-from domain.formats.evolve import evolve_format
-from domain.formats.state import FormatPhase, FormatState
+from domain.tables.commands import StampClocks
+from domain.tables.endings import standing
+from domain.tables.events import FormatEvent, TableEvent
+from domain.tables.evolve import evolve_tables
+from domain.tables.state import FormatPhase, TablesState
 
 
-def stamp_clocks(state: FormatState, command: StampClocks) -> list[FormatEvent]:
+def stamp_clocks(state: TablesState, command: StampClocks) -> list[FormatEvent]:
     tables = command.tables
     if len(set(tables)) != len(tables) or any(
         type(index) is not int or not 0 <= index < len(state.tables) for index in tables
@@ -45,25 +45,25 @@ def stamp_clocks(state: FormatState, command: StampClocks) -> list[FormatEvent]:
         for stamped in stamp_time(hand, StampTime(at=command.at)):
             events.append(TableEvent(index, list(table.seats), stamped))
     for event in events:
-        state = evolve_format(state, event)
+        state = evolve_tables(state, event)
     return [*events, *_next_deadline(state, command)]
 
 
-def await_join(state: FormatState, command: AwaitJoin) -> list[FormatEvent]:
+def await_join(state: TablesState, command: AwaitJoin) -> list[FormatEvent]:
     """Every invited seat has ``join_seconds`` from the match's creation: one deadline for them
     all, naming no seat."""
     waiting = state.phase is FormatPhase.CUT and state.deadline is None
     return [*join_deadline(state.options, waiting, None, list(state.banks_ms), command)]
 
 
-def no_show(state: FormatState, command: NoShow) -> list[FormatEvent]:
+def no_show(state: TablesState, command: NoShow) -> list[FormatEvent]:
     """The join deadline passed with ``seat`` (the lowest absent seat) still empty: the match is
     cancelled, or that seat forfeits as a resignation before the deal would."""
     waiting = state.phase is FormatPhase.CUT
     return [*no_show_in(standing(state), waiting, state.deadline, command)]
 
 
-def time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
+def time_out(state: TablesState, command: TimeOut) -> list[FormatEvent]:
     """The seat's timeout at its table, then its default move there; on its
     ``timeouts_to_forfeit``-th timeout in a row the end of the match instead, as if it had
     resigned (``endings.conceded``)."""
@@ -93,7 +93,7 @@ def time_out(state: FormatState, command: TimeOut) -> list[FormatEvent]:
     return [TableEvent(index, seats, event) for event in (timed_out, spent, *moved)]
 
 
-def _join_cleared(state: FormatState, command: StampClocks) -> list[FormatEvent]:
+def _join_cleared(state: TablesState, command: StampClocks) -> list[FormatEvent]:
     """Without turn clocks the only deadline is the join deadline, cleared once the cut was
     made (every invited seat has joined)."""
     deadline = state.deadline
@@ -102,7 +102,7 @@ def _join_cleared(state: FormatState, command: StampClocks) -> list[FormatEvent]
     return [DeadlineSet(seat=None, at=command.at, due_at=None, banks_ms=list(state.banks_ms))]
 
 
-def _next_deadline(state: FormatState, command: StampClocks) -> list[FormatEvent]:
+def _next_deadline(state: TablesState, command: StampClocks) -> list[FormatEvent]:
     """The match's next deadline, when it changed: the earliest of its tables' clocks."""
     banks = list(state.banks_ms)
     best: DeadlineSet | None = None
