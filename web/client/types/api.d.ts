@@ -1130,10 +1130,7 @@ export interface components {
         CardsCut: {
             pairs: string[][];
             winner: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "cards_cut";
         };
         /** ClockView */
@@ -1223,20 +1220,14 @@ export interface components {
              * @enum {string}
              */
             kind: "turn" | "join";
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "deadline_set";
         };
         /** DealerChosen */
         DealerChosen: {
             seat: number;
             dealer: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "dealer_chosen";
         };
         /** Dealt */
@@ -1249,10 +1240,7 @@ export interface components {
             stock: string[];
             knock_limit: number;
             multiplier: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "dealt";
         };
         /** Delivery */
@@ -1291,10 +1279,7 @@ export interface components {
         Discarded: {
             seat: number;
             card: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "discarded";
         };
         /** Drew */
@@ -1303,10 +1288,7 @@ export interface components {
             /** @enum {string} */
             source: "stock" | "discard";
             card: string | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "drew";
         };
         /** EndingView */
@@ -1328,7 +1310,7 @@ export interface components {
         /** EventEnvelope */
         EventEnvelope: {
             version: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["OtherEvent"];
         };
         /** EventFeed */
         EventFeed: {
@@ -1354,7 +1336,7 @@ export interface components {
             type: string;
             /** Format: date-time */
             recorded_at: string;
-            data: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
+            data: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["OtherEvent"];
             external_ref?: string | null;
             round_id?: string | null;
         };
@@ -1373,10 +1355,7 @@ export interface components {
             line_bonuses: number[];
             settlements: components["schemas"]["Settlement"][];
             match_scores: number[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "format_game_won";
         };
         /** FormatMatchCreated */
@@ -1389,10 +1368,7 @@ export interface components {
              * @enum {integer}
              */
             rules_version?: 1 | 2;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "format_match_created";
         };
         /** FormatMatchSummary */
@@ -1459,10 +1435,7 @@ export interface components {
             winner: number;
             match_scores: number[];
             games_won: number[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "format_match_won";
         };
         /**
@@ -1475,7 +1448,7 @@ export interface components {
             /** Format: uuid */
             match_id: string;
             version: number;
-            event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"];
+            event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["OtherEvent"];
             players: number;
             phase: components["schemas"]["FormatPhase"];
             round: number;
@@ -1570,10 +1543,7 @@ export interface components {
             scored_by: number | null;
             points: number;
             match_scores: number[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "game_won";
         };
         /** HandDrawn */
@@ -1641,10 +1611,7 @@ export interface components {
             deadwood_count: number;
             gin: boolean;
             big_gin: boolean;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "knocked";
         };
         /** LaidOff */
@@ -1652,10 +1619,7 @@ export interface components {
             seat: number;
             card: string;
             meld: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "laid_off";
         };
         /** LinkDevice */
@@ -1727,10 +1691,7 @@ export interface components {
         /** MatchCreated */
         MatchCreated: {
             options: components["schemas"]["RuleOptions"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "match_created";
         };
         /** MatchEnded */
@@ -1742,10 +1703,7 @@ export interface components {
             note: string | null;
             match_scores: number[];
             games_won: number[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "match_ended";
         };
         /** MatchList */
@@ -1835,10 +1793,7 @@ export interface components {
             winner: number;
             match_scores: number[];
             games_won: number[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "match_won";
         };
         /** MyMatch */
@@ -2015,7 +1970,7 @@ export interface components {
             /** Format: uuid */
             match_id: string;
             version: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"];
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["OtherEvent"];
             phase: components["schemas"]["Phase"];
             turn: number | null;
             dealer: number | null;
@@ -2097,10 +2052,7 @@ export interface components {
             net: number;
             hand_points: number[];
             hands_won: number[];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "round_scored";
         };
         /** RoundStarted */
@@ -2111,10 +2063,7 @@ export interface components {
             dealer_side: number;
             tables: number[][];
             sitting_out: number | null;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "round_started";
         };
         /** RuleOptions */
@@ -2253,19 +2202,13 @@ export interface components {
         /** SeatJoined */
         SeatJoined: {
             seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "seat_joined";
         };
         /** SeatReturned */
         SeatReturned: {
             seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "seat_returned";
         };
         /** SeatToken */
@@ -2283,10 +2226,7 @@ export interface components {
         SeatsCut: {
             rounds: string[][];
             dealer: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "seats_cut";
         };
         /** SecretRotation */
@@ -2376,11 +2316,8 @@ export interface components {
         TableEvent: {
             table: number;
             seats: number[];
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["OtherEvent"];
+            /** @constant */
             type: "table_event";
         };
         /** TableReplay */
@@ -2431,19 +2368,13 @@ export interface components {
             /** Format: date-time */
             at: string;
             consecutive: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "timed_out";
         };
         /** UpcardPassed */
         UpcardPassed: {
             seat: number;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             type: "upcard_passed";
         };
         /** Webhook */
@@ -2477,7 +2408,7 @@ export interface components {
             players: components["schemas"]["PlayerRef"][];
             version: number;
             position: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["TableEvent"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"];
+            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["TableEvent"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["OtherEvent"];
             result: string;
             /** @default null */
             reason: string | null;
@@ -2617,6 +2548,11 @@ export interface components {
              */
             type: "resign";
         };
+        /**
+         * OtherEvent
+         * @description An event of a type this document does not list, new within version 1: skip it, or read its fields (`type` first) by name
+         */
+        OtherEvent: Record<string, never>;
     };
     responses: never;
     parameters: never;
