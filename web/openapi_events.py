@@ -6,9 +6,12 @@ of the listed ones. A generated client gives each listed type its own class stil
 an event of a newer type into ``OtherEvent`` instead of failing on it; a validator matches every
 event with exactly one schema, since ``OtherEvent`` leaves out the listed types.
 
-The discriminator stays, mapping the listed types: a client that dispatches on it finds an
-unlisted value in no mapping and takes the one schema left (OpenAPI 3.1, "Discriminator
-Object": the mapping need not name every value)."""
+The listed types keep their discriminated ``oneOf``; ``OtherEvent`` stands beside it, as
+``null`` stands beside a discriminated union (``web.openapi_contract``): a discriminator names
+a schema for every value, which no newer type has. ``OtherEvent`` declares no fields, so the
+TypeScript types narrow an event by its ``type`` to a listed type's fields still
+(openapi-typescript makes it ``Record<string, never>``), while the Python client keeps each of
+an unlisted event's fields, ``type`` first, by name."""
 
 from __future__ import annotations
 
@@ -53,8 +56,11 @@ def _open(node: Any) -> None:
     for keyword in ("oneOf", "anyOf"):
         choices = node.get(keyword)
         if isinstance(choices, list) and _any_event(choices):
-            node["oneOf"] = [*node.pop(keyword), {"$ref": REF + OTHER_EVENT}]
-            node.pop("discriminator", None)
+            listed = {"oneOf": node.pop(keyword)}
+            if "discriminator" in node:
+                listed["discriminator"] = node.pop("discriminator")
+            node["oneOf"] = [listed, {"$ref": REF + OTHER_EVENT}]
+            return  # the listed events are references only: nothing further to open
     for value in node.values():
         _open(value)
 

@@ -1130,7 +1130,10 @@ export interface components {
         CardsCut: {
             pairs: string[][];
             winner: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "cards_cut";
         };
         /** ClockView */
@@ -1220,14 +1223,20 @@ export interface components {
              * @enum {string}
              */
             kind: "turn" | "join";
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "deadline_set";
         };
         /** DealerChosen */
         DealerChosen: {
             seat: number;
             dealer: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "dealer_chosen";
         };
         /** Dealt */
@@ -1240,7 +1249,10 @@ export interface components {
             stock: string[];
             knock_limit: number;
             multiplier: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "dealt";
         };
         /** Delivery */
@@ -1279,7 +1291,10 @@ export interface components {
         Discarded: {
             seat: number;
             card: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "discarded";
         };
         /** Drew */
@@ -1288,7 +1303,10 @@ export interface components {
             /** @enum {string} */
             source: "stock" | "discard";
             card: string | null;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "drew";
         };
         /** EndingView */
@@ -1310,7 +1328,7 @@ export interface components {
         /** EventEnvelope */
         EventEnvelope: {
             version: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["OtherEvent"];
+            event: (components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"]) | components["schemas"]["OtherEvent"];
         };
         /** EventFeed */
         EventFeed: {
@@ -1336,7 +1354,7 @@ export interface components {
             type: string;
             /** Format: date-time */
             recorded_at: string;
-            data: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["OtherEvent"];
+            data: (components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"]) | components["schemas"]["OtherEvent"];
             external_ref?: string | null;
             round_id?: string | null;
         };
@@ -1355,7 +1373,10 @@ export interface components {
             line_bonuses: number[];
             settlements: components["schemas"]["Settlement"][];
             match_scores: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "format_game_won";
         };
         /** FormatMatchCreated */
@@ -1368,7 +1389,10 @@ export interface components {
              * @enum {integer}
              */
             rules_version?: 1 | 2;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "format_match_created";
         };
         /** FormatMatchSummary */
@@ -1435,7 +1459,10 @@ export interface components {
             winner: number;
             match_scores: number[];
             games_won: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "format_match_won";
         };
         /**
@@ -1448,7 +1475,7 @@ export interface components {
             /** Format: uuid */
             match_id: string;
             version: number;
-            event: components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["OtherEvent"];
+            event: (components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["RoundStarted"] | components["schemas"]["TableEvent"] | components["schemas"]["RoundScored"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"]) | components["schemas"]["OtherEvent"];
             players: number;
             phase: components["schemas"]["FormatPhase"];
             round: number;
@@ -1543,7 +1570,10 @@ export interface components {
             scored_by: number | null;
             points: number;
             match_scores: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "game_won";
         };
         /** HandDrawn */
@@ -1611,7 +1641,10 @@ export interface components {
             deadwood_count: number;
             gin: boolean;
             big_gin: boolean;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "knocked";
         };
         /** LaidOff */
@@ -1619,7 +1652,10 @@ export interface components {
             seat: number;
             card: string;
             meld: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "laid_off";
         };
         /** LinkDevice */
@@ -1691,7 +1727,10 @@ export interface components {
         /** MatchCreated */
         MatchCreated: {
             options: components["schemas"]["RuleOptions"];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "match_created";
         };
         /** MatchEnded */
@@ -1703,7 +1742,10 @@ export interface components {
             note: string | null;
             match_scores: number[];
             games_won: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "match_ended";
         };
         /** MatchList */
@@ -1793,7 +1835,10 @@ export interface components {
             winner: number;
             match_scores: number[];
             games_won: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "match_won";
         };
         /** MyMatch */
@@ -1970,7 +2015,7 @@ export interface components {
             /** Format: uuid */
             match_id: string;
             version: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["OtherEvent"];
+            event: (components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"]) | components["schemas"]["OtherEvent"];
             phase: components["schemas"]["Phase"];
             turn: number | null;
             dealer: number | null;
@@ -2052,7 +2097,10 @@ export interface components {
             net: number;
             hand_points: number[];
             hands_won: number[];
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "round_scored";
         };
         /** RoundStarted */
@@ -2063,7 +2111,10 @@ export interface components {
             dealer_side: number;
             tables: number[][];
             sitting_out: number | null;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "round_started";
         };
         /** RuleOptions */
@@ -2202,13 +2253,19 @@ export interface components {
         /** SeatJoined */
         SeatJoined: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "seat_joined";
         };
         /** SeatReturned */
         SeatReturned: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "seat_returned";
         };
         /** SeatToken */
@@ -2226,7 +2283,10 @@ export interface components {
         SeatsCut: {
             rounds: string[][];
             dealer: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "seats_cut";
         };
         /** SecretRotation */
@@ -2316,8 +2376,11 @@ export interface components {
         TableEvent: {
             table: number;
             seats: number[];
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["OtherEvent"];
-            /** @constant */
+            event: (components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["DealerChosen"] | components["schemas"]["Dealt"] | components["schemas"]["UpcardPassed"] | components["schemas"]["Drew"] | components["schemas"]["Discarded"] | components["schemas"]["Knocked"] | components["schemas"]["LaidOff"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["DeadlineSet"] | components["schemas"]["TimedOut"] | components["schemas"]["SeatReturned"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"]) | components["schemas"]["OtherEvent"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "table_event";
         };
         /** TableReplay */
@@ -2368,13 +2431,19 @@ export interface components {
             /** Format: date-time */
             at: string;
             consecutive: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "timed_out";
         };
         /** UpcardPassed */
         UpcardPassed: {
             seat: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "upcard_passed";
         };
         /** Webhook */
@@ -2408,7 +2477,7 @@ export interface components {
             players: components["schemas"]["PlayerRef"][];
             version: number;
             position: number;
-            event: components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["TableEvent"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"] | components["schemas"]["OtherEvent"];
+            event: (components["schemas"]["MatchCreated"] | components["schemas"]["CardsCut"] | components["schemas"]["Scored"] | components["schemas"]["HandDrawn"] | components["schemas"]["GameWon"] | components["schemas"]["MatchWon"] | components["schemas"]["MatchEnded"] | components["schemas"]["SeatJoined"] | components["schemas"]["FormatMatchCreated"] | components["schemas"]["SeatsCut"] | components["schemas"]["TableEvent"] | components["schemas"]["FormatGameWon"] | components["schemas"]["FormatMatchWon"]) | components["schemas"]["OtherEvent"];
             result: string;
             /** @default null */
             reason: string | null;
