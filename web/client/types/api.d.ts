@@ -511,7 +511,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a round now, or bring its start forward */
+        /** Start a round now, or move its start */
         post: operations["startRound"];
         delete?: never;
         options?: never;
