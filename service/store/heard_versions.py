@@ -11,7 +11,9 @@ term ends whenever listening stops or a stream is heard of without its version.
 
 What the delay leaves open is a client's own command, answered by another process a moment
 before: its wake-up may still be on its way. A reader therefore also names the version it knows
-(``MatchStreams.current``), and a state below it is never taken as current.
+(``MatchStreams.current``), and a state below it is never taken as current. A wake-up can also
+be lost (its sender's connection dropped, its process died after the commit): a state is
+therefore provable only for ``PROVEN_SECONDS`` after the read or append it came from.
 """
 
 from __future__ import annotations

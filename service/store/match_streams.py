@@ -27,6 +27,7 @@ has just answered may still be on its way, and the client that sent it must see 
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -153,6 +154,12 @@ _STATE_ENCODER = msgspec.msgpack.Encoder()
 _STATE_DECODERS: dict[type[Any], msgspec.msgpack.Decoder[Any]] = {}
 
 
+# How long a cached state stays provable after the read or append it came from: a wake-up can
+# be lost (its sender's connection dropped, or its process died between a commit and the
+# wake-up), and a lost one must not leave a state taken for current for longer than this.
+PROVEN_SECONDS = 1.0
+
+
 def _state_decoder(state: type[Any]) -> msgspec.msgpack.Decoder[Any]:
     """One decoder per state type, made once: making one costs more than a load."""
     if state not in _STATE_DECODERS:
@@ -169,6 +176,7 @@ class MatchStreams(Generic[S, E]):
         snapshot_every: int = 50,
         cache_size: int = 2048,
         heard: HeardVersions | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None: ...
 
     @overload
@@ -180,6 +188,7 @@ class MatchStreams(Generic[S, E]):
         snapshot_every: int = 50,
         cache_size: int = 2048,
         heard: HeardVersions | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None: ...
 
     def __init__(
@@ -190,17 +199,20 @@ class MatchStreams(Generic[S, E]):
         snapshot_every: int = 50,
         cache_size: int = 2048,
         heard: HeardVersions | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         """``heard``: what the wake-ups tell of each stream's version; without it (or while it
-        does not listen) ``current`` proves nothing and every read reads."""
+        does not listen) ``current`` proves nothing and every read reads. ``monotonic``: the
+        seconds ``current`` counts a state's age by (``PROVEN_SECONDS``)."""
         self.store = store
         self.kind: StreamKind[S, E] = kind
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
         self._cache: OrderedDict[str, Loaded[S]] = OrderedDict()
         self._heard = heard
-        # The listening term each cached state was taken in (``HeardVersions.term``).
-        self._terms: dict[str, int | None] = {}
+        self._monotonic = monotonic
+        # The listening term each cached state was taken in (``HeardVersions.term``), and when.
+        self._terms: dict[str, tuple[int | None, float]] = {}
         # The version this process's last append to each match reached: a conflict with an
         # append made here after a command's start is a race between two commands handled
         # here, not a stale cache (``caught_up``).
@@ -229,6 +241,7 @@ class MatchStreams(Generic[S, E]):
             snapshot_every=self._snapshot_every,
             cache_size=self._cache_size,
             heard=self._heard,
+            monotonic=self._monotonic,
         )
 
     def cached(self, match_id: str) -> Loaded[S] | None:
@@ -243,15 +256,13 @@ class MatchStreams(Generic[S, E]):
     def current(self, match_id: str, known: int) -> Loaded[S] | None:
         """The cached state, unread, when it is provably current: at ``known`` (a version the
         reader has seen) or later, and at every version the wake-ups have told of since it was
-        cached; None otherwise (then ``load``)."""
+        cached, at most ``PROVEN_SECONDS`` ago; None otherwise (then ``load``)."""
         cached = self._cache.get(match_id)
-        if (
-            cached is None
-            or cached.version < known
-            or self._heard is None
-            or not self._heard.proves(
-                self.stream_id(match_id), cached.version, self._terms.get(match_id)
-            )
+        if cached is None or cached.version < known or self._heard is None:
+            return None
+        term, at = self._terms.get(match_id, (None, 0.0))
+        if self._monotonic() - at > PROVEN_SECONDS or not self._heard.proves(
+            self.stream_id(match_id), cached.version, term
         ):
             return None
         self._cache.move_to_end(match_id)
@@ -351,10 +362,12 @@ class MatchStreams(Generic[S, E]):
             return None
         return Loaded(self._state_decoder.decode(snapshot.data), snapshot.version)
 
-    def _term(self) -> int | None:
-        return None if self._heard is None else self._heard.term()
+    def _term(self) -> tuple[int | None, float]:
+        return (None if self._heard is None else self._heard.term(), self._monotonic())
 
-    def _remember(self, match_id: str, loaded: Loaded[S], term: int | None = None) -> None:
+    def _remember(
+        self, match_id: str, loaded: Loaded[S], term: tuple[int | None, float] = (None, 0.0)
+    ) -> None:
         cached = self._cache.get(match_id)
         if cached is None or cached.version <= loaded.version:
             self._cache[match_id] = loaded

@@ -11,7 +11,7 @@ import pytest
 from adapters.memory.event_store import InMemoryEventStore
 from domain import Cut, RuleOptions, StartMatch, decide, new_match
 from service.store.heard_versions import HeardVersions
-from service.store.match_streams import Loaded, MatchStreams
+from service.store.match_streams import PROVEN_SECONDS, Loaded, MatchStreams
 
 SEED = "ab" * 32
 
@@ -115,3 +115,17 @@ async def test_without_wake_ups_nothing_cached_is_current() -> None:
     not_listening = MatchStreams(InMemoryEventStore(), heard=HeardVersions())
     loaded = await started(not_listening)
     assert not_listening.current("m", loaded.version) is None
+
+
+async def test_a_state_is_provable_only_for_a_while_after_its_read_or_append() -> None:
+    """A wake-up can be lost (its process died between the commit and the wake-up): a state
+    not read or appended again within ``PROVEN_SECONDS`` is read."""
+    now = [100.0]
+    streams = MatchStreams(InMemoryEventStore(), heard=listening(), monotonic=lambda: now[0])
+    loaded = await started(streams)
+    now[0] += PROVEN_SECONDS
+    assert streams.current("m", loaded.version) is not None
+    now[0] += 0.001
+    assert streams.current("m", loaded.version) is None
+    await streams.load("m")
+    assert streams.current("m", loaded.version) is not None
