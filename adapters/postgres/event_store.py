@@ -175,7 +175,7 @@ class PostgresEventStore:
         if outcome == "appended":
             self._heads.saw(stream_id, row[3], row[5])
             if self._wakeups is not None and wakes_readers(stream_id):
-                self._wakeups.appended(stream_id)
+                self._wakeups.appended(stream_id, row[3])
         return append_outcome(stream_id, expected_version, rows)
 
     async def _previous_hash(self, stream_id: str, expected_version: int) -> bytes:
