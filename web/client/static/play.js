@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { clockReading } from "./clock.js";
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 import { follow } from "./live.js";
 import { moveLog } from "./move_log.js";
 import { KEYS, hand, keepFocus, knockChoices, knockOnTable, moveFocus, table } from "./moves.js";
@@ -46,7 +47,7 @@ export async function playScreen(root, matchId, key) {
   const board = el("div", { class: "board" });
   const moves = moveLog();
   root.replaceChildren(
-    el("section", { class: "play", "aria-label": "Your table" }, [status, clock, moves.latest, board, moves.log, moves.spoken]),
+    el("section", { class: "play", "aria-label": t("play.label") }, [status, clock, moves.latest, board, moves.log, moves.spoken]),
   );
 
   const tick = () => {
@@ -94,7 +95,7 @@ export async function playScreen(root, matchId, key) {
   /** @param {unknown} error */
   const failed = (error) => {
     if (error instanceof api.ApiError) {
-      problem = error.message;
+      problem = api.problemText(error);
     } else {
       unreachable = true;
       problem = null;
@@ -152,7 +153,7 @@ export async function playScreen(root, matchId, key) {
       localStorage.setItem(`gin:seat:${created.match_id}`, JSON.stringify(seat));
       location.hash = `#/play/${created.match_id}`;
     } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
+      problem = api.problemText(error);
       render();
     }
   };
@@ -186,7 +187,7 @@ export async function playScreen(root, matchId, key) {
       lastGame(current, seats),
       over(current, seats, matchId, playAgain),
     ];
-    status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" || unreachable ? "Reconnecting…" : null]
+    status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" || unreachable ? t("status.reconnecting") : null]
       .filter(Boolean)
       .join(" · ");
     const focused = document.activeElement;
