@@ -107,8 +107,13 @@ async function joinMatch(inviteCode) {
   }
 }
 
+// Each routing counts: a screen whose modules arrive after a later routing (the person went on
+// meanwhile) is not drawn over the later one.
+let routed = 0;
+
 async function route() {
   document.onkeydown = null;
+  const mine = ++routed;
   const [, screen, argument] = location.hash.split("/");
   if (screen === "play" && argument) {
     const key = kept(argument);
@@ -118,12 +123,12 @@ async function route() {
     }
     // The table's modules load when a table opens: the first screen is the lobby.
     const { playScreen } = await import("./play.js");
-    await playScreen(main, argument, key);
+    if (mine === routed) await playScreen(main, argument, key);
   } else if (screen === "join" && argument) {
     await joinMatch(argument);
   } else if (screen === "replay") {
     const { replayScreen } = await import("./replay.js");
-    await replayScreen(main, argument ?? null);
+    if (mine === routed) await replayScreen(main, argument ?? null);
   } else {
     lobby();
   }
