@@ -97,6 +97,14 @@ export async function send(matchId, token, command) {
   return /** @type {MatchView | FormatMatchView} */ (await call(path, { method: "POST", token, body: command }));
 }
 
+/** A rematch of a finished match, offered by a player with an account to the other players
+ * of it (bots where bots played); ``credential`` is the player's.
+ * @param {string} matchId @param {string} credential */
+export async function rematch(matchId, credential) {
+  const path = `/players/me/matches/${matchId}/rematch`;
+  return /** @type {Schemas["NewInvite"]} */ (await call(path, { method: "POST", token: credential }));
+}
+
 /** @param {string} matchId @param {string} token */
 export async function streamTicket(matchId, token) {
   const path = `/matches/${matchId}/stream-tickets`;

@@ -28,8 +28,8 @@ const LONGEST_RETRY_MS = 4000;
 export async function playScreen(root, matchId, key) {
   /** @type {AnyView | null} */
   let view = null;
-  // Three or four players: each seat's bot level, and the last round's ended hands, read from
-  // the public summary (a two-player view holds its last hand itself).
+  // Each seat's bot level (null for a person), and with three or four players the last round's
+  // ended hands, read from the public summary (a two-player view holds its last hand itself).
   /** @type {(string | null)[]} */
   let bots = [];
   /** @type {import("./results.js").EndedHand[]} */
@@ -68,6 +68,12 @@ export async function playScreen(root, matchId, key) {
       endedRound = next.last_round?.round ?? 0;
       // Read again with the next view should this read fail.
       readSummary(next).catch(() => (endedRound = -1));
+    } else if (next.kind === "two_players" && next.phase === "match_over" && key.account && !bots.length) {
+      // Whether a person holds the other seat (a rematch is offered to people only).
+      api.summary(matchId).then((summary) => {
+        bots = summary.players.map((player) => player.bot ?? null);
+        render();
+      }).catch(() => {});
     }
     render();
   };
@@ -158,6 +164,21 @@ export async function playScreen(root, matchId, key) {
     }
   };
 
+  // A player with an account offers the other players a rematch (their inboxes are told); the
+  // page keeps the credential as the new match's key, as it opens seat 0 there too.
+  const rematch = async () => {
+    try {
+      const created = await api.rematch(matchId, key.token);
+      /** @type {SeatKey} */
+      const seat = { token: key.token, seat: 0, inviteCode: created.invite_code, invites: created.invites, account: true };
+      localStorage.setItem(`gin:seat:${created.match_id}`, JSON.stringify(seat));
+      location.hash = `#/play/${created.match_id}`;
+    } catch (error) {
+      problem = api.problemText(error);
+      render();
+    }
+  };
+
   const toggleKnock = () => {
     knocking = !knocking;
     render();
@@ -185,7 +206,8 @@ export async function playScreen(root, matchId, key) {
       otherTables(seats, matchOver),
       lastResult(current, seats, current.kind !== "two_players" && current.last_round?.round === endedRound ? ended : []),
       lastGame(current, seats),
-      over(current, seats, matchId, playAgain),
+      // A rematch needs people in other seats: against bots only, "Play again".
+      over(current, seats, matchId, key.account && seats.hasPeople() ? { rematch } : { playAgain }),
     ];
     status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" || unreachable ? t("status.reconnecting") : null]
       .filter(Boolean)

@@ -144,9 +144,11 @@ export function lastGame(view, seats) {
   ]);
 }
 
-/** The match's end: who won and by how much, the final scores, and another match.
- * @param {AnyView} view @param {Seats} seats @param {string} matchId @param {() => void} playAgain */
-export function over(view, seats, matchId, playAgain) {
+/** The match's end: who won and by how much, the final scores, and another match: a rematch
+ * offered to the same players, or another match like it.
+ * @param {AnyView} view @param {Seats} seats @param {string} matchId
+ * @param {{ rematch?: () => void, playAgain?: () => void }} again */
+export function over(view, seats, matchId, again) {
   if (view.phase !== "match_over") return null;
   const final = view.scores.match_scores;
   const ranked = [...final].sort((a, b) => b - a);
@@ -158,7 +160,9 @@ export function over(view, seats, matchId, playAgain) {
       view.winner !== null && margin > 0 ? ` ${t("over.margin", { points: points(margin) })}.` : ".",
     ]),
     el("p", {}, [
-      el("button", { type: "button", "data-action": "play-again", onclick: playAgain }, [t("over.playAgain")]),
+      again.rematch
+        ? el("button", { type: "button", "data-action": "rematch", onclick: again.rematch }, [t("over.rematch")])
+        : el("button", { type: "button", "data-action": "play-again", onclick: again.playAgain }, [t("over.playAgain")]),
       " ", el("a", { href: `#/replay/${matchId}` }, [t("over.replay")]), " · ", el("a", { href: "#/" }, [t("lobby.title")]),
     ]),
   ]);

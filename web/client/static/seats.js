@@ -106,6 +106,11 @@ export class Seats {
     };
   }
 
+  /** Whether people (not bots) hold any of the other seats, as far as is known. */
+  hasPeople() {
+    return this.bots.length > 0 && this.bots.some((level, seat) => seat !== this.seat && !level);
+  }
+
   /** The other seat at the seat's own table. */
   opponent() {
     return this.own?.seats.find((seat) => seat !== this.seat) ?? null;

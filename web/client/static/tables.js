@@ -10,7 +10,9 @@ import { endedHand } from "./results.js";
 /** @typedef {import("./seats.js").Seats} Seats */
 /** @typedef {import("./seats.js").SeatedTable} SeatedTable */
 /** @typedef {{ seat: number, invite_code: string }} SeatInvite */
-/** @typedef {{ token: string, seat: number, inviteCode?: string | null, invites?: SeatInvite[] }} SeatKey */
+/** How this browser holds a seat: its token, or the credential of a player with an account
+ * (``account``), which opens the seat too.
+ * @typedef {{ token: string, seat: number, inviteCode?: string | null, invites?: SeatInvite[], account?: boolean }} SeatKey */
 
 /** The invite link last copied and what was said of it. @type {{ link: string, text: string } | null} */
 let copied = null;
