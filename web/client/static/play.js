@@ -15,6 +15,11 @@ import { cutShown, invites, opponent, otherTables } from "./tables.js";
 
 const FIRST_RETRY_MS = 250;
 const LONGEST_RETRY_MS = 4000;
+// Moves after which the turn passes on: an answer that gives the turn straight back holds the
+// other seats' moves too (a bot answers within the command), and the page says so for a
+// moment, while their moves are shown, before offering the seat its next move.
+const PASSES_TURN = new Set(["discard", "pass_upcard", "finish_layoff", "choose_dealer", "knock", "big_gin"]);
+const OTHERS_SHOWN_MS = 500;
 
 /** @typedef {import("./seats.js").AnyView} AnyView */
 /** @typedef {import("./api.js").Action} Action */
@@ -37,6 +42,7 @@ export async function playScreen(root, matchId, key) {
   let endedRound = -1;
   let busy = false;
   let knocking = false;
+  let othersMoving = false;
   /** @type {string | null} */
   let problem = null;
   let connection = "connecting";
@@ -134,12 +140,17 @@ export async function playScreen(root, matchId, key) {
     problem = null;
     knocking = false;
     try {
-      show(await api.send(matchId, key.token, action));
+      const answer = await api.send(matchId, key.token, action);
+      const back = PASSES_TURN.has(action.type) && answer.phase !== "match_over" && new Seats(answer, bots).myTurn;
+      othersMoving = back;
+      show(answer);
+      if (back) await new Promise((resolve) => setTimeout(resolve, OTHERS_SHOWN_MS));
     } catch (error) {
       failed(error);
       if (error instanceof api.ApiError) await refresh();
     } finally {
       busy = false;
+      othersMoving = false;
       render();
     }
   };
@@ -187,12 +198,13 @@ export async function playScreen(root, matchId, key) {
   function render() {
     if (!view) return;
     const current = view;
-    const actions = current.legal_actions;
+    // While the other seats' moves are shown, the seat's next move waits.
+    const actions = othersMoving ? [] : current.legal_actions;
     const seats = new Seats(current, bots);
     root.dataset.version = String(current.version);
     root.dataset.phase = current.phase;
     root.dataset.players = String(seats.players);
-    root.dataset.turn = seats.myTurn ? "me" : "them";
+    root.dataset.turn = seats.myTurn && !othersMoving ? "me" : "them";
     const side = seats.ownSide();
     const matchOver = current.phase === "match_over";
     const parts = [
@@ -209,7 +221,10 @@ export async function playScreen(root, matchId, key) {
       // A rematch needs people in other seats: against bots only, "Play again".
       over(current, seats, matchId, key.account && seats.hasPeople() ? { rematch } : { playAgain }),
     ];
-    status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" || unreachable ? t("status.reconnecting") : null]
+    const turn = othersMoving
+      ? seats.players === 2 ? t("status.opponentsTurn") : t("status.seatsTurn", { who: seats.name(seats.opponent() ?? 0) })
+      : describeTurn(current, seats);
+    status.textContent = [turn, problem, connection === "reconnecting" || unreachable ? t("status.reconnecting") : null]
       .filter(Boolean)
       .join(" · ");
     const focused = document.activeElement;
@@ -220,7 +235,7 @@ export async function playScreen(root, matchId, key) {
   }
 
   document.onkeydown = (event) => {
-    if (!view || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!view || othersMoving || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.target instanceof HTMLInputElement) return;
     const type = KEYS[/** @type {keyof typeof KEYS} */ (event.key)];
     const action = type && view.legal_actions.find((a) => a.type === type);
