@@ -18,6 +18,7 @@ from web.client import CLIENT_FILES
 
 LOCALES = {"en": "en-GB", "hr": "hr-HR", "ro": "ro-RO"}
 MOVES = 2000
+MATCHES_TRIED = 5
 CARD_LABEL = re.compile(r"(10|[A2-9JQK])[♣♦♥♠]")
 WORD = re.compile(r"[^\W\d_]+")
 # Every text node shown (the language choice, key caps and card faces aside) and every name
@@ -62,6 +63,29 @@ async def shown_words(page: Page) -> dict[str, str]:
     return found
 
 
+async def play_it(page: Page, shown: dict[str, str], screens: set[str]) -> None:
+    """Plays the match to its end, noting each word shown and each kind of screen seen."""
+    for _ in range(MOVES):
+        await expect(page.locator("main[data-turn=me], main[data-phase=match_over]")).to_have_count(
+            1, timeout=15_000
+        )
+        # The table mid-hand, the last hand's and game's summaries, the match's end.
+        for screen, selector in (
+            ("table", ".hand"),
+            ("hand summary", ".ended-hand"),
+            ("match summary", ".over"),
+        ):
+            if await page.locator(selector).count():
+                screens.add(screen)
+        for word, line in (await shown_words(page)).items():
+            shown.setdefault(word, line)
+        if await match_over(page):
+            return
+        if await my_turn(page):
+            await play_one_move(page, keyboard=False)
+    raise AssertionError("the match did not end")
+
+
 async def start(page: Page, players: int, game_target: int) -> None:
     await page.locator("#players").select_option(str(players))
     await page.locator("#game-target").fill(str(game_target))
@@ -78,27 +102,15 @@ async def test_a_whole_match_speaks_one_language(pages: Pages, language: str, pl
     await expect(page.locator("html")).to_have_attribute("lang", language)
     await page.locator("[data-start=bot]").wait_for()
     shown = await shown_words(page)  # the lobby
-    await start(page, players, 10 if players == 2 else 40)
     screens = {"lobby"}
-    for _ in range(MOVES):
-        await expect(page.locator("main[data-turn=me], main[data-phase=match_over]")).to_have_count(
-            1, timeout=15_000
-        )
-        # The table mid-hand, the last hand's and game's summaries, the match's end.
-        for screen, selector in (
-            ("table", ".hand"),
-            ("hand summary", ".ended-hand"),
-            ("match summary", ".over"),
-        ):
-            if await page.locator(selector).count():
-                screens.add(screen)
-        for word, line in (await shown_words(page)).items():
-            shown.setdefault(word, line)
-        if await match_over(page):
+    # At three seats the bots may play a short match to its end while the person sits out:
+    # then another match, until one showed every screen.
+    for _ in range(MATCHES_TRIED):
+        await page.goto("/#/")
+        await start(page, players, 10 if players == 2 else 40)
+        await play_it(page, shown, screens)
+        if screens == {"lobby", "table", "hand summary", "match summary"}:
             break
-        if await my_turn(page):
-            await play_one_move(page, keyboard=False)
-    assert await match_over(page), "the match did not end"
     assert screens == {"lobby", "table", "hand summary", "match summary"}, screens
 
     known = catalogue_words(language)
