@@ -13,14 +13,16 @@ from tests.browser.table import board, match_over, my_turn, play_one_move
 from tests.browser.test_play import start
 
 MOVES = 80
-# Every state the status line and the board's turn were in, in order, kept by the page itself.
+# Every state of the status line, the board's turn, its moves offered and the version of the
+# view drawn, in order, kept by the page itself.
 WATCH = """() => {
   window.seen = [];
   const note = () => {
     const status = document.querySelector(".play .status");
     const main = document.querySelector("main");
     const buttons = document.querySelectorAll(".hand button").length;
-    const entry = [status?.textContent ?? "", main?.dataset.turn ?? "", buttons];
+    const at = main?.dataset.version ?? "";
+    const entry = [status?.textContent ?? "", main?.dataset.turn ?? "", buttons, at];
     const last = window.seen.at(-1);
     if (!last || last.join() !== entry.join()) window.seen.push(entry);
   };
@@ -30,7 +32,7 @@ WATCH = """() => {
 OPPONENT = {2: "Your opponent's turn.", 3: "(simple bot)'s turn.", 4: "(simple bot)'s turn."}
 
 
-async def seen(page: Page) -> list[tuple[str, str, int]]:
+async def seen(page: Page) -> list[tuple[str, str, int, str]]:
     return [tuple(entry) for entry in await page.evaluate("() => window.seen")]
 
 
@@ -56,14 +58,17 @@ async def test_the_opponents_turn_is_shown_while_the_bots_move(pages: Pages, pla
             continue
         await expect(board(page)).to_have_attribute("data-turn", "me", timeout=15_000)
         after = (await seen(page))[before:]
-        if not any(turn == "them" for _, turn, _ in after):
+        if not any(turn == "them" for _, turn, _, _ in after):
             continue  # the hand ended with this move
         # No move offered while it is not the person's turn.
-        assert all(buttons == 0 for _, turn, buttons in after if turn == "them"), after
+        assert all(buttons == 0 for _, turn, buttons, _ in after if turn == "them"), after
         assert after[-1][1] == "me", after
         if after[-1][0].startswith("Your turn"):
-            # The bots drew and discarded: their turn was said before the person's again.
-            waiting = [text for text, turn, _ in after[:-1] if turn == "them"]
+            # The bots drew and discarded: their turn was said before the person's again, with
+            # the view that holds their moves already in hand (not only while the page happened
+            # to read the view before the bots had moved).
+            final = after[-1][3]
+            waiting = [text for text, turn, _, at in after[:-1] if turn == "them" and at == final]
             assert any(text.endswith(OPPONENT[players]) for text in waiting), after
             turns_back += 1
     assert turns_back >= 1
