@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import statistics
 import subprocess
 import time
 from collections.abc import Iterator
@@ -192,9 +191,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="repetitions (5)")
     parser.add_argument("--clients", type=int, default=8, help="clients in all (8)")
     args = parser.parse_args()
-    with bench_database(args.database_url, "gin_two") as url:
-        with processes(url, 1) as one, processes(url, 2) as two:
-            pairs = asyncio.run(run_all(args, one, two, postmaster_pid(url)))
+    with (
+        bench_database(args.database_url, "gin_two") as url,
+        processes(url, 1) as one,
+        processes(url, 2) as two,
+    ):
+        pairs = asyncio.run(run_all(args, one, two, postmaster_pid(url)))
     print_summary(args, pairs)
 
 
