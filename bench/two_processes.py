@@ -139,10 +139,10 @@ async def run_all(
         c2 = await measure(two, args.clients, args.seconds, postgres)
         pairs.append((c1, c2))
         for name, m in (("C1", c1), ("C2", c2)):
-            servers = " + ".join(f"{s:.2f}" for s in m.shares.servers)
+            used = " + ".join(f"{s:.2f}" for s in m.shares.servers)
             print(
                 f"  repeat {repeat + 1} {name}: {m.run.rate:6.0f} cmd/s, errors {m.run.errors}; "
-                f"cores used: server {servers}, PostgreSQL {m.shares.postgres:.2f}, "
+                f"cores used: server {used}, PostgreSQL {m.shares.postgres:.2f}, "
                 f"client {m.shares.client:.2f}, whole machine {m.shares.machine:.2f} of {cores}",
                 flush=True,
             )
