@@ -30,15 +30,16 @@ from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
 from adapters.postgres.append_statement import (
-    APPEND,
-    APPEND_BEFORE_0021,
+    APPENDS,
     COLUMNS,
     append_outcome,
     append_params,
 )
 from adapters.postgres.heads import Heads
+from adapters.postgres.match_ids import match_id_of_stream, match_ids_of_streams
 from adapters.postgres.pool import open_guarded_pool
 from adapters.postgres.wakeup_sender import WakeupSender
+from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
     IdempotentAppend,
@@ -59,7 +60,8 @@ from service.store.live_streams import wakes_readers
 APPEND_TRIES = 3
 
 READ_STREAM = f"""
-SELECT {COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version
+SELECT {COLUMNS} FROM events
+WHERE match_id = %s AND stream_id = %s AND version > %s ORDER BY version
 """
 
 READ_ALL_FROM_START = f"""
@@ -83,7 +85,8 @@ LIMIT %s
 # horizon. A match's streams hold thousands of events at most, however long the log.
 READ_STREAMS_IN_LOG = f"""
 WITH wanted AS MATERIALIZED (
-    SELECT {COLUMNS}, transaction_id FROM events WHERE stream_id = ANY(%(streams)s)
+    SELECT {COLUMNS}, transaction_id FROM events
+    WHERE match_id = ANY(%(matches)s) AND stream_id = ANY(%(streams)s)
 )
 SELECT {COLUMNS} FROM wanted
 WHERE (%(after)s = 0 OR (transaction_id, position) >
@@ -93,20 +96,30 @@ ORDER BY transaction_id, position
 LIMIT %(limit)s
 """
 
+# By the key alone: the port's lookup names no stream (the service's keys name their match).
 FIND_IDEMPOTENT = """
 SELECT k.fingerprint, k.stream_id, k.first_version, k.last_version, k.positions, e.hash
 FROM idempotency_keys k
-LEFT JOIN events e ON e.stream_id = k.stream_id AND e.version = k.last_version
+LEFT JOIN events e
+    ON e.match_id = k.match_id AND e.stream_id = k.stream_id AND e.version = k.last_version
 WHERE k.key = %s
 """
 
 SAVE_SNAPSHOT = """
-INSERT INTO snapshots AS s (stream_id, version, state_type, data) VALUES (%s, %s, %s, %s)
+INSERT INTO snapshots AS s (match_id, stream_id, version, state_type, data)
+VALUES (%s, %s, %s, %s, %s)
 ON CONFLICT (stream_id) DO UPDATE
 SET version = excluded.version, state_type = excluded.state_type, data = excluded.data,
     saved_at = now()
 WHERE s.version <= excluded.version
 """
+
+READ_HEAD = "SELECT version, last_hash FROM streams WHERE match_id = %s AND stream_id = %s"
+LOAD_SNAPSHOT = """
+SELECT stream_id, version, state_type, data FROM snapshots WHERE match_id = %s AND stream_id = %s
+"""
+# Whether a cursor names an event of the log: by position, which is global.
+POSITION_EXISTS = "SELECT 1 FROM events WHERE position = %s"
 
 
 Pool = AsyncConnectionPool[AsyncConnection[TupleRow]]
@@ -120,7 +133,8 @@ class PostgresEventStore:
         ``wake_match_streams=False`` sends no wake-ups (for benchmarks: live streams off)."""
         self._pool = pool
         self._heads = Heads()
-        self._before_0021 = False
+        # Which of ``APPENDS`` the database has: the newest, until it answers it has not.
+        self._append = 0
         self._wakeups: WakeupSender | None = None
         if wake_match_streams:
             # Wake-ups go through a connection of their own, to the pool's database.
@@ -194,8 +208,14 @@ class PostgresEventStore:
         except psycopg.errors.UniqueViolation as error:
             if error.diag.constraint_name != "idempotency_keys_pkey":
                 raise
-            # Another stream's append took this key while we ran; now the key is visible.
+        # Another append took this key while we ran: now the key is visible to the statement,
+        # unless it is another match's (the statement looks keys up within the match).
+        try:
             return await self._call_append(params)
+        except psycopg.errors.UniqueViolation as error:
+            if error.diag.constraint_name != "idempotency_keys_pkey":
+                raise
+            raise IdempotencyKeyReused() from None
 
     async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
         async with self._pool.connection() as connection:
@@ -209,13 +229,16 @@ class PostgresEventStore:
 
     async def _call_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         try:
-            try:
-                rows = await self._execute_append(params)
-            except psycopg.errors.UndefinedFunction:
-                # A database before 0021 (0009's function only), or one whose upgrade has
-                # since dropped 0009's: the other one is there.
-                self._before_0021 = not self._before_0021
-                rows = await self._execute_append(params)
+            for tries_left in reversed(range(len(APPENDS))):
+                try:
+                    rows = await self._execute_append(params)
+                    break
+                except psycopg.errors.UndefinedFunction:
+                    # A database before 0027 (or 0021), or one whose upgrade has since added
+                    # (or dropped) a function: one of the others is there.
+                    if not tries_left:
+                        raise
+                    self._append = (self._append + 1) % len(APPENDS)
         except psycopg.DataError as error:
             # In practice: data that is not UTF-8 JSON, which the jsonb column refuses.
             raise MalformedEvent(f"the events cannot be stored: {error}") from error
@@ -223,9 +246,8 @@ class PostgresEventStore:
         return rows
 
     async def _execute_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        statement, sent = APPEND, params
-        if self._before_0021:
-            statement, sent = APPEND_BEFORE_0021, tuple(params[i] for i in (0, 1, 3, 4, 5, 7, 8))
+        statement, places = APPENDS[self._append]
+        sent = params if self._append == 0 else tuple(params[i] for i in places)
         async with self._pool.connection() as connection:
             cursor = await connection.execute(statement, sent)
             return await cursor.fetchall()
@@ -239,7 +261,9 @@ class PostgresEventStore:
     async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
         async with self._pool.connection() as connection:
             cursor = connection.cursor(row_factory=args_row(StoredEvent))
-            await cursor.execute(READ_STREAM, (stream_id, after_version))
+            await cursor.execute(
+                READ_STREAM, (match_id_of_stream(stream_id), stream_id, after_version)
+            )
             events = await cursor.fetchall()
         if events:
             self._heads.saw(stream_id, events[-1].version, events[-1].hash)
@@ -255,9 +279,7 @@ class PostgresEventStore:
             await cursor.execute(READ_ALL_AFTER, (after_position, limit))
             page = await cursor.fetchall()
             if not page:
-                known = await connection.execute(
-                    "SELECT 1 FROM events WHERE position = %s", (after_position,)
-                )
+                known = await connection.execute(POSITION_EXISTS, (after_position,))
                 if await known.fetchone() is None:
                     raise UnknownPosition(after_position)
             return page
@@ -266,15 +288,18 @@ class PostgresEventStore:
         self, stream_ids: Collection[str], *, after_position: int = 0, limit: int = 1000
     ) -> list[StoredEvent]:
         check_page(after_position, limit)
-        params = {"streams": list(stream_ids), "after": after_position, "limit": limit}
+        params = {
+            "matches": match_ids_of_streams(stream_ids),
+            "streams": list(stream_ids),
+            "after": after_position,
+            "limit": limit,
+        }
         async with self._pool.connection() as connection:
             cursor = connection.cursor(row_factory=args_row(StoredEvent))
             await cursor.execute(READ_STREAMS_IN_LOG, params)
             page = await cursor.fetchall()
             if not page and after_position > 0:
-                known = await connection.execute(
-                    "SELECT 1 FROM events WHERE position = %s", (after_position,)
-                )
+                known = await connection.execute(POSITION_EXISTS, (after_position,))
                 if await known.fetchone() is None:
                     raise UnknownPosition(after_position)
             return page
@@ -315,7 +340,7 @@ class PostgresEventStore:
     async def _head(self, stream_id: str) -> tuple[int, bytes]:
         async with self._pool.connection() as connection:
             cursor = await connection.execute(
-                "SELECT version, last_hash FROM streams WHERE stream_id = %s", (stream_id,)
+                READ_HEAD, (match_id_of_stream(stream_id), stream_id)
             )
             row = await cursor.fetchone()
         if row is None:
@@ -327,12 +352,11 @@ class PostgresEventStore:
         # One snapshot for head and events, so an append in between cannot look like tampering.
         async with self._pool.connection() as connection, connection.transaction():
             await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            cursor = await connection.execute(
-                "SELECT version, last_hash FROM streams WHERE stream_id = %s", (stream_id,)
-            )
+            match_id = match_id_of_stream(stream_id)
+            cursor = await connection.execute(READ_HEAD, (match_id, stream_id))
             head = await cursor.fetchone()
             events_cursor = connection.cursor(row_factory=args_row(StoredEvent))
-            await events_cursor.execute(READ_STREAM, (stream_id, 0))
+            await events_cursor.execute(READ_STREAM, (match_id, stream_id, 0))
             events = await events_cursor.fetchall()
         head_version, head_hash = (head[0], head[1]) if head else (0, GENESIS)
         return verify_chain(stream_id, events, head_version, head_hash)
@@ -342,15 +366,14 @@ class PostgresEventStore:
     ) -> None:
         check_snapshot(version, await self.stream_version(stream_id))
         async with self._pool.connection() as connection:
-            await connection.execute(SAVE_SNAPSHOT, (stream_id, version, state_type, data))
+            await connection.execute(
+                SAVE_SNAPSHOT, (match_id_of_stream(stream_id), stream_id, version, state_type, data)
+            )
 
     async def load_snapshot(self, stream_id: str) -> Snapshot | None:
         async with self._pool.connection() as connection:
             cursor = connection.cursor(row_factory=args_row(Snapshot))
-            await cursor.execute(
-                "SELECT stream_id, version, state_type, data FROM snapshots WHERE stream_id = %s",
-                (stream_id,),
-            )
+            await cursor.execute(LOAD_SNAPSHOT, (match_id_of_stream(stream_id), stream_id))
             return await cursor.fetchone()
 
 
