@@ -11,14 +11,14 @@ NEXT_WAKEUP = "SELECT min(greatest(due_at, lease_until)) FROM match_deadlines"
 
 CLAIM = """
 WITH due AS (
-    SELECT stream_id FROM match_deadlines
+    SELECT match_id, stream_id FROM match_deadlines
     WHERE due_at <= %(now)s AND (lease_until IS NULL OR lease_until <= %(now)s)
     ORDER BY due_at
     LIMIT %(limit)s
     FOR UPDATE SKIP LOCKED
 )
 UPDATE match_deadlines d SET lease_until = %(lease_until)s
-FROM due WHERE d.stream_id = due.stream_id
+FROM due WHERE d.match_id = due.match_id AND d.stream_id = due.stream_id
 RETURNING d.stream_id, d.due_at
 """
 

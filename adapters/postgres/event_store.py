@@ -339,9 +339,7 @@ class PostgresEventStore:
 
     async def _head(self, stream_id: str) -> tuple[int, bytes]:
         async with self._pool.connection() as connection:
-            cursor = await connection.execute(
-                READ_HEAD, (match_id_of_stream(stream_id), stream_id)
-            )
+            cursor = await connection.execute(READ_HEAD, (match_id_of_stream(stream_id), stream_id))
             row = await cursor.fetchone()
         if row is None:
             return 0, GENESIS
