@@ -20,6 +20,7 @@ from service.ports.event_store import NewEvent
 from service.store.hash_chain import GENESIS
 from service.store.match_stream_names import MatchStream
 from service.store.upcasting import canonical_json
+from tests.app_login import as_app
 
 _names = itertools.count()
 TABLES = (
@@ -173,3 +174,20 @@ async def test_an_append_naming_another_match_than_its_streams_is_refused(
         with pytest.raises(psycopg.errors.InvalidParameterValue):
             await connection.execute(APPEND, tuple(params))
     assert await pg_store.stream_version(stream) == 0
+
+
+def test_the_app_role_s_rows_written_without_the_match_id_get_it(database_url: str) -> None:
+    # As a server of the release before 0027 saves a snapshot and claims an idle match.
+    stream = f"fairness-{MATCH}"
+    with psycopg.connect(as_app(database_url), autocommit=True) as connection:
+        connection.execute(
+            "INSERT INTO snapshots (stream_id, version, state_type, data) "
+            "VALUES (%s, 1, 'state', '{}')",
+            (stream,),
+        )
+        connection.execute(
+            "INSERT INTO match_abandon_claims (stream_id, lease_until) VALUES (%s, now())",
+            (stream,),
+        )
+    for table in ("snapshots", "match_abandon_claims"):
+        assert match_ids(database_url, table)[stream] == uuid.UUID(MATCH)
