@@ -31,13 +31,21 @@ from psycopg_pool import AsyncConnectionPool
 
 from adapters.postgres.append_statement import (
     APPENDS,
-    COLUMNS,
     append_outcome,
     append_params,
 )
 from adapters.postgres.heads import Heads
 from adapters.postgres.match_ids import match_id_of_stream, match_ids_of_streams
 from adapters.postgres.pool import open_guarded_pool
+from adapters.postgres.stream_statements import (
+    BEFORE_0027,
+    BY_MATCH,
+    POSITION_EXISTS,
+    READ_ALL_AFTER,
+    READ_ALL_FROM_START,
+    Statements,
+    has_match_ids,
+)
 from adapters.postgres.wakeup_sender import WakeupSender
 from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
@@ -59,69 +67,6 @@ from service.store.live_streams import wakes_readers
 # Tries of an append: a stale cached head costs one more, a head moved mid-statement one more.
 APPEND_TRIES = 3
 
-READ_STREAM = f"""
-SELECT {COLUMNS} FROM events
-WHERE match_id = %s AND stream_id = %s AND version > %s ORDER BY version
-"""
-
-READ_ALL_FROM_START = f"""
-SELECT {COLUMNS} FROM events
-WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY transaction_id, position
-LIMIT %s
-"""
-
-READ_ALL_AFTER = f"""
-SELECT {COLUMNS} FROM events
-WHERE (transaction_id, position) > (SELECT transaction_id, position FROM events WHERE position = %s)
-  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY transaction_id, position
-LIMIT %s
-"""
-
-# The named streams' rows are read whole through the (stream_id, version) index (MATERIALIZED:
-# else the planner may walk the log's own order until LIMIT rows turn up, reading all of it
-# for a stream with few events), then put in the log's order and cut at READ_ALL_AFTER's
-# horizon. A match's streams hold thousands of events at most, however long the log.
-READ_STREAMS_IN_LOG = f"""
-WITH wanted AS MATERIALIZED (
-    SELECT {COLUMNS}, transaction_id FROM events
-    WHERE match_id = ANY(%(matches)s) AND stream_id = ANY(%(streams)s)
-)
-SELECT {COLUMNS} FROM wanted
-WHERE (%(after)s = 0 OR (transaction_id, position) >
-       (SELECT transaction_id, position FROM events WHERE position = %(after)s))
-  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY transaction_id, position
-LIMIT %(limit)s
-"""
-
-# By the key alone: the port's lookup names no stream (the service's keys name their match).
-FIND_IDEMPOTENT = """
-SELECT k.fingerprint, k.stream_id, k.first_version, k.last_version, k.positions, e.hash
-FROM idempotency_keys k
-LEFT JOIN events e
-    ON e.match_id = k.match_id AND e.stream_id = k.stream_id AND e.version = k.last_version
-WHERE k.key = %s
-"""
-
-SAVE_SNAPSHOT = """
-INSERT INTO snapshots AS s (match_id, stream_id, version, state_type, data)
-VALUES (%s, %s, %s, %s, %s)
-ON CONFLICT (stream_id) DO UPDATE
-SET version = excluded.version, state_type = excluded.state_type, data = excluded.data,
-    saved_at = now()
-WHERE s.version <= excluded.version
-"""
-
-READ_HEAD = "SELECT version, last_hash FROM streams WHERE match_id = %s AND stream_id = %s"
-LOAD_SNAPSHOT = """
-SELECT stream_id, version, state_type, data FROM snapshots WHERE match_id = %s AND stream_id = %s
-"""
-# Whether a cursor names an event of the log: by position, which is global.
-POSITION_EXISTS = "SELECT 1 FROM events WHERE position = %s"
-
-
 Pool = AsyncConnectionPool[AsyncConnection[TupleRow]]
 # Seconds a request waits for a connection before the database counts as unavailable.
 DEFAULT_TIMEOUT = 2.0
@@ -135,6 +80,8 @@ class PostgresEventStore:
         self._heads = Heads()
         # Which of ``APPENDS`` the database has: the newest, until it answers it has not.
         self._append = 0
+        # Whether its rows carry their match id (migration 0027), once asked.
+        self._by_match: bool | None = None
         self._wakeups: WakeupSender | None = None
         if wake_match_streams:
             # Wake-ups go through a connection of their own, to the pool's database.
@@ -219,7 +166,8 @@ class PostgresEventStore:
 
     async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
         async with self._pool.connection() as connection:
-            cursor = await connection.execute(FIND_IDEMPOTENT, (idempotency_key,))
+            statements = await self._statements(connection)
+            cursor = await connection.execute(statements.find_idempotent, (idempotency_key,))
             row = await cursor.fetchone()
         if row is None:
             return None
@@ -252,6 +200,13 @@ class PostgresEventStore:
             cursor = await connection.execute(statement, sent)
             return await cursor.fetchall()
 
+    async def _statements(self, connection: AsyncConnection[TupleRow]) -> Statements:
+        """This database's statements: by match from migration 0027 on. Asked once: a database
+        upgraded while this process runs is served as it was found (both work on it)."""
+        if self._by_match is None:
+            self._by_match = await has_match_ids(connection)
+        return BY_MATCH if self._by_match else BEFORE_0027
+
     async def close_wakeups(self) -> None:
         """Send the wake-ups of every append so far and close the connection they go through
         (an append after this opens it again)."""
@@ -260,9 +215,10 @@ class PostgresEventStore:
 
     async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
         async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
             cursor = connection.cursor(row_factory=args_row(StoredEvent))
             await cursor.execute(
-                READ_STREAM, (match_id_of_stream(stream_id), stream_id, after_version)
+                statements.read_stream, (match_id_of_stream(stream_id), stream_id, after_version)
             )
             events = await cursor.fetchall()
         if events:
@@ -295,8 +251,9 @@ class PostgresEventStore:
             "limit": limit,
         }
         async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
             cursor = connection.cursor(row_factory=args_row(StoredEvent))
-            await cursor.execute(READ_STREAMS_IN_LOG, params)
+            await cursor.execute(statements.read_streams_in_log, params)
             page = await cursor.fetchall()
             if not page and after_position > 0:
                 known = await connection.execute(POSITION_EXISTS, (after_position,))
@@ -339,7 +296,10 @@ class PostgresEventStore:
 
     async def _head(self, stream_id: str) -> tuple[int, bytes]:
         async with self._pool.connection() as connection:
-            cursor = await connection.execute(READ_HEAD, (match_id_of_stream(stream_id), stream_id))
+            statements = await self._statements(connection)
+            cursor = await connection.execute(
+                statements.read_head, (match_id_of_stream(stream_id), stream_id)
+            )
             row = await cursor.fetchone()
         if row is None:
             return 0, GENESIS
@@ -348,13 +308,15 @@ class PostgresEventStore:
 
     async def verify_stream(self, stream_id: str) -> VerifyReport:
         # One snapshot for head and events, so an append in between cannot look like tampering.
+        async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
         async with self._pool.connection() as connection, connection.transaction():
             await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             match_id = match_id_of_stream(stream_id)
-            cursor = await connection.execute(READ_HEAD, (match_id, stream_id))
+            cursor = await connection.execute(statements.read_head, (match_id, stream_id))
             head = await cursor.fetchone()
             events_cursor = connection.cursor(row_factory=args_row(StoredEvent))
-            await events_cursor.execute(READ_STREAM, (match_id, stream_id, 0))
+            await events_cursor.execute(statements.read_stream, (match_id, stream_id, 0))
             events = await events_cursor.fetchall()
         head_version, head_hash = (head[0], head[1]) if head else (0, GENESIS)
         return verify_chain(stream_id, events, head_version, head_hash)
@@ -364,14 +326,17 @@ class PostgresEventStore:
     ) -> None:
         check_snapshot(version, await self.stream_version(stream_id))
         async with self._pool.connection() as connection:
-            await connection.execute(
-                SAVE_SNAPSHOT, (match_id_of_stream(stream_id), stream_id, version, state_type, data)
-            )
+            statements = await self._statements(connection)
+            params = (match_id_of_stream(stream_id), stream_id, version, state_type, data)
+            await connection.execute(statements.save_snapshot, params)
 
     async def load_snapshot(self, stream_id: str) -> Snapshot | None:
         async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
             cursor = connection.cursor(row_factory=args_row(Snapshot))
-            await cursor.execute(LOAD_SNAPSHOT, (match_id_of_stream(stream_id), stream_id))
+            await cursor.execute(
+                statements.load_snapshot, (match_id_of_stream(stream_id), stream_id)
+            )
             return await cursor.fetchone()
 
 
