@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from adapters.postgres.event_store import Pool
+from adapters.postgres.stream_statements import has_match_ids
 from service.ports.idle_matches import IdleMatch
 
 # The last event of each match stream is found by the stream head's version through the
@@ -43,11 +44,40 @@ WITH idle AS (
 SELECT idle.stream_id, idle.version FROM idle JOIN claimed USING (stream_id)
 ORDER BY idle.recorded_at
 """
+# As before migration 0027, for a database it has not reached yet (no match id).
+CLAIM_BEFORE_0027 = """
+WITH idle AS (
+    SELECT s.stream_id, s.version, e.recorded_at
+    FROM streams s
+    JOIN events e ON e.stream_id = s.stream_id AND e.version = s.version
+    WHERE (s.stream_id LIKE 'match-%%' OR s.stream_id LIKE 'format-match-%%')
+      AND e.recorded_at <= %(idle_since)s
+      AND NOT EXISTS (SELECT 1 FROM events w
+                      WHERE w.stream_id = s.stream_id AND w.type = 'match_won')
+      AND NOT EXISTS (SELECT 1 FROM events f
+                      WHERE f.stream_id = s.stream_id AND f.type = 'format_match_won')
+      AND NOT EXISTS (SELECT 1 FROM events x
+                      WHERE x.stream_id = s.stream_id AND x.type = 'match_ended')
+      AND NOT EXISTS (SELECT 1 FROM match_abandon_claims c
+                      WHERE c.stream_id = s.stream_id AND c.lease_until > %(now)s)
+    ORDER BY e.recorded_at
+    LIMIT %(limit)s
+), claimed AS (
+    INSERT INTO match_abandon_claims AS c (stream_id, lease_until)
+    SELECT stream_id, %(lease_until)s FROM idle
+    ON CONFLICT (stream_id) DO UPDATE SET lease_until = EXCLUDED.lease_until
+        WHERE c.lease_until <= %(now)s
+    RETURNING c.stream_id
+)
+SELECT idle.stream_id, idle.version FROM idle JOIN claimed USING (stream_id)
+ORDER BY idle.recorded_at
+"""
 
 
 class PostgresIdleMatches:
     def __init__(self, pool: Pool) -> None:
         self._pool = pool
+        self._by_match: bool | None = None  # whether the rows carry their match id, once asked
 
     async def claim_idle(
         self, idle_since: datetime, now: datetime, *, limit: int, lease_seconds: float
@@ -59,5 +89,8 @@ class PostgresIdleMatches:
             "lease_until": now + timedelta(seconds=lease_seconds),
         }
         async with self._pool.connection() as conn:
-            rows = await (await conn.execute(CLAIM, params)).fetchall()
+            if self._by_match is None:
+                self._by_match = await has_match_ids(conn)
+            claim = CLAIM if self._by_match else CLAIM_BEFORE_0027
+            rows = await (await conn.execute(claim, params)).fetchall()
         return [IdleMatch(stream, int(version)) for stream, version in rows]

@@ -7,13 +7,16 @@ from __future__ import annotations
 import itertools
 import os
 import uuid
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
 
 from adapters.postgres.append_statement import APPEND, APPENDS, append_params
 from adapters.postgres.database import create_database, with_database
+from adapters.postgres.deadlines import PostgresDeadlines
 from adapters.postgres.event_store import PostgresEventStore, open_pool
+from adapters.postgres.idle_matches import PostgresIdleMatches
 from adapters.postgres.match_ids import NIL, match_id_of_stream
 from adapters.postgres.migrate import upgrade
 from service.ports.event_store import NewEvent
@@ -191,3 +194,35 @@ def test_the_app_role_s_rows_written_without_the_match_id_get_it(database_url: s
         )
     for table in ("snapshots", "match_abandon_claims"):
         assert match_ids(database_url, table)[stream] == uuid.UUID(MATCH)
+
+
+@pytest.mark.parametrize("upgraded", [False, True], ids=["before-0027", "after-0027"])
+async def test_a_database_is_served_alike_before_and_after_0027(
+    database_at_0025: str, upgraded: bool
+) -> None:
+    fill_before_0027(database_at_0025)
+    if upgraded:
+        upgrade(database_at_0025)
+    later = datetime(2031, 1, 1, tzinfo=UTC)
+    async with open_pool(database_at_0025) as pool:
+        store = PostgresEventStore(pool, wake_match_streams=False)
+        for stream in STREAMS:
+            assert [e.version for e in await store.read_stream(stream)] == [1, 2, 3]
+            assert (await store.verify_stream(stream)).ok
+            await store.append(stream, [event(n=4)], expected_version=3, idempotency_key=stream)
+            await store.save_snapshot(stream, 4, "state", b"[]")
+            snapshot = await store.load_snapshot(stream)
+            assert snapshot is not None
+            assert (snapshot.version, snapshot.data) == (4, b"[]")
+        found = await store.find_idempotent(STREAMS[0])
+        assert found is not None
+        assert found.result.last_version == 4
+        in_log = await store.read_streams_in_log(STREAMS[:3])
+        assert {e.stream_id for e in in_log} == set(STREAMS[:3])
+        assert store._by_match is upgraded
+        due = await PostgresDeadlines(pool).claim_due(later, limit=10, lease_seconds=1)
+        idle = await PostgresIdleMatches(pool).claim_idle(later, later, limit=10, lease_seconds=1)
+    assert sorted(due) == sorted(STREAMS)
+    assert sorted(m.stream_id for m in idle) == sorted(
+        s for s in STREAMS if s.startswith(("match-", "format-match-"))
+    )
