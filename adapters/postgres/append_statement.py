@@ -1,6 +1,6 @@
 """The statement an append is, its parameters, and what its answer means.
 
-One statement (migration 0027's ``append_events``: 0021's, by match) checks the idempotency key,
+One statement (migration 0026's ``append_events``: 0021's, by match) checks the idempotency key,
 moves the stream's head if it is at the expected version and hash, and inserts the events the
 adapter chained; on a conflict the same statement brings the events after the expected version.
 """
@@ -43,10 +43,10 @@ LEFT JOIN LATERAL (
 ) AS t ON true
 ORDER BY t.version
 """
-# What a database before migration 0027 has (0021's function, which knows no match id) and one
+# What a database before migration 0026 has (0021's function, which knows no match id) and one
 # before 0021 (0009's, which chains in SQL): a server started before the upgrade and still
 # running after it goes on appending; the migrations leave both functions in place for it.
-APPEND_BEFORE_0027 = f"""
+APPEND_BEFORE_0026 = f"""
 SELECT a.outcome, a.current_version, a.first_version, a.last_version, a.positions, a.last_hash,
        t.*
 FROM append_events(%b::text, %b::bigint, %b::bytea, %b::text[], %b::integer[], %b::bytea[],
@@ -65,7 +65,7 @@ FROM append_events(%b::text, %b::bigint, %b::text[], %b::integer[], %b::bytea[],
 # Each statement, newest first, with the places in ``append_params`` of what it is sent.
 APPENDS: tuple[tuple[str, tuple[int, ...]], ...] = (
     (APPEND, tuple(range(13))),
-    (APPEND_BEFORE_0027, (1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12)),
+    (APPEND_BEFORE_0026, (1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12)),
     (APPEND_BEFORE_0021, (1, 2, 4, 5, 6, 8, 9)),
 )
 

@@ -22,8 +22,8 @@ UPDATE match_deadlines d SET lease_until = %(lease_until)s
 FROM due WHERE d.match_id = due.match_id AND d.stream_id = due.stream_id
 RETURNING d.stream_id, d.due_at
 """
-# As before migration 0027, for a database it has not reached yet (no match id).
-CLAIM_BEFORE_0027 = """
+# As before migration 0026, for a database it has not reached yet (no match id).
+CLAIM_BEFORE_0026 = """
 WITH due AS (
     SELECT stream_id FROM match_deadlines
     WHERE due_at <= %(now)s AND (lease_until IS NULL OR lease_until <= %(now)s)
@@ -58,7 +58,7 @@ class PostgresDeadlines:
         async with self._pool.connection() as conn:
             if self._by_match is None:
                 self._by_match = await has_match_ids(conn)
-            claim = CLAIM if self._by_match else CLAIM_BEFORE_0027
+            claim = CLAIM if self._by_match else CLAIM_BEFORE_0026
             rows = await (await conn.execute(claim, params)).fetchall()
         return [stream for stream, _ in sorted(rows, key=lambda row: row[1])]
 

@@ -38,7 +38,7 @@ from adapters.postgres.heads import Heads
 from adapters.postgres.match_ids import match_id_of_stream, match_ids_of_streams
 from adapters.postgres.pool import open_guarded_pool
 from adapters.postgres.stream_statements import (
-    BEFORE_0027,
+    BEFORE_0026,
     BY_MATCH,
     POSITION_EXISTS,
     READ_ALL_AFTER,
@@ -80,7 +80,7 @@ class PostgresEventStore:
         self._heads = Heads()
         # Which of ``APPENDS`` the database has: the newest, until it answers it has not.
         self._append = 0
-        # Whether its rows carry their match id (migration 0027), once asked.
+        # Whether its rows carry their match id (migration 0026), once asked.
         self._by_match: bool | None = None
         self._wakeups: WakeupSender | None = None
         if wake_match_streams:
@@ -182,7 +182,7 @@ class PostgresEventStore:
                     rows = await self._execute_append(params)
                     break
                 except psycopg.errors.UndefinedFunction:
-                    # A database before 0027 (or 0021), or one whose upgrade has since added
+                    # A database before 0026 (or 0021), or one whose upgrade has since added
                     # (or dropped) a function: one of the others is there.
                     if not tries_left:
                         raise
@@ -201,11 +201,11 @@ class PostgresEventStore:
             return await cursor.fetchall()
 
     async def _statements(self, connection: AsyncConnection[TupleRow]) -> Statements:
-        """This database's statements: by match from migration 0027 on. Asked once: a database
+        """This database's statements: by match from migration 0026 on. Asked once: a database
         upgraded while this process runs is served as it was found (both work on it)."""
         if self._by_match is None:
             self._by_match = await has_match_ids(connection)
-        return BY_MATCH if self._by_match else BEFORE_0027
+        return BY_MATCH if self._by_match else BEFORE_0026
 
     async def close_wakeups(self) -> None:
         """Send the wake-ups of every append so far and close the connection they go through

@@ -44,8 +44,8 @@ WITH idle AS (
 SELECT idle.stream_id, idle.version FROM idle JOIN claimed USING (stream_id)
 ORDER BY idle.recorded_at
 """
-# As before migration 0027, for a database it has not reached yet (no match id).
-CLAIM_BEFORE_0027 = """
+# As before migration 0026, for a database it has not reached yet (no match id).
+CLAIM_BEFORE_0026 = """
 WITH idle AS (
     SELECT s.stream_id, s.version, e.recorded_at
     FROM streams s
@@ -91,6 +91,6 @@ class PostgresIdleMatches:
         async with self._pool.connection() as conn:
             if self._by_match is None:
                 self._by_match = await has_match_ids(conn)
-            claim = CLAIM if self._by_match else CLAIM_BEFORE_0027
+            claim = CLAIM if self._by_match else CLAIM_BEFORE_0026
             rows = await (await conn.execute(claim, params)).fetchall()
         return [IdleMatch(stream, int(version)) for stream, version in rows]

@@ -1,4 +1,4 @@
-"""The match a stream's rows belong to, as the ``match_id`` column has it (migration 0027).
+"""The match a stream's rows belong to, as the ``match_id`` column has it (migration 0026).
 
 Every statement that reads or writes one match's rows names the match (``match_id = $1``), so
 that a distributed PostgreSQL could route it to the one shard holding the match. The match is

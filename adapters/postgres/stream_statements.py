@@ -1,10 +1,10 @@
-"""The event store's statements, as they name a stream's match (migration 0027), and as they
+"""The event store's statements, as they name a stream's match (migration 0026), and as they
 were before it.
 
 Every statement on one match's rows names the match (``match_id = $1``: see
 ``adapters/postgres/match_ids.py``). A server of this release may meet a database its
 migration has not reached yet (it runs until ``gin db upgrade`` does, and goes on after): it
-then sends the statements of ``BEFORE_0027``, which take the same parameters and leave the match
+then sends the statements of ``BEFORE_0026``, which take the same parameters and leave the match
 id out. ``has_match_ids`` tells which, once per store.
 """
 
@@ -95,16 +95,16 @@ BY_MATCH = Statements(
     READ_STREAM, READ_STREAMS_IN_LOG, FIND_IDEMPOTENT, SAVE_SNAPSHOT, READ_HEAD, LOAD_SNAPSHOT
 )
 
-# Before 0027: the match id is passed all the same, and only checked to be there.
-READ_STREAM_BEFORE_0027 = f"""
+# Before 0026: the match id is passed all the same, and only checked to be there.
+READ_STREAM_BEFORE_0026 = f"""
 SELECT {COLUMNS} FROM events
 WHERE %s::uuid IS NOT NULL AND stream_id = %s AND version > %s ORDER BY version
 """
-READ_STREAMS_IN_LOG_BEFORE_0027 = READ_STREAMS_IN_LOG.replace(
+READ_STREAMS_IN_LOG_BEFORE_0026 = READ_STREAMS_IN_LOG.replace(
     "WHERE match_id = ANY(%(matches)s) AND", "WHERE %(matches)s::uuid[] IS NOT NULL AND"
 )
-FIND_IDEMPOTENT_BEFORE_0027 = FIND_IDEMPOTENT.replace("e.match_id = k.match_id AND ", "")
-SAVE_SNAPSHOT_BEFORE_0027 = """
+FIND_IDEMPOTENT_BEFORE_0026 = FIND_IDEMPOTENT.replace("e.match_id = k.match_id AND ", "")
+SAVE_SNAPSHOT_BEFORE_0026 = """
 INSERT INTO snapshots AS s (stream_id, version, state_type, data)
 SELECT v.stream_id, v.version, v.state_type, v.data
 FROM (VALUES (%s::uuid, %s, %s::bigint, %s, %s::bytea))
@@ -114,20 +114,20 @@ SET version = excluded.version, state_type = excluded.state_type, data = exclude
     saved_at = now()
 WHERE s.version <= excluded.version
 """
-READ_HEAD_BEFORE_0027 = (
+READ_HEAD_BEFORE_0026 = (
     "SELECT version, last_hash FROM streams WHERE %s::uuid IS NOT NULL AND stream_id = %s"
 )
-LOAD_SNAPSHOT_BEFORE_0027 = """
+LOAD_SNAPSHOT_BEFORE_0026 = """
 SELECT stream_id, version, state_type, data FROM snapshots
 WHERE %s::uuid IS NOT NULL AND stream_id = %s
 """
-BEFORE_0027 = Statements(
-    READ_STREAM_BEFORE_0027,
-    READ_STREAMS_IN_LOG_BEFORE_0027,
-    FIND_IDEMPOTENT_BEFORE_0027,
-    SAVE_SNAPSHOT_BEFORE_0027,
-    READ_HEAD_BEFORE_0027,
-    LOAD_SNAPSHOT_BEFORE_0027,
+BEFORE_0026 = Statements(
+    READ_STREAM_BEFORE_0026,
+    READ_STREAMS_IN_LOG_BEFORE_0026,
+    FIND_IDEMPOTENT_BEFORE_0026,
+    SAVE_SNAPSHOT_BEFORE_0026,
+    READ_HEAD_BEFORE_0026,
+    LOAD_SNAPSHOT_BEFORE_0026,
 )
 
 HAS_MATCH_IDS = """
@@ -137,7 +137,7 @@ SELECT EXISTS (SELECT FROM pg_attribute
 
 
 async def has_match_ids(connection: AsyncConnection[tuple[object, ...]]) -> bool:
-    """Whether the database is at migration 0027 or later (its rows carry their match id)."""
+    """Whether the database is at migration 0026 or later (its rows carry their match id)."""
     cursor = await connection.execute(HAS_MATCH_IDS)
     row = await cursor.fetchone()
     return bool(row and row[0])

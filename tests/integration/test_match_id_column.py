@@ -1,4 +1,4 @@
-"""Migration 0027: every row of a match's streams carries its match id, filled for the rows
+"""Migration 0026: every row of a match's streams carries its match id, filled for the rows
 stored before, written by every append (this release's and the earlier releases' functions),
 and the stored events otherwise unchanged."""
 
@@ -57,8 +57,8 @@ def database_at_0025(postgres_server_url: str) -> str:
     return url
 
 
-def fill_before_0027(url: str) -> None:
-    """What a server of the release before 0027 writes: appends through 0021's function."""
+def fill_before_0026(url: str) -> None:
+    """What a server of the release before 0026 writes: appends through 0021's function."""
     statement, places = APPENDS[1]
     with psycopg.connect(url, autocommit=True) as connection:
         for n, stream in enumerate(STREAMS):
@@ -126,7 +126,7 @@ def test_the_match_of_a_stream_is_read_alike_in_python_and_in_sql(database_url: 
 async def test_the_rows_stored_before_get_their_match_and_the_events_stay_as_stored(
     database_at_0025: str,
 ) -> None:
-    fill_before_0027(database_at_0025)
+    fill_before_0026(database_at_0025)
     with psycopg.connect(database_at_0025, autocommit=True) as connection:
         before = connection.execute(
             f"SELECT {EVENT_COLUMNS} FROM events ORDER BY position"
@@ -151,14 +151,14 @@ async def test_the_rows_stored_before_get_their_match_and_the_events_stay_as_sto
             assert len(await store.read_stream(stream)) == 3
 
 
-@pytest.mark.parametrize("function", [0, 1, 2], ids=["0027", "0021", "0009"])
+@pytest.mark.parametrize("function", [0, 1, 2], ids=["0026", "0021", "0009"])
 async def test_every_release_s_append_writes_the_match_id(
     database_at_0025: str, function: int
 ) -> None:
     upgrade(database_at_0025)
     async with open_pool(database_at_0025) as pool:
         store = PostgresEventStore(pool, wake_match_streams=False)
-        store._append = function  # a server of the release before 0027 (or before 0021)
+        store._append = function  # a server of the release before 0026 (or before 0021)
         await fill(store)
         assert store._append == function, "the function this release's server calls was there"
         for stream in STREAMS:
@@ -180,7 +180,7 @@ async def test_an_append_naming_another_match_than_its_streams_is_refused(
 
 
 def test_the_app_role_s_rows_written_without_the_match_id_get_it(database_url: str) -> None:
-    # As a server of the release before 0027 saves a snapshot and claims an idle match.
+    # As a server of the release before 0026 saves a snapshot and claims an idle match.
     stream = f"fairness-{MATCH}"
     with psycopg.connect(as_app(database_url), autocommit=True) as connection:
         connection.execute(
@@ -196,11 +196,11 @@ def test_the_app_role_s_rows_written_without_the_match_id_get_it(database_url: s
         assert match_ids(database_url, table)[stream] == uuid.UUID(MATCH)
 
 
-@pytest.mark.parametrize("upgraded", [False, True], ids=["before-0027", "after-0027"])
-async def test_a_database_is_served_alike_before_and_after_0027(
+@pytest.mark.parametrize("upgraded", [False, True], ids=["before-0026", "after-0026"])
+async def test_a_database_is_served_alike_before_and_after_0026(
     database_at_0025: str, upgraded: bool
 ) -> None:
-    fill_before_0027(database_at_0025)
+    fill_before_0026(database_at_0025)
     if upgraded:
         upgrade(database_at_0025)
     later = datetime(2031, 1, 1, tzinfo=UTC)

@@ -152,7 +152,7 @@ def test_every_object_belongs_to_the_owner_and_the_app_is_granted_something(
         ).fetchall()
     assert strays == []
     assert ungranted == []
-    # Three: 0027's by match, and 0021's and 0009's for the releases before it.
+    # Three: 0026's by match, and 0021's and 0009's for the releases before it.
     assert definer == [(True, ["search_path=pg_catalog, public, pg_temp"])] * 3
 
 

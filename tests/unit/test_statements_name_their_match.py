@@ -2,7 +2,7 @@
 the match (``match_id = $1``), so that tables distributed by match could route it to one shard
 (``docs/scaling.md``, "Partitioning by match"). Those that cannot are listed here, each with
 why: the global log read by position, and the sweeps and lookups that cross matches. The
-statements named ``*_BEFORE_0027`` are sent only to a database before migration 0027.
+statements named ``*_BEFORE_0026`` are sent only to a database before migration 0026.
 
 The statements are found by reading ``adapters/postgres/*.py``: every string (an f-string's
 interpolations left out) that touches a per-match table after ``FROM``, ``JOIN``, ``INTO`` or
@@ -21,7 +21,7 @@ import pytest
 
 ADAPTERS = Path(__file__).resolve().parents[2] / "adapters" / "postgres"
 
-# The tables whose rows belong to one match (migrations 0002 and 0027).
+# The tables whose rows belong to one match (migrations 0002 and 0026).
 PER_MATCH = (
     "events",
     "streams",
@@ -134,16 +134,16 @@ def test_the_adapters_statements_on_match_rows_are_found() -> None:
     assert len(found) > 20
 
 
-def before_0027(statement: Statement) -> bool:
-    """A statement sent only to a database before migration 0027, which has no match id."""
-    return statement.owner.endswith("_BEFORE_0027")
+def before_0026(statement: Statement) -> bool:
+    """A statement sent only to a database before migration 0026, which has no match id."""
+    return statement.owner.endswith("_BEFORE_0026")
 
 
 def test_every_statement_on_one_matchs_rows_names_the_match() -> None:
     unnamed = [
         f"{s.module}:{s.line} ({s.owner}): {' '.join(s.text.split())[:120]}"
         for s in statements()
-        if not names_its_match(s.text) and s.key not in CROSS_MATCH and not before_0027(s)
+        if not names_its_match(s.text) and s.key not in CROSS_MATCH and not before_0026(s)
     ]
     assert unnamed == [], "statements on per-match tables that name no match:\n" + "\n".join(
         unnamed

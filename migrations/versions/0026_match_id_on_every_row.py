@@ -1,6 +1,6 @@
 """Every row of one match's streams carries the id of its match.
 
-Revision ID: 0027
+Revision ID: 0026
 Revises: 0025
 Create Date: 2026-12-02
 
@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0027"
+revision = "0026"
 down_revision = "0025"
 branch_labels = None
 depends_on = None
