@@ -79,6 +79,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 HOW_TO_GET = "apt-get install nodejs npm chromium"
 # The everyday loop leaves out what tests/conftest.py marks from the fixtures a test uses, and
 # the tests marked slow; its property tests try a tenth of their examples.
+# A folder in memory for the tests' temporary files (their PostgreSQL servers, databases, the
+# browser's profiles), when the machine has this much to spare there.
+SCRATCH_BYTES = 8 << 30
 FAST_SELECTION = "not slow and not postgres and not browser and not e2e"
 LAST_FAILED = ROOT / ".pytest_cache" / "v" / "cache" / "lastfailed"
 
@@ -157,12 +160,26 @@ def given(rest: list[str], *options: str) -> bool:
     return any(arg == option or arg.startswith(option) for arg in rest for option in options)
 
 
+def memory_scratch(memory: str = "/dev/shm") -> Path | None:
+    """A fresh folder on /dev/shm, or None without one with room enough. On a disk mounted with
+    online discard, stopping a test PostgreSQL server and deleting its few hundred databases took
+    minutes of the run (60 databases: 115 s on disk under load, 1.3 s in memory)."""
+    try:
+        stats = os.statvfs(memory)
+    except OSError:
+        return None
+    if stats.f_bavail * stats.f_frsize < SCRATCH_BYTES:
+        return None
+    return Path(tempfile.mkdtemp(prefix="gin-", dir=memory))
+
+
 def pytest_argv(rest: list[str], fast: bool) -> list[str]:
     """pytest on every core, each test module kept on one worker (its database, app and
     servers are set up once), unless ``rest`` says otherwise or debugs."""
     argv = [str(BIN / "pytest")]
     if not given(rest, "-n", "--numprocesses", "--dist", "-p", "--pdb", "--trace"):
-        argv += ["-n", str(workers()), "--dist", "loadfile"]
+        # tests/module_order.py hands out the longest modules first: keep that order.
+        argv += ["-n", str(workers()), "--dist", "loadfile", "--no-loadscope-reorder"]
     if fast and not given(rest, "-m"):
         argv += ["-m", FAST_SELECTION]
     if not given(rest, "--durations"):
@@ -191,12 +208,18 @@ def test(rest: list[str]) -> int:
             return 2
         ensure_node_modules()
     checks = static_checks(fast)
+    scratch = None if fast else memory_scratch()
+    if scratch is not None:
+        env["TMPDIR"] = str(scratch)
     try:
         tests = run(*pytest_argv(rest, fast), env=env)
     except BaseException:  # interrupted: the checks go too
         for check in checks:
             check.process.kill()
         raise
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     failed = [check.name for check in checks if check.finish() != 0]
     if tests != 0:
         failed.append(f"pytest (exit {tests})")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from service.ports.wakeups import Listener
+from service.ports.wakeups import Listener, VersionsHeard
 
 
 class HubWaiter:
@@ -35,6 +35,7 @@ class WakeupHub:
     def __init__(self) -> None:
         self._pending: dict[str, set[asyncio.Event]] = {}
         self._listeners: list[Listener] = []
+        self._watchers: list[VersionsHeard] = []
 
     def waiter(self, stream_id: str) -> HubWaiter:
         event = asyncio.Event()
@@ -51,6 +52,19 @@ class WakeupHub:
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
+
+    def watch(self, versions: VersionsHeard) -> None:
+        self._watchers.append(versions)
+
+    def heard(self, stream_id: str, version: int | None) -> None:
+        """What an adapter calls with the version each wake-up names, before ``wake``."""
+        for watcher in self._watchers:
+            watcher.heard(stream_id, version)
+
+    def hearing(self, on: bool) -> None:
+        """What an adapter calls once it listens (True), and once it may miss some (False)."""
+        for watcher in self._watchers:
+            watcher.listening(on)
 
     def waiting(self) -> int:
         return sum(len(waiting) for waiting in self._pending.values())

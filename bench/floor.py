@@ -104,17 +104,21 @@ async def post_op(connection: Connection, run: Run, deadline: float) -> None:
         run.latencies.append(time.perf_counter() - sent)
 
 
-def play_matches(seeds: Iterator[int]) -> Client:
+def play_matches(seeds: Iterator[int], *, says_version: bool = True) -> Client:
+    """``says_version``: the other seat's view is asked for with the version the client has
+    seen (``If-None-Match``, another seat's tag), so that a server may answer it from its
+    cache; a release before that answered such a tag 304, so C0 does not send it."""
+
     async def play(connection: Connection, run: Run, deadline: float) -> None:
         rng = random.Random(next(seeds))
         while time.perf_counter() < deadline:
-            await _play_match(connection, rng, run, deadline)
+            await _play_match(connection, rng, run, deadline, says_version)
 
     return play
 
 
 async def _play_match(
-    connection: Connection, rng: random.Random, run: Run, deadline: float
+    connection: Connection, rng: random.Random, run: Run, deadline: float, says_version: bool
 ) -> None:
     async def call(method: str, path: str, body: object = None, headers: bytes = b"") -> Any:
         run.requests += 1
@@ -127,7 +131,9 @@ async def _play_match(
     while time.perf_counter() < deadline and view["phase"] != "match_over":
         seat = view["turn"]
         if seat != view["seat"]:
-            _, view = await call("GET", f"{path}/view", headers=headers[seat])
+            seen = f'If-None-Match: "v{view["version"]}-s{view["seat"]}"\r\n'.encode()
+            known = seen if says_version else b""
+            _, view = await call("GET", f"{path}/view", headers=headers[seat] + known)
         action = choose(view, rng, UNIFORM)
         sent = time.perf_counter()
         status, answer = await call("POST", f"{path}/commands", action, headers[seat])
@@ -205,7 +211,9 @@ def targets(url: str, variants: list[str], baseline: str | None) -> Iterator[dic
                 # The earlier release serves a database of its own, at its own schema.
                 db = stack.enter_context(sibling_database(url, "c0")) if cwd else url
                 server = stack.enter_context(gin_serve(db, env=env, log_level=None, cwd=cwd))
-                found[variant] = Target(server, play_matches(seeds))
+                found[variant] = Target(
+                    server, play_matches(seeds, says_version=variant != BASELINE)
+                )
                 continue
             server = stack.enter_context(served(_floor_app(variant.lower(), url)))
             found[variant] = Target(server, post_op)

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import itertools
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 
 from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
@@ -26,8 +27,8 @@ RAW_INSERT = f"INSERT INTO {RAW_TABLE} (stream_id, type, data) VALUES (%s, %s, %
 
 RAW_EVENTS = "bench_postgres_cpu_events"
 RAW_EVENTS_INSERT = (
-    f"INSERT INTO {RAW_EVENTS} (stream_id, version, type, schema_version, data, hash) "
-    "VALUES (%s, 1, %s, 1, %s, %s), (%s, 2, %s, 1, %s, %s)"
+    f"INSERT INTO {RAW_EVENTS} (match_id, stream_id, version, type, schema_version, data, hash) "
+    "VALUES (%s, %s, 1, %s, 1, %s, %s), (%s, %s, 2, %s, 1, %s, %s)"
 )
 
 Operation = Callable[[int], Awaitable[object]]
@@ -49,7 +50,8 @@ async def run(url: str, operations: int) -> None:
     postgres = postmaster_pid(url)
     async with open_pool(url, min_size=1, max_size=1) as pool:
         store = PostgresEventStore(pool)
-        streams = [f"match-{i:036d}" for i in range(operations)]
+        # Shaped as a match's streams are (``match-<uuid>``): each of its own match.
+        streams = [f"match-{uuid.UUID(int=i + 1)}" for i in range(operations)]
         versions = dict.fromkeys(streams, 0)
 
         async def append(i: int) -> None:
@@ -122,7 +124,8 @@ def _raw_events(pool: Pool) -> Operation:
     streams = itertools.count()  # a new stream each time: the warm-up runs operation 0 twice
 
     async def operation(i: int) -> None:
-        row = (f"raw-{next(streams)}", EVENT.type, EVENT.data, bytes(32))
+        match_id = uuid.UUID(int=next(streams) + 1)
+        row = (match_id, f"match-{match_id}", EVENT.type, EVENT.data, bytes(32))
         async with pool.connection() as connection:
             await connection.execute(RAW_EVENTS_INSERT, row * 2)
 

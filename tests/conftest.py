@@ -22,6 +22,7 @@ import os
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import psycopg
 import pytest
@@ -33,6 +34,7 @@ from adapters.postgres.event_store import PostgresEventStore
 from adapters.postgres.migrate import upgrade
 from adapters.postgres.roles import ensure_login
 from tests.app_login import TEST_APP_LOGIN, TEST_APP_PASSWORD
+from tests.module_order import longest_first
 
 MakeDatabase = Callable[[], str]
 
@@ -82,6 +84,7 @@ def needs(item: pytest.Item) -> set[str]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    longest_first(items)
     for item in items:
         for name in sorted(needs(item)):
             item.add_marker(name)
@@ -168,16 +171,23 @@ def make_database(postgres_server_url: str) -> Iterator[MakeDatabase]:
             drop_database(postgres_server_url, name)
 
 
+def _dropped_after(postgres_server_url: str, url: str) -> Iterator[str]:
+    # A run creates hundreds of databases: dropping each when its tests are done keeps the
+    # server's folder small (it may live in memory: dev.py's scratch folder).
+    yield url
+    drop_database(postgres_server_url, unquote(urlsplit(url).path.lstrip("/")))
+
+
 @pytest.fixture(scope="module")
-def database_url(make_database: MakeDatabase) -> str:
+def database_url(postgres_server_url: str, make_database: MakeDatabase) -> Iterator[str]:
     """A fresh migrated database shared by the tests of one module."""
-    return make_database()
+    yield from _dropped_after(postgres_server_url, make_database())
 
 
 @pytest.fixture
-def fresh_database_url(make_database: MakeDatabase) -> str:
+def fresh_database_url(postgres_server_url: str, make_database: MakeDatabase) -> Iterator[str]:
     """A fresh migrated database for one test."""
-    return make_database()
+    yield from _dropped_after(postgres_server_url, make_database())
 
 
 @pytest.fixture

@@ -67,6 +67,7 @@ from service.players.projector import Projector
 from service.players.quick_match import QuickMatch
 from service.players.running import running_projector, running_quick_match_repair
 from service.ports.clock import system_clock
+from service.store.heard_versions import HeardVersions
 from service.store.match_streams import MatchStreams
 from service.tournament.feed import GlobalFeed
 from service.tournament.matches import OperatorMatches
@@ -155,6 +156,8 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             ) as pool,
         ):
             wakeups = PostgresWakeups(url)
+            heard = HeardVersions()
+            wakeups.watch(heard)
             await wakeups.start()
             postgres_store = PostgresEventStore(pool)
             registry = PostgresMatchRegistry(pool)
@@ -162,7 +165,7 @@ def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = N
             guard = RestoreGuard(LogTree(postgres_store, registry), published)
             app.state.restore_guard = guard
             store = GuardedEventStore(postgres_store, metrics, guard)
-            streams = MatchStreams(store, snapshot_every=settings.snapshot_every)
+            streams = MatchStreams(store, snapshot_every=settings.snapshot_every, heard=heard)
             app.state.pool = pool
             app.state.metrics = metrics
             metrics.watch(pool=pool.get_stats, waiting=wakeups.waiting)

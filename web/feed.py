@@ -16,7 +16,6 @@ from service.tournament.feed_scope import feed_scope
 from web.docs import problems
 from web.operators import OPERATOR_KEY, OperatorAuthorization, Operators, operator_for
 from web.paging import next_link
-from web.params import Matches
 from web.schemas import MAX_VERSION, NO_NUL
 
 Feed = NamedDependency[GlobalFeed]
@@ -47,7 +46,6 @@ class FeedController(Controller):
         request: Request[Any, Any, Any],
         operator_keys: Operators,
         feed: Feed,
-        matches: Matches,
         authorization: OperatorAuthorization = None,
         after: Position = 0,
         limit: Limit = 100,
@@ -72,7 +70,7 @@ class FeedController(Controller):
         operator = await operator_for(operator_keys, authorization, "feed:read")
         scope = await feed_scope(
             operator,
-            matches.registry,
+            feed.known,
             match_id=None if match_id is None else str(match_id),
             external_ref=external_ref,
             types=types or (),

@@ -22,6 +22,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from domain.commands import SeatCommand, SystemCommand
 from domain.tables.commands import CutSeats, DealTable, StartFormatMatch
 from domain.tables.events import FormatEvent
+from web.openapi_events import open_event_unions
 from web.openapi_operations import refine_operations
 from web.openapi_types import refine_types
 from web.openapi_webhooks import add_webhooks
@@ -60,6 +61,7 @@ def client_document(schema: Json) -> Json:
     for name in SERVER_ONLY:
         schemas.pop(name, None)
     _discriminate(document, schemas)
+    open_event_unions(document)
     _optional_when_omitted(schemas)
     _typed_headers(document)
     # Open: new problem types may come within a version, and a client must not fail on one.

@@ -86,8 +86,8 @@ class RoundList(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class StartRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """``clocks_start_at``: the new start, before the one set and not past; null or left out:
-    now."""
+    """``clocks_start_at``: the new start, not past, earlier or later than the one set (on a
+    turn clock, later by at most ``turn_seconds``); null or left out: now."""
 
     clocks_start_at: datetime | None = None
 
@@ -213,7 +213,7 @@ class RoundsController(Controller):
     @post(
         "/{round_id:uuid}/start",
         status_code=HTTP_200_OK,
-        summary="Start a round now, or bring its start forward",
+        summary="Start a round now, or move its start",
         responses=problems(400, 401, 403, 404, 409, 422),
     )
     async def start(
@@ -225,14 +225,13 @@ class RoundsController(Controller):
         authorization: OperatorAuthorization = None,
     ) -> StartedRound:
         """``{}`` starts the round now; ``{"clocks_start_at": ...}`` moves its start to that
-        time, which must be before the start set (422 otherwise: to start later, cancel the
-        round and create it again). Every match not yet over has its clocks stamped again at
-        the new start, and takes moves from then. A round already under way is refused (409
-        ``round-started``). Needs ``matches:create``."""
+        time, earlier or later, which must not be past (422). On a turn clock a start goes
+        later by at most ``turn_seconds`` (422 otherwise: further, the wait would be charged
+        to a bank; cancel the round and create it again). Every match not yet over has its
+        clocks stamped again at the new start, and takes moves from then. A round already
+        under way is refused (409 ``round-started``). Needs ``matches:create``."""
         operator = await operator_for(operator_keys, authorization, "matches:create")
-        start = await rounds.bring_forward(
-            operator.operator_id, str(round_id), data.clocks_start_at
-        )
+        start = await rounds.move_start(operator.operator_id, str(round_id), data.clocks_start_at)
         return StartedRound(round_id=str(round_id), clocks_start_at=start)
 
     @post(

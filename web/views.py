@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from litestar import Controller, Response, get
+from litestar.datastructures import State
 from litestar.status_codes import HTTP_304_NOT_MODIFIED
 from msgspec.structs import asdict
 
@@ -13,11 +14,11 @@ from domain.match_rules import Shape, rules_for
 from service.fairness.log import fairness_view
 from service.ports.match_registry import RegisteredMatch
 from service.store.match_streams import Loaded
-from web.dependencies import seated
+from web.dependencies import provide_matches, seated
 from web.docs import BEARER, problems
-from web.etags import version_of, view_etag
-from web.params import Authorization, IfNoneMatch, Matches, MatchId
-from web.players import AccountsDependency
+from web.etags import tag_of, view_etag
+from web.params import Authorization, IfNoneMatch, MatchId
+from web.players import provide_accounts
 from web.schemas import AnyMatchView, FormatMatchView, MatchView
 
 VIEW_OF_SHAPE: dict[Shape, type[AnyMatchView]] = {
@@ -57,21 +58,25 @@ class ViewController(Controller):
     async def get_view(
         self,
         match_id: MatchId,
-        matches: Matches,
-        accounts: AccountsDependency,
+        state: State,
         authorization: Authorization = None,
         if_none_match: IfNoneMatch = None,
     ) -> Response[AnyMatchView]:
         """Your hand, what you know of the table, the scores, whose turn it is and the
-        commands you may send now (``legal_actions``). ``ETag`` names the version."""
+        commands you may send now (``legal_actions``). ``ETag`` names the version.
+        ``If-None-Match`` with an ETag of this match (any seat's) says the version you have
+        seen: the answer is at least that new, and 304 if it is your seat's at that version."""
+        # Read from the app state, not injected: Litestar resolves two or more dependencies in
+        # a task group, a task each.
+        matches = provide_matches(state)
         by = await seated(matches, str(match_id), authorization)
-        loaded = await matches.load(by.match)
-        known = version_of(if_none_match) if if_none_match else None
-        if known == loaded.version:
+        tag = tag_of(if_none_match)
+        loaded = await matches.seen_after(by.match, None if tag is None else tag[0])
+        if tag is not None and tag[0] == loaded.version and tag[1] in (None, by.seat):
             return Response(
                 None,  # type: ignore[arg-type]
                 status_code=HTTP_304_NOT_MODIFIED,
                 headers={"ETag": view_etag(loaded.version, by.seat)},
             )
-        names = await accounts.seat_names(by.match)
+        names = await provide_accounts(state).seat_names(by.match)
         return seat_view(by.match, by.seat, loaded, names)

@@ -39,12 +39,13 @@ class InMemoryEventStore:
         self._streams: dict[str, list[StoredEvent]] = {}
         self._keys: dict[str, IdempotentAppend] = {}
         self._snapshots: dict[str, Snapshot] = {}
-        self._append_listeners: list[Callable[[str], None]] = []
+        self._append_listeners: list[Callable[[str, int], None]] = []
         self._blinded_from = 0  # a log begun here is under the log tree's second leaf rule
 
-    def on_append(self, listener: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``listener`` with the stream id after each append that writes; returns the
-        function that stops it (what an in-memory wake-ups adapter hears appends by)."""
+    def on_append(self, listener: Callable[[str, int], None]) -> Callable[[], None]:
+        """Call ``listener`` with the stream id and the version it reached after each append
+        that writes; returns the function that stops it (what an in-memory wake-ups adapter
+        hears appends by)."""
         self._append_listeners.append(listener)
         return lambda: self._append_listeners.remove(listener)
 
@@ -84,7 +85,7 @@ class InMemoryEventStore:
         if idempotency_key is not None:
             self._keys[idempotency_key] = IdempotentAppend(fingerprint, result)
         for listener in list(self._append_listeners):
-            listener(stream_id)
+            listener(stream_id, result.last_version)
         return result
 
     async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:

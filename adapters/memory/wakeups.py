@@ -20,15 +20,18 @@ class InMemoryWakeups(WakeupHub):
     async def start(self) -> None:
         if self._stop_hearing is None:
             self._stop_hearing = self._store.on_append(self._appended)
+            self.hearing(True)
         self.wake_all()
 
     async def stop(self) -> None:
         if self._stop_hearing is not None:
             self._stop_hearing()
             self._stop_hearing = None
+            self.hearing(False)
         self.wake_all()
 
-    def _appended(self, stream_id: str) -> None:
+    def _appended(self, stream_id: str, version: int) -> None:
         # As the PostgreSQL store: only match streams (of any format) wake anyone.
         if wakes_readers(stream_id):
+            self.heard(stream_id, version)
             self.wake(stream_id)

@@ -30,15 +30,24 @@ from psycopg.rows import TupleRow, args_row
 from psycopg_pool import AsyncConnectionPool
 
 from adapters.postgres.append_statement import (
-    APPEND,
-    APPEND_BEFORE_0021,
-    COLUMNS,
+    APPENDS,
     append_outcome,
     append_params,
 )
 from adapters.postgres.heads import Heads
+from adapters.postgres.match_ids import match_id_of_stream, match_ids_of_streams
 from adapters.postgres.pool import open_guarded_pool
+from adapters.postgres.stream_statements import (
+    BEFORE_0026,
+    BY_MATCH,
+    POSITION_EXISTS,
+    READ_ALL_AFTER,
+    READ_ALL_FROM_START,
+    Statements,
+    has_match_ids,
+)
 from adapters.postgres.wakeup_sender import WakeupSender
+from service.errors import IdempotencyKeyReused
 from service.ports.event_store import (
     AppendResult,
     IdempotentAppend,
@@ -58,57 +67,6 @@ from service.store.live_streams import wakes_readers
 # Tries of an append: a stale cached head costs one more, a head moved mid-statement one more.
 APPEND_TRIES = 3
 
-READ_STREAM = f"""
-SELECT {COLUMNS} FROM events WHERE stream_id = %s AND version > %s ORDER BY version
-"""
-
-READ_ALL_FROM_START = f"""
-SELECT {COLUMNS} FROM events
-WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY transaction_id, position
-LIMIT %s
-"""
-
-READ_ALL_AFTER = f"""
-SELECT {COLUMNS} FROM events
-WHERE (transaction_id, position) > (SELECT transaction_id, position FROM events WHERE position = %s)
-  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY transaction_id, position
-LIMIT %s
-"""
-
-# The named streams' rows are read whole through the (stream_id, version) index (MATERIALIZED:
-# else the planner may walk the log's own order until LIMIT rows turn up, reading all of it
-# for a stream with few events), then put in the log's order and cut at READ_ALL_AFTER's
-# horizon. A match's streams hold thousands of events at most, however long the log.
-READ_STREAMS_IN_LOG = f"""
-WITH wanted AS MATERIALIZED (
-    SELECT {COLUMNS}, transaction_id FROM events WHERE stream_id = ANY(%(streams)s)
-)
-SELECT {COLUMNS} FROM wanted
-WHERE (%(after)s = 0 OR (transaction_id, position) >
-       (SELECT transaction_id, position FROM events WHERE position = %(after)s))
-  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY transaction_id, position
-LIMIT %(limit)s
-"""
-
-FIND_IDEMPOTENT = """
-SELECT k.fingerprint, k.stream_id, k.first_version, k.last_version, k.positions, e.hash
-FROM idempotency_keys k
-LEFT JOIN events e ON e.stream_id = k.stream_id AND e.version = k.last_version
-WHERE k.key = %s
-"""
-
-SAVE_SNAPSHOT = """
-INSERT INTO snapshots AS s (stream_id, version, state_type, data) VALUES (%s, %s, %s, %s)
-ON CONFLICT (stream_id) DO UPDATE
-SET version = excluded.version, state_type = excluded.state_type, data = excluded.data,
-    saved_at = now()
-WHERE s.version <= excluded.version
-"""
-
-
 Pool = AsyncConnectionPool[AsyncConnection[TupleRow]]
 # Seconds a request waits for a connection before the database counts as unavailable.
 DEFAULT_TIMEOUT = 2.0
@@ -120,7 +78,10 @@ class PostgresEventStore:
         ``wake_match_streams=False`` sends no wake-ups (for benchmarks: live streams off)."""
         self._pool = pool
         self._heads = Heads()
-        self._before_0021 = False
+        # Which of ``APPENDS`` the database has: the newest, until it answers it has not.
+        self._append = 0
+        # Whether its rows carry their match id (migration 0026), once asked.
+        self._by_match: bool | None = None
         self._wakeups: WakeupSender | None = None
         if wake_match_streams:
             # Wake-ups go through a connection of their own, to the pool's database.
@@ -175,7 +136,7 @@ class PostgresEventStore:
         if outcome == "appended":
             self._heads.saw(stream_id, row[3], row[5])
             if self._wakeups is not None and wakes_readers(stream_id):
-                self._wakeups.appended(stream_id)
+                self._wakeups.appended(stream_id, row[3])
         return append_outcome(stream_id, expected_version, rows)
 
     async def _previous_hash(self, stream_id: str, expected_version: int) -> bytes:
@@ -194,12 +155,19 @@ class PostgresEventStore:
         except psycopg.errors.UniqueViolation as error:
             if error.diag.constraint_name != "idempotency_keys_pkey":
                 raise
-            # Another stream's append took this key while we ran; now the key is visible.
+        # Another append took this key while we ran: now the key is visible to the statement,
+        # unless it is another match's (the statement looks keys up within the match).
+        try:
             return await self._call_append(params)
+        except psycopg.errors.UniqueViolation as error:
+            if error.diag.constraint_name != "idempotency_keys_pkey":
+                raise
+            raise IdempotencyKeyReused() from None
 
     async def find_idempotent(self, idempotency_key: str) -> IdempotentAppend | None:
         async with self._pool.connection() as connection:
-            cursor = await connection.execute(FIND_IDEMPOTENT, (idempotency_key,))
+            statements = await self._statements(connection)
+            cursor = await connection.execute(statements.find_idempotent, (idempotency_key,))
             row = await cursor.fetchone()
         if row is None:
             return None
@@ -209,13 +177,16 @@ class PostgresEventStore:
 
     async def _call_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
         try:
-            try:
-                rows = await self._execute_append(params)
-            except psycopg.errors.UndefinedFunction:
-                # A database before 0021 (0009's function only), or one whose upgrade has
-                # since dropped 0009's: the other one is there.
-                self._before_0021 = not self._before_0021
-                rows = await self._execute_append(params)
+            for tries_left in reversed(range(len(APPENDS))):
+                try:
+                    rows = await self._execute_append(params)
+                    break
+                except psycopg.errors.UndefinedFunction:
+                    # A database before 0026 (or 0021), or one whose upgrade has since added
+                    # (or dropped) a function: one of the others is there.
+                    if not tries_left:
+                        raise
+                    self._append = (self._append + 1) % len(APPENDS)
         except psycopg.DataError as error:
             # In practice: data that is not UTF-8 JSON, which the jsonb column refuses.
             raise MalformedEvent(f"the events cannot be stored: {error}") from error
@@ -223,12 +194,18 @@ class PostgresEventStore:
         return rows
 
     async def _execute_append(self, params: tuple[object, ...]) -> list[tuple[Any, ...]]:
-        statement, sent = APPEND, params
-        if self._before_0021:
-            statement, sent = APPEND_BEFORE_0021, tuple(params[i] for i in (0, 1, 3, 4, 5, 7, 8))
+        statement, places = APPENDS[self._append]
+        sent = params if self._append == 0 else tuple(params[i] for i in places)
         async with self._pool.connection() as connection:
             cursor = await connection.execute(statement, sent)
             return await cursor.fetchall()
+
+    async def _statements(self, connection: AsyncConnection[TupleRow]) -> Statements:
+        """This database's statements: by match from migration 0026 on. Asked once: a database
+        upgraded while this process runs is served as it was found (both work on it)."""
+        if self._by_match is None:
+            self._by_match = await has_match_ids(connection)
+        return BY_MATCH if self._by_match else BEFORE_0026
 
     async def close_wakeups(self) -> None:
         """Send the wake-ups of every append so far and close the connection they go through
@@ -238,8 +215,11 @@ class PostgresEventStore:
 
     async def read_stream(self, stream_id: str, *, after_version: int = 0) -> list[StoredEvent]:
         async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
             cursor = connection.cursor(row_factory=args_row(StoredEvent))
-            await cursor.execute(READ_STREAM, (stream_id, after_version))
+            await cursor.execute(
+                statements.read_stream, (match_id_of_stream(stream_id), stream_id, after_version)
+            )
             events = await cursor.fetchall()
         if events:
             self._heads.saw(stream_id, events[-1].version, events[-1].hash)
@@ -255,9 +235,7 @@ class PostgresEventStore:
             await cursor.execute(READ_ALL_AFTER, (after_position, limit))
             page = await cursor.fetchall()
             if not page:
-                known = await connection.execute(
-                    "SELECT 1 FROM events WHERE position = %s", (after_position,)
-                )
+                known = await connection.execute(POSITION_EXISTS, (after_position,))
                 if await known.fetchone() is None:
                     raise UnknownPosition(after_position)
             return page
@@ -266,15 +244,19 @@ class PostgresEventStore:
         self, stream_ids: Collection[str], *, after_position: int = 0, limit: int = 1000
     ) -> list[StoredEvent]:
         check_page(after_position, limit)
-        params = {"streams": list(stream_ids), "after": after_position, "limit": limit}
+        params = {
+            "matches": match_ids_of_streams(stream_ids),
+            "streams": list(stream_ids),
+            "after": after_position,
+            "limit": limit,
+        }
         async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
             cursor = connection.cursor(row_factory=args_row(StoredEvent))
-            await cursor.execute(READ_STREAMS_IN_LOG, params)
+            await cursor.execute(statements.read_streams_in_log, params)
             page = await cursor.fetchall()
             if not page and after_position > 0:
-                known = await connection.execute(
-                    "SELECT 1 FROM events WHERE position = %s", (after_position,)
-                )
+                known = await connection.execute(POSITION_EXISTS, (after_position,))
                 if await known.fetchone() is None:
                     raise UnknownPosition(after_position)
             return page
@@ -314,8 +296,9 @@ class PostgresEventStore:
 
     async def _head(self, stream_id: str) -> tuple[int, bytes]:
         async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
             cursor = await connection.execute(
-                "SELECT version, last_hash FROM streams WHERE stream_id = %s", (stream_id,)
+                statements.read_head, (match_id_of_stream(stream_id), stream_id)
             )
             row = await cursor.fetchone()
         if row is None:
@@ -325,14 +308,15 @@ class PostgresEventStore:
 
     async def verify_stream(self, stream_id: str) -> VerifyReport:
         # One snapshot for head and events, so an append in between cannot look like tampering.
+        async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
         async with self._pool.connection() as connection, connection.transaction():
             await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            cursor = await connection.execute(
-                "SELECT version, last_hash FROM streams WHERE stream_id = %s", (stream_id,)
-            )
+            match_id = match_id_of_stream(stream_id)
+            cursor = await connection.execute(statements.read_head, (match_id, stream_id))
             head = await cursor.fetchone()
             events_cursor = connection.cursor(row_factory=args_row(StoredEvent))
-            await events_cursor.execute(READ_STREAM, (stream_id, 0))
+            await events_cursor.execute(statements.read_stream, (match_id, stream_id, 0))
             events = await events_cursor.fetchall()
         head_version, head_hash = (head[0], head[1]) if head else (0, GENESIS)
         return verify_chain(stream_id, events, head_version, head_hash)
@@ -342,14 +326,16 @@ class PostgresEventStore:
     ) -> None:
         check_snapshot(version, await self.stream_version(stream_id))
         async with self._pool.connection() as connection:
-            await connection.execute(SAVE_SNAPSHOT, (stream_id, version, state_type, data))
+            statements = await self._statements(connection)
+            params = (match_id_of_stream(stream_id), stream_id, version, state_type, data)
+            await connection.execute(statements.save_snapshot, params)
 
     async def load_snapshot(self, stream_id: str) -> Snapshot | None:
         async with self._pool.connection() as connection:
+            statements = await self._statements(connection)
             cursor = connection.cursor(row_factory=args_row(Snapshot))
             await cursor.execute(
-                "SELECT stream_id, version, state_type, data FROM snapshots WHERE stream_id = %s",
-                (stream_id,),
+                statements.load_snapshot, (match_id_of_stream(stream_id), stream_id)
             )
             return await cursor.fetchone()
 

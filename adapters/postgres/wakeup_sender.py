@@ -23,7 +23,7 @@ from typing import Any
 
 import psycopg
 
-from adapters.postgres.wakeups import CHANNEL, SEPARATOR
+from adapters.postgres.wakeups import CHANNEL, SEPARATOR, VERSION_MARK
 
 NOTIFY = """
 SELECT set_config('synchronous_commit', 'off', true), pg_notify(%s, payload)
@@ -35,16 +35,18 @@ MAX_PAYLOAD = 7_900
 _log = logging.getLogger("gin.notifications")
 
 
-def payloads(streams: Iterable[str]) -> Iterator[str]:
-    """The stream ids, separated, in as few notifications' payloads as fit."""
+def payloads(streams: Iterable[tuple[str, int | None]]) -> Iterator[str]:
+    """The stream ids, each followed by the version its append reached when known
+    ("match-a @12"), separated, in as few notifications' payloads as fit."""
     batch: list[str] = []
     size = 0
-    for stream in streams:
-        if batch and size + len(SEPARATOR) + len(stream.encode()) > MAX_PAYLOAD:
+    for stream, version in streams:
+        named = stream if version is None else f"{stream}{SEPARATOR}{VERSION_MARK}{version}"
+        if batch and size + len(SEPARATOR) + len(named.encode()) > MAX_PAYLOAD:
             yield SEPARATOR.join(batch)
             batch, size = [], 0
-        size += len(stream.encode()) + (len(SEPARATOR) if batch else 0)
-        batch.append(stream)
+        size += len(named.encode()) + (len(SEPARATOR) if batch else 0)
+        batch.append(named)
     if batch:
         yield SEPARATOR.join(batch)
 
@@ -60,13 +62,16 @@ class WakeupSender:
         self._conninfo = conninfo
         self._interval = interval
         self._connection: psycopg.AsyncConnection[Any] | None = None
-        # Insertion-ordered, so the streams are woken in the order they were appended to.
-        self._pending: dict[str, None] = {}
+        # Insertion-ordered, so the streams are woken in the order they were appended to;
+        # each with the newest version its appends reached.
+        self._pending: dict[str, int | None] = {}
         self._task: asyncio.Task[None] | None = None
 
-    def appended(self, stream_id: str) -> None:
-        """``stream_id`` has new committed events: wake its readers, soon."""
-        self._pending[stream_id] = None
+    def appended(self, stream_id: str, version: int | None = None) -> None:
+        """``stream_id`` has new committed events (up to ``version``, when it has versions):
+        wake its readers, soon."""
+        before = self._pending.get(stream_id)
+        self._pending[stream_id] = version if before is None else max(before, version or 0)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._send(), name="gin-wake")
 
@@ -80,7 +85,7 @@ class WakeupSender:
 
     async def _send(self) -> None:
         while self._pending:
-            streams, self._pending = list(self._pending), {}
+            streams, self._pending = list(self._pending.items()), {}
             try:
                 connection = await self._connected()
                 await connection.execute(NOTIFY, (CHANNEL, list(payloads(streams))))

@@ -16,11 +16,15 @@ import logging
 import psycopg
 
 from adapters.wakeup_hub import WakeupHub
+from service.store.live_streams import wakes_readers
 
 # Sent to by ``PostgresEventStore``; the payload names the match streams appended to.
 CHANNEL = "gin_match_events"
 # Between the stream ids of one notification (match stream ids have no spaces).
 SEPARATOR = " "
+# Starts the token after a stream id that names the version its append reached ("@12"): a
+# process of an earlier release wakes it as a stream no one waits on, and ignores it.
+VERSION_MARK = "@"
 
 _log = logging.getLogger("gin.notifications")
 
@@ -55,6 +59,8 @@ class PostgresWakeups(WakeupHub):
                 await self._listen_once()
             except (psycopg.Error, OSError) as error:
                 _log.warning("listen connection lost, retrying", extra={"error": str(error)})
+            finally:
+                self.hearing(False)
             self._tried.set()
             self.listening.clear()
             # Streams re-read after a reconnect: anything notified meanwhile is picked up.
@@ -64,9 +70,25 @@ class PostgresWakeups(WakeupHub):
     async def _listen_once(self) -> None:
         async with await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
+            self.hearing(True)
             self.listening.set()
             self._tried.set()
             self.wake_all()
             async for notification in conn.notifies():
-                for stream in notification.payload.split(SEPARATOR):
+                for stream, version in read_payload(notification.payload):
+                    # A player's inbox has no versions: only a match's stream is told.
+                    if version is not None or wakes_readers(stream):
+                        self.heard(stream, version)
                     self.wake(stream)
+
+
+def read_payload(payload: str) -> list[tuple[str, int | None]]:
+    """The streams a notification names, each with the version it says its append reached
+    (None when it does not say: a process of an earlier release sent it)."""
+    found: list[tuple[str, int | None]] = []
+    for token in payload.split(SEPARATOR):
+        if not token.startswith(VERSION_MARK):
+            found.append((token, None))
+        elif found and found[-1][1] is None and token[1:].isdigit():
+            found[-1] = (found[-1][0], int(token[1:]))
+    return found

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hmac
+
 from service.errors import MissingToken, WrongToken
 from service.matches import tokens
 from service.matches.service_base import MatchServiceBase
@@ -10,10 +12,11 @@ from service.ports.match_registry import RegisteredMatch
 
 
 def _seats_opened(match: RegisteredMatch, token: str) -> list[int]:
+    hashed = tokens.secret_hash(token)  # once, not once per seat: every request passes here
     return [
         seat.seat
         for seat in match.seats
-        if seat.token_hash is not None and tokens.secret_matches(token, seat.token_hash)
+        if seat.token_hash is not None and hmac.compare_digest(hashed, seat.token_hash)
     ]
 
 

@@ -18,6 +18,15 @@ class ReadingMatches(MatchServiceBase):
             match = await self.match(match)
         return await self.streams_for(match).load(match.match_id)
 
+    async def seen_after(self, match: RegisteredMatch, known: int | None) -> Loaded[Any]:
+        """The match's state for a reader that has seen version ``known`` (None: no version):
+        this process's cached state when it is provably current and at ``known`` or later
+        (``MatchStreams.current``), else read as ``load`` does."""
+        streams = self.streams_for(match)
+        if known is not None and (cached := streams.current(match.match_id, known)) is not None:
+            return cached
+        return await streams.load(match.match_id)
+
     async def finished(self, match: RegisteredMatch) -> bool:
         return bool(self.rules_for(match).over((await self.load(match)).state))
 

@@ -13,6 +13,18 @@ from typing import Protocol, runtime_checkable
 Listener = Callable[[str | None], None]
 
 
+class VersionsHeard(Protocol):
+    """Who keeps what the wake-ups tell of every stream's newest version (``watch``)."""
+
+    def heard(self, stream_id: str, version: int | None) -> None:
+        """An append to ``stream_id`` reached ``version`` (None: a wake-up that does not say)."""
+        ...
+
+    def listening(self, on: bool) -> None:
+        """Wake-ups are heard from now on (True), or may be missed from now on (False)."""
+        ...
+
+
 class Waiter(Protocol):
     """One pending wake-up for one stream: take it before reading the store, then wait once."""
 
@@ -40,6 +52,11 @@ class Wakeups(Protocol):
 
     def waiting(self) -> int:
         """How many waiters are pending, over all streams."""
+        ...
+
+    def watch(self, versions: VersionsHeard) -> None:
+        """Tell ``versions`` the version each wake-up names, and when listening starts and
+        stops: every append committed while it listens is heard, after its commit."""
         ...
 
     async def start(self) -> None:

@@ -17,14 +17,17 @@ version check is what proves that state current. When another process appended m
 append's conflict carries the events after the cached version, in the same round trip, and
 ``caught_up`` folds them so the command is decided again on the match as it is. A stale state
 therefore costs a second append, never a wrong one: nothing is appended but at the version it
-was decided on. A read (a seat's view between turns) has no append to prove its state current,
-and nothing cheaper than the tail read does: another process may have appended, and a client
-that sent its command there and reads here must see it. So ``load`` still reads.
+was decided on. A read (a seat's view between turns) has no append to prove its state current:
+``load`` reads the tail. ``current`` answers from the cache without reading when the wake-ups
+prove the cached state as new as every append heard of (``heard_versions``) and the reader
+names a version it knows that the state has reached: the wake-up of a command another process
+has just answered may still be on its way, and the client that sent it must see it here.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -46,6 +49,7 @@ from service.ports.event_store import (
     StoredEvent,
 )
 from service.store.codec import TABLE_EVENTS, TWO_SEAT_EVENTS, Codec
+from service.store.heard_versions import HeardVersions
 from service.store.match_stream_names import MatchStream
 
 S = TypeVar("S", default=MatchState)
@@ -150,6 +154,12 @@ _STATE_ENCODER = msgspec.msgpack.Encoder()
 _STATE_DECODERS: dict[type[Any], msgspec.msgpack.Decoder[Any]] = {}
 
 
+# How long a cached state stays provable after the read or append it came from: a wake-up can
+# be lost (its sender's connection dropped, or its process died between a commit and the
+# wake-up), and a lost one must not leave a state taken for current for longer than this.
+PROVEN_SECONDS = 1.0
+
+
 def _state_decoder(state: type[Any]) -> msgspec.msgpack.Decoder[Any]:
     """One decoder per state type, made once: making one costs more than a load."""
     if state not in _STATE_DECODERS:
@@ -165,6 +175,8 @@ class MatchStreams(Generic[S, E]):
         *,
         snapshot_every: int = 50,
         cache_size: int = 2048,
+        heard: HeardVersions | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None: ...
 
     @overload
@@ -175,6 +187,8 @@ class MatchStreams(Generic[S, E]):
         *,
         snapshot_every: int = 50,
         cache_size: int = 2048,
+        heard: HeardVersions | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None: ...
 
     def __init__(
@@ -184,12 +198,21 @@ class MatchStreams(Generic[S, E]):
         *,
         snapshot_every: int = 50,
         cache_size: int = 2048,
+        heard: HeardVersions | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``heard``: what the wake-ups tell of each stream's version; without it (or while it
+        does not listen) ``current`` proves nothing and every read reads. ``monotonic``: the
+        seconds ``current`` counts a state's age by (``PROVEN_SECONDS``)."""
         self.store = store
         self.kind: StreamKind[S, E] = kind
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
         self._cache: OrderedDict[str, Loaded[S]] = OrderedDict()
+        self._heard = heard
+        self._monotonic = monotonic
+        # The listening term each cached state was taken in (``HeardVersions.term``), and when.
+        self._terms: dict[str, tuple[int | None, float]] = {}
         # The version this process's last append to each match reached: a conflict with an
         # append made here after a command's start is a race between two commands handled
         # here, not a stale cache (``caught_up``).
@@ -213,7 +236,12 @@ class MatchStreams(Generic[S, E]):
         if kind is self.kind:
             return self
         return MatchStreams(
-            self.store, kind, snapshot_every=self._snapshot_every, cache_size=self._cache_size
+            self.store,
+            kind,
+            snapshot_every=self._snapshot_every,
+            cache_size=self._cache_size,
+            heard=self._heard,
+            monotonic=self._monotonic,
         )
 
     def cached(self, match_id: str) -> Loaded[S] | None:
@@ -221,6 +249,21 @@ class MatchStreams(Generic[S, E]):
         on it will say so, see ``caught_up``); None when none is cached."""
         cached = self._cache.get(match_id)
         if cached is None:
+            return None
+        self._cache.move_to_end(match_id)
+        return Loaded(cached.state, cached.version)
+
+    def current(self, match_id: str, known: int) -> Loaded[S] | None:
+        """The cached state, unread, when it is provably current: at ``known`` (a version the
+        reader has seen) or later, and at every version the wake-ups have told of since it was
+        cached, at most ``PROVEN_SECONDS`` ago; None otherwise (then ``load``)."""
+        cached = self._cache.get(match_id)
+        if cached is None or cached.version < known or self._heard is None:
+            return None
+        term, at = self._terms.get(match_id, (None, 0.0))
+        if self._monotonic() - at > PROVEN_SECONDS or not self._heard.proves(
+            self.stream_id(match_id), cached.version, term
+        ):
             return None
         self._cache.move_to_end(match_id)
         return Loaded(cached.state, cached.version)
@@ -243,11 +286,12 @@ class MatchStreams(Generic[S, E]):
         return await self.load(match_id)
 
     async def load(self, match_id: str) -> Loaded[S]:
+        term = self._term()  # before the read: an append heard of during it may be missing
         start = self._cache.get(match_id) or await self._snapshot(match_id) or self.empty()
         tail = await self.store.read_stream(self.stream_id(match_id), after_version=start.version)
         decode = self._decode
         loaded = self.fold(start, [decode(record) for record in tail])
-        self._remember(match_id, loaded)
+        self._remember(match_id, loaded, term)
         return loaded
 
     async def load_at(self, match_id: str, version: int) -> Loaded[S]:
@@ -282,6 +326,7 @@ class MatchStreams(Generic[S, E]):
         then the state returned is the one right after that append (``retried``).
         """
         encode = self._encode
+        term = self._term()
         result = await self.store.append(
             self.stream_id(match_id),
             [encode(event) for event in events],
@@ -297,7 +342,7 @@ class MatchStreams(Generic[S, E]):
         folded = state if state is not None else self.fold(start, events).state
         loaded = Loaded(folded, start.version + len(events), result)
         self._written[match_id] = max(self._written.get(match_id, 0), loaded.version)
-        self._remember(match_id, loaded)
+        self._remember(match_id, loaded, term)
         if loaded.version // self._snapshot_every > start.version // self._snapshot_every:
             await self.store.save_snapshot(
                 self.stream_id(match_id),
@@ -317,11 +362,18 @@ class MatchStreams(Generic[S, E]):
             return None
         return Loaded(self._state_decoder.decode(snapshot.data), snapshot.version)
 
-    def _remember(self, match_id: str, loaded: Loaded[S]) -> None:
+    def _term(self) -> tuple[int | None, float]:
+        return (None if self._heard is None else self._heard.term(), self._monotonic())
+
+    def _remember(
+        self, match_id: str, loaded: Loaded[S], term: tuple[int | None, float] = (None, 0.0)
+    ) -> None:
         cached = self._cache.get(match_id)
         if cached is None or cached.version <= loaded.version:
             self._cache[match_id] = loaded
+            self._terms[match_id] = term
         self._cache.move_to_end(match_id)
         while len(self._cache) > self._cache_size:
             forgotten, _ = self._cache.popitem(last=False)
             self._written.pop(forgotten, None)
+            self._terms.pop(forgotten, None)

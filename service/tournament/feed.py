@@ -18,13 +18,12 @@ match, and some event types. A page of one match reads that match's streams by t
 (``EventStore.read_streams_in_log``), in the log's order, so its cost does not grow with the
 log; any other page scans a page of the whole log. ``next`` is where the read stopped: a
 narrowed page may hold fewer entries than ``limit``, or none, while ``next`` moves on, so
-following ``next`` still misses nothing. Who created a match never changes, so the feed
-remembers it.
+following ``next`` still misses nothing. Who created a match, and under which ref, never
+changes, so the feed remembers it (``KnownMatches``).
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from datetime import datetime
 
 import msgspec
@@ -35,6 +34,7 @@ from service.errors import UnknownFeedPosition
 from service.ports.event_store import EventStore, StoredEvent, UnknownPosition
 from service.ports.match_registry import MatchRegistry, Owner
 from service.store.match_streams import KINDS, TWO_SEATS, kind_of, match_id_of
+from service.tournament.known_matches import KnownMatches
 
 # The only event types whose public form depends on whether their hand is over.
 SECRET_BEARING = frozenset({"dealt", "drew", "knocked"})
@@ -80,14 +80,12 @@ class FeedScope(msgspec.Struct, frozen=True, kw_only=True):
 
 
 EVERYTHING = FeedScope(operator_id=None)
-OWNERS_KEPT = 100_000
 
 
 class GlobalFeed:
     def __init__(self, store: EventStore, registry: MatchRegistry) -> None:
         self._store = store
-        self._registry = registry
-        self._owners: OrderedDict[str, Owner] = OrderedDict()  # by stream id
+        self.known = KnownMatches(registry)
 
     async def page(self, *, after: int, limit: int, scope: FeedScope = EVERYTHING) -> FeedPage:
         try:
@@ -136,15 +134,10 @@ class GlobalFeed:
         return [r for r in picked if _operator(owners, r.stream_id) == scope.operator_id]
 
     async def _owners_of(self, stream_ids: set[str]) -> dict[str, Owner]:
-        """Who created each match, its external ref and round (none of which ever changes)."""
-        unknown = {match_id_of(s): s for s in stream_ids - self._owners.keys()}
-        if unknown:
-            found = await self._registry.owners([m for m in unknown if m is not None])
-            for match_id, owner in found.items():
-                self._owners[unknown[match_id]] = owner
-            while len(self._owners) > OWNERS_KEPT:
-                self._owners.popitem(last=False)
-        return {s: self._owners[s] for s in stream_ids if s in self._owners}
+        """Who created each match, its external ref and round, by stream id."""
+        streams = {m: s for s in stream_ids if (m := match_id_of(s)) is not None}
+        owners = await self.known.owners(streams.keys())
+        return {streams[m]: owner for m, owner in owners.items()}
 
     async def _boundaries(self, stream_ids: set[str]) -> dict[str, HandBoundaries]:
         if not stream_ids:

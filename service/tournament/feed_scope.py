@@ -10,9 +10,9 @@ from typing import get_args
 from domain import Event
 from domain.tables import FormatEvent
 from service.errors import InvalidParameter, MatchNotFound, NotYourMatch
-from service.ports.match_registry import MatchRegistry
 from service.ports.operator_keys import Operator
 from service.tournament.feed import FeedScope
+from service.tournament.known_matches import KnownMatches
 
 EVENT_TYPES = frozenset(
     str(kind.__struct_config__.tag) for kind in {*get_args(Event), *get_args(FormatEvent)}
@@ -21,7 +21,7 @@ EVENT_TYPES = frozenset(
 
 async def feed_scope(
     operator: Operator,
-    registry: MatchRegistry,
+    known: KnownMatches,
     *,
     match_id: str | None = None,
     external_ref: str | None = None,
@@ -32,17 +32,17 @@ async def feed_scope(
     if unknown:
         raise InvalidParameter(f"type: no event has the type {', '.join(unknown)}")
     if external_ref is not None:
-        found = await registry.by_external_ref(operator.operator_id, external_ref)
+        found = await known.by_ref(operator.operator_id, external_ref)
         if found is None:
             raise MatchNotFound(f"you have no match with the external ref {external_ref!r}")
-        if match_id is not None and match_id != found.match_id:
+        if match_id is not None and match_id != found:
             raise InvalidParameter("match_id and external_ref name different matches")
-        match_id = found.match_id
+        match_id = found
     elif match_id is not None:
-        match = await registry.get(match_id)
-        if match is None:
+        owner = (await known.owners([match_id])).get(match_id)
+        if owner is None:
             raise MatchNotFound(f"there is no match {match_id}")
-        if not every_match and match.operator_id != operator.operator_id:
+        if not every_match and owner.operator_id != operator.operator_id:
             raise NotYourMatch("this key reads only its operator's matches (or needs feed:all)")
     return FeedScope(
         operator_id=None if every_match else operator.operator_id,

@@ -25,7 +25,7 @@ from service.matches.idempotent import IdempotentCreations
 from service.matches.use_cases import CreatedMatch, MatchService, RoundMatch, RoundRequest
 from service.ports.match_registry import RoundInfo, RoundQuery
 from service.tournament.matches import decode_cursor, encode_cursor
-from service.tournament.round_start import bring_forward
+from service.tournament.round_start import move_start
 
 MAX_MATCHES = 256
 SEATS = (2, 3, 4)  # the table sizes a round's match may have
@@ -100,9 +100,9 @@ class Rounds:
             raise RoundNotFound(f"you have no round {round_id}")
         return found
 
-    async def bring_forward(self, operator_id: str, round_id: str, at: datetime | None) -> datetime:
-        """Start the round now (``at`` None) or at ``at``, before its start as set."""
-        return await bring_forward(self._matches, await self.get(operator_id, round_id), at)
+    async def move_start(self, operator_id: str, round_id: str, at: datetime | None) -> datetime:
+        """Start the round now (``at`` None) or at ``at``, while it has not started."""
+        return await move_start(self._matches, await self.get(operator_id, round_id), at)
 
     async def page(
         self,

@@ -59,11 +59,16 @@ async def test_seat_may_be_left_out_of_a_command_body(client: Client) -> None:
         assert "seat" not in command["required"]
 
 
-async def test_events_are_a_discriminated_union(client: Client) -> None:
+async def test_events_are_a_discriminated_union_open_to_newer_types(client: Client) -> None:
     doc = await document(client)
-    event = doc["components"]["schemas"]["EventEnvelope"]["properties"]["event"]
+    schemas = doc["components"]["schemas"]
+    event = schemas["EventEnvelope"]["properties"]["event"]
 
-    assert {"dealt", "drew", "scored", "match_won"} <= set(event["discriminator"]["mapping"])
+    listed, other = event["oneOf"]
+    assert {"dealt", "drew", "scored", "match_won"} <= set(listed["discriminator"]["mapping"])
+    assert other == {"$ref": "#/components/schemas/OtherEvent"}
+    unlisted = schemas["OtherEvent"]["not"]["properties"]["type"]["enum"]
+    assert set(listed["discriminator"]["mapping"]) <= set(unlisted)
 
 
 def undiscriminated_unions(node: Any, schemas: dict[str, Any], at: str = "") -> list[str]:

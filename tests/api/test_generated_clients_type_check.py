@@ -3,7 +3,10 @@ client ``openapi-python-client`` makes under ``mypy --strict``, the TypeScript t
 ``openapi-typescript`` makes under ``tsc --strict``. Each program (``client_programs/``)
 creates a match, posts its legal actions as command bodies, follows the feed and reads a
 webhook's payload: if the document typed an id as text, a legal action apart from its body, or
-a payload as anything, the program would need a cast and fails to check."""
+a payload as anything, the program would need a cast and fails to check. A second Python
+program is also run: it parses a feed page, an events page and webhook payloads holding an
+event of a type the document does not list (new types may come within version 1), which a
+closed union of event types would fail on."""
 
 from __future__ import annotations
 
@@ -12,13 +15,20 @@ import os
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
+import msgspec
 import pytest
 from litestar.serialization import encode_json
 
+from domain.events import Drew, MatchCreated
+from domain.options import RuleOptions
+from service.tournament.feed import FeedEntry, FeedPage
+from service.tournament.webhooks.payloads import Payload
 from web.app import create_app
 from web.openapi_contract import client_document
+from web.schemas import EventEnvelope, EventFeed
 from web.settings import Settings
 
 HERE = Path(__file__).resolve().parent
@@ -54,22 +64,28 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.e2e  # runs the generators and the type checkers as processes
-def test_the_python_client_types_a_tournament_program_with_no_cast(tmp_path: Path) -> None:
-    document = write_document(tmp_path)
+def python_client(into: Path, *programs: str) -> None:
+    """The generated package and ``programs`` (from ``client_programs/``) in ``into``."""
+    document = write_document(into)
     generated = run(
         [
             *(str(TOOLS / "openapi-python-client"), "generate", "--path", str(document)),
-            *("--meta", "none", "--output-path", str(tmp_path / "gin_client")),
+            *("--meta", "none", "--output-path", str(into / "gin_client")),
         ],
-        tmp_path,
+        into,
     )
     assert generated.returncode == 0, generated.stdout + generated.stderr
-    program = (PROGRAMS / "play.py").read_text()
-    assert "cast(" not in program
-    assert "type: ignore" not in program
-    (tmp_path / "play.py").write_text(program)
-    (tmp_path / "mypy.ini").write_text(MYPY_CONFIG)
+    for name in programs:
+        program = (PROGRAMS / name).read_text()
+        assert "cast(" not in program
+        assert "type: ignore" not in program
+        (into / name).write_text(program)
+    (into / "mypy.ini").write_text(MYPY_CONFIG)
+
+
+@pytest.mark.e2e  # runs the generators and the type checkers as processes
+def test_the_python_client_types_a_tournament_program_with_no_cast(tmp_path: Path) -> None:
+    python_client(tmp_path, "play.py")
 
     checked = run(
         [str(TOOLS / "mypy"), "--config-file", "mypy.ini", "--no-incremental", "play.py"],
@@ -77,6 +93,70 @@ def test_the_python_client_types_a_tournament_program_with_no_cast(tmp_path: Pat
     )
 
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def unknown_event_bodies() -> dict[str, object]:
+    """A feed page, an events page and two webhook payloads as the server encodes them, each
+    with an event of a listed type and one of a type no release has yet."""
+    known = Drew(seat=1, source="discard", card="7h")
+    newer = {"type": "seat_renamed", "seat": 1, "name": "Ada"}
+    match_id = "5f0c8a64-5d8c-4b7e-9a55-2b6f1a0e7c11"
+    feed = msgspec.to_builtins(
+        FeedPage(
+            entries=[
+                FeedEntry(
+                    position=7,
+                    match_id=match_id,
+                    version=5,
+                    type="drew",
+                    recorded_at=datetime(2026, 1, 1, tzinfo=UTC),
+                    data=known,
+                )
+            ],
+            next=8,
+        )
+    )
+    feed["entries"].append({**feed["entries"][0], "position": 8, "type": newer["type"]})
+    feed["entries"][1]["data"] = newer
+    events = msgspec.to_builtins(EventFeed(match_id=match_id, events=[EventEnvelope(5, known)]))
+    events["events"].append({"version": 6, "event": newer})
+    webhook = msgspec.to_builtins(
+        Payload(
+            event_id=f"{match_id}:1",
+            kind="match_created",
+            match_id=match_id,
+            external_ref="table-7",
+            players=[],
+            version=1,
+            position=3,
+            event=MatchCreated(options=RuleOptions()),
+            result=f"/matches/{match_id}/result",
+        )
+    )
+    return {"feed": feed, "events": events, "webhooks": [webhook, {**webhook, "event": newer}]}
+
+
+@pytest.mark.e2e
+def test_the_python_client_parses_an_event_of_a_type_it_does_not_know(tmp_path: Path) -> None:
+    python_client(tmp_path, "unknown_events.py")
+    checked = run(
+        [
+            *(str(TOOLS / "mypy"), "--config-file", "mypy.ini", "--no-incremental"),
+            "unknown_events.py",
+        ],
+        tmp_path,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    (tmp_path / "bodies.json").write_text(json.dumps(unknown_event_bodies()))
+
+    parsed = run([sys.executable, "unknown_events.py", "bodies.json"], tmp_path)
+
+    assert parsed.returncode == 0, parsed.stdout + parsed.stderr
+    assert parsed.stdout.splitlines() == [
+        "Drew OtherEvent:seat_renamed",
+        "Drew OtherEvent:seat_renamed",
+        "MatchCreated OtherEvent:seat_renamed",
+    ]
 
 
 @pytest.mark.e2e

@@ -163,7 +163,7 @@ async def test_a_round_started_now_takes_moves_at_once_its_clocks_counting_from_
 
 
 @EVERY_SIZE
-async def test_a_start_brought_forward_holds_from_its_new_time_and_never_goes_later(
+async def test_a_start_brought_forward_holds_from_its_new_time(
     asgi: Asgi, database_url: str, seats: int
 ) -> None:
     clock = moved_clock(asgi)
@@ -175,7 +175,8 @@ async def test_a_start_brought_forward_holds_from_its_new_time_and_never_goes_la
 
     later = await asgi.client.post(
         path,
-        json={"clocks_start_at": (first + timedelta(seconds=1)).isoformat()},
+        # Later than one turn: the wait would be charged to the bank of the seat to move.
+        json={"clocks_start_at": (first + timedelta(seconds=31)).isoformat()},
         headers=bearer(key),
     )
     moved = await asgi.client.post(
@@ -183,6 +184,7 @@ async def test_a_start_brought_forward_holds_from_its_new_time_and_never_goes_la
     )
 
     assert (later.status_code, later.json()["type"]) == (422, "/problems/invalid-round")
+    assert "turn_seconds (30 s)" in later.json()["detail"]
     assert moved.status_code == 200, moved.text
     match = made["matches"][0]
     tokens = [seat["token"] for seat in match["seats"]]

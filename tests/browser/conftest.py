@@ -61,11 +61,19 @@ class Pages:
     contexts: list[BrowserContext] = field(default_factory=list)
 
     async def open(
-        self, path: str = "/", viewport: dict[str, int] = DESKTOP, *, init_script: str = ""
+        self,
+        path: str = "/",
+        viewport: dict[str, int] = DESKTOP,
+        *,
+        init_script: str = "",
+        locale: str = "en-US",
     ) -> Page:
+        """A page in a new browser context whose languages (``navigator.languages``) start
+        with ``locale``."""
         context = await self.browser.new_context(
             base_url=self.base_url,
             viewport=viewport,  # type: ignore[arg-type]
+            locale=locale,
         )
         if init_script:
             await context.add_init_script(init_script)

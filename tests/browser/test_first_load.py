@@ -1,6 +1,6 @@
 """What the page costs a first-time visitor: the bytes transferred until the first screen can be
-used (held under a budget), and the time to it (reported, never asserted: this machine is
-shared)."""
+used (held under a budget), with the one message catalogue of the visitor's language and no
+other, and the time to it (reported, never asserted: this machine is shared)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.browser.conftest import PHONE, Pages
 
@@ -30,10 +31,11 @@ FIRST_LOAD = """() => {
 }"""
 
 
+@pytest.mark.parametrize("language", ["en", "hr", "ro"])
 async def test_the_first_load_is_small(
-    pages: Pages, record_property: Callable[[str, Any], None]
+    pages: Pages, record_property: Callable[[str, Any], None], language: str
 ) -> None:
-    page = await pages.open("/", viewport=PHONE)
+    page = await pages.open("/", viewport=PHONE, locale=language)
     await page.locator("[data-start=bot]").wait_for()
     await page.wait_for_function("performance.getEntriesByName('gin:interactive').length > 0")
 
@@ -48,6 +50,8 @@ async def test_the_first_load_is_small(
     assert 0 < load["bytes"] < BUDGET_BYTES
 
     urls: list[str] = await page.evaluate(FIRST_FILES)
+    catalogues = [url for url in urls if "/i18n/" in url]
+    assert [url.rsplit("/", 1)[1] for url in catalogues] == [f"{language}.json"], urls
     gzipped = 0
     async with httpx.AsyncClient(headers={"Accept-Encoding": "gzip"}) as http:
         for url in urls:
@@ -55,5 +59,8 @@ async def test_the_first_load_is_small(
                 assert response.status_code == 200, url
                 gzipped += len(b"".join([chunk async for chunk in response.aiter_raw()]))
     record_property("gzip_bytes", gzipped)
-    print(f"first screen with gzip: {gzipped} bytes in {len(urls)} files")
+    print(
+        f"first screen with gzip ({language}): {gzipped} bytes in {len(urls)} files, "
+        f"its catalogue included"
+    )
     assert 0 < gzipped < GZIP_BUDGET_BYTES

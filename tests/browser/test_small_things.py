@@ -17,13 +17,51 @@ TOUCH_PX = 44
 
 async def test_one_point_and_you_score(pages: Pages) -> None:
     page = await pages.open("/")
+    await page.locator("[data-start=bot]").wait_for()
     said = await page.evaluate(
-        """() => import("/summary.js").then((m) => [
-          m.points(1), m.points(0), m.points(12),
-          `You ${m.verb("You", "score")}`, `Seat 2 ${m.verb("Seat 2", "score")}`,
+        """() => import("/i18n.js").then(({ t }) => [
+          t("points", { count: 1 }), t("points", { count: 0 }), t("points", { count: 12 }),
+          t("result.youScore", { points: t("points", { count: 1 }) }),
+          t("result.scores", { who: "Seat 2", points: t("points", { count: 3 }) }),
         ])"""
     )
-    assert said == ["1 point", "0 points", "12 points", "You score", "Seat 2 scores"]
+    assert said == [
+        "1 point",
+        "0 points",
+        "12 points",
+        "You score 1 point.",
+        "Seat 2 scores 3 points.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("hr", ["1 bod", "2 boda", "5 bodova", "21 bod", "1 karta", "3 karte", "11 karata"]),
+        (
+            "ro",
+            [
+                "1 punct",
+                "2 puncte",
+                "20 de puncte",
+                "101 puncte",
+                "1 carte",
+                "3 cărți",
+                "31 de cărți",
+            ],
+        ),
+    ],
+)
+async def test_plurals_follow_the_language(pages: Pages, language: str, said: list[str]) -> None:
+    page = await pages.open("/", locale=language)
+    await page.locator("[data-start=bot]").wait_for()
+    counts = {"hr": [1, 2, 5, 21, 1, 3, 11], "ro": [1, 2, 20, 101, 1, 3, 31]}[language]
+    shown = await page.evaluate(
+        """(counts) => import("/i18n.js").then(({ t }) =>
+          counts.map((count, i) => t(i < 4 ? "points" : "cards", { count })))""",
+        counts,
+    )
+    assert shown == said
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ flaky``, which never turns a failed run into a passing one."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import dev
 def test_the_whole_suite_runs_on_every_core_a_module_to_a_worker() -> None:
     argv = dev.pytest_argv(["tests/unit", "-x"], fast=False)
     assert argv[0].endswith("pytest")
-    workers = ["-n", str(dev.workers()), "--dist", "loadfile"]
+    workers = ["-n", str(dev.workers()), "--dist", "loadfile", "--no-loadscope-reorder"]
     assert argv[1:] == [*workers, "--durations=10", "tests/unit", "-x"]
 
 
@@ -86,3 +87,18 @@ def test_flaky_after_a_run_without_failed_tests_runs_nothing(
     monkeypatch.setattr(dev, "ensure_venv", lambda extras: None)
     monkeypatch.setattr(dev, "run", pytest.fail)
     assert dev.main(["flaky"]) == 0
+
+
+def test_the_tests_temporary_files_go_to_memory_only_with_room_to_spare(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    stats = os.statvfs(tmp_path)
+    free = stats.f_bavail * stats.f_frsize
+    monkeypatch.setattr(dev, "SCRATCH_BYTES", free // 2)
+    scratch = dev.memory_scratch(str(tmp_path))
+    assert scratch is not None
+    assert scratch.parent == tmp_path
+    assert scratch.is_dir()
+    monkeypatch.setattr(dev, "SCRATCH_BYTES", free + (1 << 40))
+    assert dev.memory_scratch(str(tmp_path)) is None
+    assert dev.memory_scratch(str(tmp_path / "missing")) is None

@@ -64,6 +64,12 @@ async def test_the_rounds_walkthrough_runs_as_written(database_url: str, tmp_pat
     assert feed
     assert {line.split()[0] for line in feed} >= {"match_created", "cards_cut"}
     assert not any(" cup-r1-m1 false" in line for line in lines)
+    postponed = next(line for line in lines if line.startswith("postponed to "))
+    later = datetime.fromisoformat(postponed.removeprefix("postponed to "))
+    assert later == start + timedelta(seconds=60)
+    assert datetime.fromisoformat(lines[lines.index(postponed) + 1]) == later + timedelta(
+        seconds=360
+    )
     started_now = next(line for line in lines if line.startswith("started at "))
     now = datetime.fromisoformat(started_now.removeprefix("started at "))
     assert now < start

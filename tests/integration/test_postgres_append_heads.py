@@ -109,7 +109,7 @@ async def test_the_adapters_hashes_are_those_the_function_before_0021_computed_i
     # One stream appended by turns through 0009's function (hashes made in SQL, as a server of
     # the release before 0021 still appends during an upgrade) and through today's statement.
     in_sql, here = stores
-    in_sql._before_0021 = True  # the fallback the adapter takes on a database before 0021
+    in_sql._append = 2  # the fallback the adapter takes on a database before 0021 (0009's)
     events = [event(n=n, text="é ✓") for n in range(1, 7)]
     for version in range(0, 6, 2):
         writer = in_sql if version % 4 == 0 else here

@@ -152,8 +152,8 @@ def test_every_object_belongs_to_the_owner_and_the_app_is_granted_something(
         ).fetchall()
     assert strays == []
     assert ungranted == []
-    # Two: one statement with the caller's hashes (0021), and 0009's for the release before it.
-    assert definer == [(True, ["search_path=pg_catalog, public, pg_temp"])] * 2
+    # Three: 0026's by match, and 0021's and 0009's for the releases before it.
+    assert definer == [(True, ["search_path=pg_catalog, public, pg_temp"])] * 3
 
 
 class Lines(logging.Handler):

@@ -17,6 +17,7 @@ from gin_client.models import (
     FormatMatchView,
     MatchView,
     NewMatch,
+    OtherEvent,
     Payload,
 )
 
@@ -59,4 +60,7 @@ def follow_feed(url: str, operator_key: str, created: NewMatch) -> int:
 def on_webhook(body: bytes) -> str:
     """What a receiver makes of a match's news."""
     payload = Payload.from_dict(json.loads(body))
-    return f"{payload.kind} {payload.match_id} at {payload.version}: {payload.event.type_}"
+    event = payload.event
+    # An event of a type newer than this client is an ``OtherEvent``, read by name.
+    kind = event["type"] if isinstance(event, OtherEvent) else event.type_
+    return f"{payload.kind} {payload.match_id} at {payload.version}: {kind}"

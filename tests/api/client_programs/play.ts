@@ -8,6 +8,7 @@ type Schemas = components["schemas"];
 type CommandBody = NonNullable<operations["sendCommand"]["requestBody"]>["content"]["application/json"];
 type View = operations["getMatchView"]["responses"][200]["content"]["application/json"];
 type FeedPage = operations["readFeed"]["responses"][200]["content"]["application/json"];
+type FeedEntry = FeedPage["entries"][number];
 type MatchNews = NonNullable<webhooks["matchNews"]["post"]["requestBody"]>["content"]["application/json"];
 
 async function send<T>(url: string, init: RequestInit): Promise<T> {
@@ -48,9 +49,22 @@ async function follow(url: string, operatorKey: string, matchId: string): Promis
     const page = await send<FeedPage>(`${url}/feed?after=${after}&match_id=${matchId}`, {
       headers: { Authorization: `Bearer ${operatorKey}` },
     });
-    for (const entry of page.entries) console.log(entry.version, entry.type, entry.match_id);
+    for (const entry of page.entries) console.log(entry.version, entry.match_id, describe(entry));
     if (page.entries.length === 0) return after;
     after = page.next;
+  }
+}
+
+// Each listed event type is its own type; one of a newer type (OtherEvent) falls to the default.
+function describe(entry: FeedEntry): string {
+  const event = entry.data;
+  switch (event.type) {
+    case "drew":
+      return `seat ${event.seat} drew from the ${event.source}`;
+    case "scored":
+      return `${event.points} points to ${event.winner ?? "nobody"}`;
+    default:
+      return entry.type; // a type this program does not know yet: skipped
   }
 }
 

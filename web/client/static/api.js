@@ -1,6 +1,8 @@
 // The service's HTTP API, typed by the OpenAPI document (types/api.d.ts is generated from it
 // by openapi-typescript; `tsc --checkJs` holds this file to it).
 
+import { has, t } from "./i18n.js";
+
 /** @typedef {import("../types/api").components["schemas"]} Schemas */
 /** @typedef {Schemas["MatchView"]} MatchView */
 /** @typedef {Schemas["FormatMatchView"]} FormatMatchView */
@@ -24,6 +26,16 @@ export class ApiError extends Error {
     this.status = status;
     this.problem = problem;
   }
+}
+
+/** What went wrong, in the player's words: a problem type the page knows in its own, any other
+ * as the server put it. @param {unknown} error */
+export function problemText(error) {
+  if (error instanceof ApiError) {
+    const known = `problem.${String(error.problem.type ?? "").replace(/^\/problems\//, "")}`;
+    return has(known) ? t(known) : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -83,6 +95,14 @@ export async function summary(matchId) {
 export async function send(matchId, token, command) {
   const path = `/matches/${matchId}/commands`;
   return /** @type {MatchView | FormatMatchView} */ (await call(path, { method: "POST", token, body: command }));
+}
+
+/** A rematch of a finished match, offered by a player with an account to the other players
+ * of it (bots where bots played); ``credential`` is the player's.
+ * @param {string} matchId @param {string} credential */
+export async function rematch(matchId, credential) {
+  const path = `/players/me/matches/${matchId}/rematch`;
+  return /** @type {Schemas["NewInvite"]} */ (await call(path, { method: "POST", token: credential }));
 }
 
 /** @param {string} matchId @param {string} token */

@@ -6,6 +6,7 @@
 
 import * as api from "./api.js";
 import { el, heading } from "./dom.js";
+import { LANGUAGES, chosenLanguage, language, switchLanguage, t, useLanguage } from "./i18n.js";
 /** @typedef {import("./tables.js").SeatKey} SeatKey */
 
 const main = /** @type {HTMLElement} */ (document.querySelector("main"));
@@ -23,7 +24,7 @@ function kept(matchId) {
 
 /** @param {unknown} error */
 function failure(error) {
-  return el("p", { class: "problem", role: "alert" }, [error instanceof Error ? error.message : String(error)]);
+  return el("p", { class: "problem", role: "alert" }, [api.problemText(error)]);
 }
 
 function lobby() {
@@ -31,16 +32,16 @@ function lobby() {
     el("input", { id: "game-target", type: "number", min: 1, max: 1000, value: 100 })
   );
   // Three players play round robin, four in partnerships (seats 0 and 2 against 1 and 3).
-  const formats = [["2", "Two players"], ["3", "Three players (round robin)"], ["4", "Four players (partnerships)"]];
+  const formats = [["2", t("lobby.players2")], ["3", t("lobby.players3")], ["4", t("lobby.players4")]];
   const players = /** @type {HTMLSelectElement} */ (
     el("select", { id: "players" }, formats.map(([value, label]) => el("option", { value }, [label])))
   );
   const count = () => /** @type {api.Players} */ (Number(players.value));
   const level = /** @type {HTMLSelectElement} */ (
-    el("select", { id: "bot-level" }, ["simple", "strong", "random"].map((name) => el("option", { value: name }, [name])))
+    el("select", { id: "bot-level" }, ["simple", "strong", "random"].map((name) => el("option", { value: name }, [t(`bot.${name}`)])))
   );
   // A clock's choices: seconds per move, then each seat's time bank for the match.
-  const clocks = [["", "No clock"], ["30 300", "30 s a move, 5 min bank"], ["60 600", "1 min a move, 10 min bank"]];
+  const clocks = [["", t("lobby.noClock")], ["30 300", t("lobby.clock30")], ["60 600", t("lobby.clock60")]];
   const clock = /** @type {HTMLSelectElement} */ (
     el("select", { id: "clock" }, clocks.map(([value, label]) => el("option", { value }, [label])))
   );
@@ -49,9 +50,9 @@ function lobby() {
     clock.disabled = count() !== 2;
     if (clock.disabled) clock.value = "";
     const start = main.querySelector("[data-start=bot]");
-    if (start) start.textContent = count() === 2 ? "Play against the bot" : "Play against the bots";
+    if (start) start.textContent = t("lobby.vsBots", { count: count() - 1 });
     const invite = main.querySelector("[data-start=friend]");
-    if (invite) invite.textContent = count() === 2 ? "Invite a friend" : "Invite friends";
+    if (invite) invite.textContent = t("lobby.invite", { count: count() - 1 });
   };
   const options = () => {
     const [turn, bank] = clock.value.split(" ").map(Number);
@@ -78,19 +79,19 @@ function lobby() {
     location.hash = `#/play/${created.match_id}`;
   });
   main.replaceChildren(
-    el("section", { class: "lobby", "aria-label": "New match" }, [
-      heading("New match"),
-      el("p", {}, [el("label", { for: "players" }, ["Players "]), players]),
-      el("p", {}, [el("label", { for: "game-target" }, ["Game to "]), target, " points (one game)"]),
-      el("p", {}, [el("label", { for: "clock" }, ["Clock "]), clock]),
+    el("section", { class: "lobby", "aria-label": t("lobby.title") }, [
+      heading(t("lobby.title")),
+      el("p", {}, [el("label", { for: "players" }, [t("lobby.players"), " "]), players]),
+      el("p", {}, [el("label", { for: "game-target" }, [t("lobby.gameTo"), " "]), target, " ", t("lobby.pointsOneGame")]),
+      el("p", {}, [el("label", { for: "clock" }, [t("lobby.clock"), " "]), clock]),
       el("p", {}, [
-        el("label", { for: "bot-level" }, ["Bot "]), level, " ",
-        el("button", { type: "button", "data-start": "bot", onclick: vsBot }, ["Play against the bot"]),
+        el("label", { for: "bot-level" }, [t("lobby.bot"), " "]), level, " ",
+        el("button", { type: "button", "data-start": "bot", onclick: vsBot }, [t("lobby.vsBots", { count: 1 })]),
       ]),
-      el("p", {}, [el("button", { type: "button", "data-start": "friend", onclick: withFriend }, ["Invite a friend"])]),
+      el("p", {}, [el("button", { type: "button", "data-start": "friend", onclick: withFriend }, [t("lobby.invite", { count: 1 })])]),
       errors,
-      heading("Replay"),
-      el("p", {}, [el("a", { href: "#/replay" }, ["Open a game record"])]),
+      heading(t("lobby.replay")),
+      el("p", {}, [el("a", { href: "#/replay" }, [t("lobby.openRecord")])]),
     ]),
   );
 }
@@ -102,32 +103,66 @@ async function joinMatch(inviteCode) {
     keep(joined.match_id, { token: joined.token, seat: joined.seat });
     location.replace(`#/play/${joined.match_id}`);
   } catch (error) {
-    main.replaceChildren(failure(error), el("a", { href: "#/" }, ["New match"]));
+    main.replaceChildren(failure(error), el("a", { href: "#/" }, [t("lobby.title")]));
   }
 }
 
+// Each routing counts: a screen whose modules arrive after a later routing (the person went on
+// meanwhile) is not drawn over the later one.
+let routed = 0;
+
 async function route() {
   document.onkeydown = null;
+  const mine = ++routed;
   const [, screen, argument] = location.hash.split("/");
   if (screen === "play" && argument) {
     const key = kept(argument);
     if (!key) {
-      main.replaceChildren(failure("This browser holds no seat in this match."), el("a", { href: `#/replay/${argument}` }, ["Watch its replay"]));
+      main.replaceChildren(failure(t("play.noSeat")), el("a", { href: `#/replay/${argument}` }, [t("play.watchReplay")]));
       return;
     }
     // The table's modules load when a table opens: the first screen is the lobby.
     const { playScreen } = await import("./play.js");
-    await playScreen(main, argument, key);
+    if (mine === routed) await playScreen(main, argument, key);
   } else if (screen === "join" && argument) {
     await joinMatch(argument);
   } else if (screen === "replay") {
     const { replayScreen } = await import("./replay.js");
-    await replayScreen(main, argument ?? null);
+    if (mine === routed) await replayScreen(main, argument ?? null);
   } else {
     lobby();
   }
 }
 
+/** The words the page's frame says (its header, title and footer) and the language choice. */
+function frame() {
+  document.title = t("app.title");
+  const home = document.querySelector("header h1 a");
+  if (home) home.textContent = t("app.title");
+  for (const node of document.querySelectorAll("[data-i18n]")) {
+    if (node instanceof HTMLElement) node.textContent = t(node.dataset.i18n ?? "");
+  }
+  const choice = /** @type {HTMLSelectElement | null} */ (document.querySelector("#language"));
+  if (!choice) return;
+  choice.setAttribute("aria-label", t("app.language"));
+  if (!choice.options.length) {
+    choice.append(...Object.entries(LANGUAGES).map(([code, name]) => el("option", { value: code, lang: code }, [name])));
+    // The whole screen drawn again in the new language, as it stands.
+    choice.onchange = async () => {
+      await switchLanguage(/** @type {import("./i18n.js").Language} */ (choice.value));
+      frame();
+      await route();
+    };
+  }
+  choice.value = language();
+}
+
 window.addEventListener("hashchange", route);
 // When the first screen can be used: the browser tests report the time to it.
-route().then(() => performance.mark("gin:interactive"));
+useLanguage(chosenLanguage())
+  .catch(() => useLanguage("en"))
+  .then(() => {
+    frame();
+    return route();
+  })
+  .then(() => performance.mark("gin:interactive"));

@@ -2,14 +2,11 @@
 // a hand can make (the same rules as docs/rules.md: sets of one rank, runs of one suit, the
 // ace always low), so a player sees their hand grouped and its deadwood count.
 
+import { t } from "./i18n.js";
+
 export const RANKS = "A23456789TJQK";
 export const SUITS = "cdhs";
 
-const RANK_NAMES = [
-  "ace", "two", "three", "four", "five", "six", "seven",
-  "eight", "nine", "ten", "jack", "queen", "king",
-];
-const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 
 /** @param {string} card */
@@ -22,9 +19,9 @@ export function suitOf(card) {
   return /** @type {"c" | "d" | "h" | "s"} */ (card[1]);
 }
 
-/** "seven of hearts": what a screen reader says for a card. @param {string} card */
+/** "seven of hearts", "sedmica herc": what a screen reader says for a card. @param {string} card */
 export function cardName(card) {
-  return `${RANK_NAMES[rankOf(card)]} of ${SUIT_NAMES[suitOf(card)]}`;
+  return t("card.name", { rank: t(`rank.${card[0]}`), suit: t(`suit.${suitOf(card)}`) });
 }
 
 /** "7♥": what the eye reads. @param {string} card */

@@ -3,6 +3,8 @@
 // then of that seat's time bank. The deadline is the turn's start plus `turn_seconds` plus
 // the bank, so the bank is the last part of the time left.
 
+import { t } from "./i18n.js";
+
 /** @typedef {import("./api.js").MatchView} MatchView */
 
 /** "1:05" @param {number} ms */
@@ -22,10 +24,11 @@ export function clockReading(view, now) {
   const whose = clock.seat === view.seat ? "me" : "them";
   const left = Math.max(0, Date.parse(clock.due_at) - now);
   if (view.turn === null) {
-    return { text: left ? `Your opponent has ${minutes(left)} to join.` : "Your opponent's time to join is up.", whose, up: left === 0 };
+    return { text: left ? t("clock.join", { time: minutes(left) }) : t("clock.joinUp"), whose, up: left === 0 };
   }
-  const who = whose === "me" ? "Your" : "Your opponent's";
-  if (left === 0) return { text: `${who} time is up.`, whose, up: true };
+  const mine = whose === "me";
+  if (left === 0) return { text: t(mine ? "clock.yourTimeUp" : "clock.opponentTimeUp"), whose, up: true };
   const bank = Math.min(clock.banks_ms[clock.seat] ?? 0, left);
-  return { text: `${who} time: ${minutes(left - bank)} for this turn, then ${minutes(bank)} of time bank.`, whose, up: false };
+  const params = { turn: minutes(left - bank), bank: minutes(bank) };
+  return { text: t(mine ? "clock.yourTime" : "clock.opponentTime", params), whose, up: false };
 }

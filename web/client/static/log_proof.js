@@ -6,6 +6,7 @@
 // one log the service signs, as a witness keeping that checkpoint sees it.
 
 import * as api from "./api.js";
+import { t } from "./i18n.js";
 import { el } from "./dom.js";
 import { concat, number } from "./bytes.js";
 
@@ -111,10 +112,10 @@ export async function checkReceiptInLog(record, receiptText, checkpointText, pro
  * the server's latest) checked with the server's inclusion proof. @param {GameRecord} record */
 export function receiptForm(record) {
   const receipt = el("textarea", { id: "receipt", rows: "3", cols: "60" });
-  const checkpoint = el("textarea", { id: "log-checkpoint", rows: "4", cols: "60", placeholder: "empty: the server's latest" });
+  const checkpoint = el("textarea", { id: "log-checkpoint", rows: "4", cols: "60", placeholder: t("proof.placeholder") });
   const said = el("p", { class: "log-proof", role: "status", "aria-live": "polite" });
   const check = async () => {
-    said.textContent = "Checking…";
+    said.textContent = t("proof.checking");
     delete said.dataset.verdict;
     let verdict;
     try {
@@ -126,13 +127,13 @@ export function receiptForm(record) {
       verdict = { ok: false, problem: error instanceof Error ? error.message : String(error), lines: [] };
     }
     said.dataset.verdict = verdict.ok ? "verified" : "discrepancy";
-    said.textContent = verdict.ok ? `In the log: ${verdict.lines.join("; ")}.` : `Not shown in the log: ${verdict.problem}`;
+    said.textContent = verdict.ok ? `${t("proof.inLog")} ${verdict.lines.join("; ")}.` : `${t("proof.notInLog")} ${verdict.problem}`;
   };
   return el("details", { class: "receipt-check" }, [
-    el("summary", {}, ["Check a receipt in the signed log"]),
-    el("p", {}, [el("label", { for: "receipt" }, ["A receipt (a Gin-Receipt header's value): "]), receipt]),
-    el("p", {}, [el("label", { for: "log-checkpoint" }, ["A log checkpoint you keep: "]), checkpoint]),
-    el("button", { type: "button", id: "check-receipt", onclick: check }, ["Check"]),
+    el("summary", {}, [t("proof.title")]),
+    el("p", {}, [el("label", { for: "receipt" }, [t("proof.receipt"), " "]), receipt]),
+    el("p", {}, [el("label", { for: "log-checkpoint" }, [t("proof.checkpoint"), " "]), checkpoint]),
+    el("button", { type: "button", id: "check-receipt", onclick: check }, [t("proof.check")]),
     said,
   ]);
 }

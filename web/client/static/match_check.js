@@ -9,6 +9,7 @@
 // round, the games' settlements and the match's end are left to `gin verify`.
 
 import { Checking, eventName, fail, show } from "./discrepancy.js";
+import { t } from "./i18n.js";
 import { Table } from "./play_check.js";
 
 /**
@@ -21,8 +22,6 @@ export function checkMatch(events) {
 
 /** @typedef {import("./play_check.js").Phase} Phase */
 
-/** @param {number} n @param {string} what */
-const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 // What must come next when a record stops here.
 /** @type {Partial<Record<Phase, string>>} */
@@ -40,7 +39,7 @@ function checkOneTable(events) {
   for (const { version, data } of rest) table.check(data, version);
   const unfinished = UNFINISHED[table.phase];
   if (unfinished) fail(`the record ends at version ${events.at(-1)?.version}, where the rules go on with ${eventName(unfinished)}`);
-  return `every move, score and bonus follows the rules (${count(table.hands, "hand")}, ${count(table.gamesWon[0] + table.gamesWon[1], "game")})`;
+  return t("verified.twoPlayers", { hands: t("verified.hands", { count: table.hands }), games: t("verified.games", { count: table.gamesWon[0] + table.gamesWon[1] }) });
 }
 
 // A table's hand never ends its game: the format counts the games.
@@ -141,5 +140,5 @@ function checkRounds(events) {
       scored = true;
     }
   }
-  return `${players} players: every table's moves and hand scores, and every round's score, follow the rules (${count(hands, "hand")}, ${count(round, "round")})`;
+  return t("verified.format", { players, hands: t("verified.hands", { count: hands }), rounds: t("verified.rounds", { count: round }) });
 }

@@ -8,6 +8,7 @@
 
 import { cardLabel, cardName } from "./cards.js";
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./api.js").EventEnvelope} EventEnvelope */
 /** @typedef {import("./seats.js").Seats} Seats */
@@ -47,26 +48,29 @@ export function describe(event, seats) {
  * @returns {string | null}
  */
 function sentence(e, seatOf, seats, card) {
-  const who = () => seats.name(seatOf(e.seat));
+  // Said of the seat itself in the second person ("You discarded"), of any other by name.
+  /** @param {string} key @param {Record<string, string | number>} [params] @param {number} [seat] */
+  const said = (key, params = {}, seat = seatOf(e.seat)) =>
+    t(seat === seats.seat ? `${key}You` : key, { who: seats.name(seat), ...params });
   switch (e.type) {
     case "upcard_passed":
-      return `${who()} passed the upcard.`;
+      return said("move.passed");
     case "drew":
-      if (e.source === "stock") return `${who()} drew from the stock.`;
-      return `${who()} took ${e.card ? card(e.card) : "the top card"} from the discard pile.`;
+      if (e.source === "stock") return said("move.drewStock");
+      return e.card ? said("move.tookCard", { card: card(e.card) }) : said("move.tookTop");
     case "discarded":
-      return `${who()} discarded ${card(e.card)}.`;
+      return said("move.discarded", { card: card(e.card) });
     case "knocked":
-      if (e.big_gin) return `${who()} went big gin.`;
-      if (e.gin) return `${who()} went gin.`;
-      return `${who()} knocked with ${e.deadwood_count} deadwood.`;
+      if (e.big_gin) return said("move.bigGin");
+      if (e.gin) return said("move.gin");
+      return said("move.knocked", { count: e.deadwood_count });
     case "laid_off":
-      return `${who()} laid off ${card(e.card)} on meld ${e.meld + 1}.`;
+      return said("move.laidOff", { card: card(e.card), number: e.meld + 1 });
     case "scored":
-      if (e.winner === null) return "A tie: nobody scores.";
-      return `${seats.name(seatOf(e.winner))} scored ${e.points === 1 ? "1 point" : `${e.points} points`}.`;
+      if (e.winner === null) return t("result.tie");
+      return said("move.scored", { points: t("points", { count: e.points }) }, seatOf(e.winner));
     case "hand_drawn":
-      return "The hand was drawn: nobody scores.";
+      return t("result.drawn");
     default:
       return null;
   }
@@ -78,7 +82,7 @@ function sentence(e, seatOf, seats, card) {
  */
 export function moveLog() {
   const list = el("ol", { class: "move-log-list" });
-  const log = el("section", { class: "move-log", "aria-label": "Moves" }, [el("h2", {}, ["Moves"]), list]);
+  const log = el("section", { class: "move-log", "aria-label": t("log.title") }, [el("h2", {}, [t("log.title")]), list]);
   log.hidden = true;
   const latest = el("p", { class: "last-move", hidden: true });
   // Said to screen readers once each: the other seats' moves (a player knows their own).

@@ -5,6 +5,7 @@
 
 import { arrangements, bestArrangement, cardLabel, cardName, sortCards } from "./cards.js";
 import { cardFace, cardRow, el, heading } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./api.js").Action} Action */
 /** @typedef {import("./seats.js").Side} Side */
@@ -35,21 +36,21 @@ function actionButton(label, action, act, keyHint) {
 export function table(view, actions, act) {
   const top = view.discard_pile.at(-1);
   const dealerChoices = actions.filter((a) => a.type === "choose_dealer");
-  return el("section", { class: "table", "aria-label": "Table" }, [
+  return el("section", { class: "table", "aria-label": t("table.label") }, [
     el("div", { class: "stock" }, [
-      el("span", { class: "card back", role: "img", "aria-label": `stock, ${view.stock_size} cards` }, [String(view.stock_size)]),
-      actionButton("Draw from stock", find(actions, "draw_from_stock"), act, "s"),
+      el("span", { class: "card back", role: "img", "aria-label": t("table.stockLabel", { count: view.stock_size }) }, [String(view.stock_size)]),
+      actionButton(t("action.drawStock"), find(actions, "draw_from_stock"), act, "s"),
     ]),
     el("div", { class: "pile" }, [
       top ? cardFace(top) : el("span", { class: "card empty" }, ["—"]),
-      el("span", { class: "count" }, [`discard pile: ${view.discard_pile.length}`]),
-      actionButton(top ? `Take ${cardLabel(top)}` : "Take", find(actions, "draw_from_discard"), act, "d"),
-      actionButton(top ? `Take the upcard ${cardLabel(top)}` : "Take the upcard", find(actions, "take_upcard"), act, "t"),
-      actionButton("Pass", find(actions, "pass_upcard"), act, "p"),
+      el("span", { class: "count" }, [t("table.pileCount", { count: view.discard_pile.length })]),
+      actionButton(top ? t("action.takeCard", { card: cardLabel(top) }) : t("action.take"), find(actions, "draw_from_discard"), act, "d"),
+      actionButton(top ? t("action.takeUpcardCard", { card: cardLabel(top) }) : t("action.takeUpcard"), find(actions, "take_upcard"), act, "t"),
+      actionButton(t("action.pass"), find(actions, "pass_upcard"), act, "p"),
     ]),
     dealerChoices.length
       ? el("div", { class: "choices" }, dealerChoices.map((a) =>
-          actionButton(a.type === "choose_dealer" && a.dealer === view.seat ? "I deal" : "Opponent deals", a, act),
+          actionButton(a.type === "choose_dealer" && a.dealer === view.seat ? t("action.iDeal") : t("action.opponentDeals"), a, act),
         ))
       : null,
   ]);
@@ -59,7 +60,6 @@ export function table(view, actions, act) {
 export function knockOnTable(/** @type {Side} */ view, /** @type {Action[]} */ actions, /** @type {(action: Action) => void} */ act) {
   const knock = view.knock;
   if (!knock) return null;
-  const who = knock.knocker === view.seat ? "You" : "Your opponent";
   // A card of one of the defender's own melds may be laid off too, but then that meld is
   // broken and its other cards may count as deadwood: the button says so.
   const inMyMelds = new Set(bestArrangement(view.hand).melds.flat());
@@ -67,27 +67,27 @@ export function knockOnTable(/** @type {Side} */ view, /** @type {Action[]} */ a
   const layOff = (a) => {
     if (a.type !== "lay_off") return null;
     const breaks = inMyMelds.has(a.card);
-    const label = `Lay off ${cardLabel(a.card)}${breaks ? " (breaks your meld)" : ""}`;
+    const label = t(breaks ? "action.layOffBreaks" : "action.layOff", { card: cardLabel(a.card) });
     const button = actionButton(label, a, act);
     if (button && breaks) {
       button.dataset.breaksMeld = "true";
-      button.setAttribute("aria-label", `Lay off ${cardName(a.card)}: this breaks one of your melds`);
+      button.setAttribute("aria-label", t("action.layOffBreaksSpoken", { card: cardName(a.card) }));
       button.classList.add("warn");
     }
     return button;
   };
-  return el("section", { class: "knock", "aria-label": "The knock" }, [
-    heading(`${who} knocked${knock.gin ? " (gin)" : ""}`),
+  return el("section", { class: "knock", "aria-label": t("knock.label") }, [
+    heading(knock.knocker === view.seat ? t(knock.gin ? "knock.youGin" : "knock.you") : t(knock.gin ? "knock.opponentGin" : "knock.opponent")),
     el("ol", { class: "melds" }, knock.melds.map((meld, index) =>
       el("li", { "data-meld": index }, [
-        cardRow(meld, `meld ${index + 1}`),
+        cardRow(meld, t("meld.number", { number: index + 1 })),
         ...actions.flatMap((a) =>
           a.type === "lay_off" && a.meld === index ? [layOff(a)] : [],
         ),
       ]),
     )),
-    el("p", {}, [`Deadwood ${knock.deadwood_count}: `, cardRow(knock.deadwood, "knocker's deadwood")]),
-    actionButton("Finish laying off", find(actions, "finish_layoff"), act, "f"),
+    el("p", {}, [t("knock.deadwood", { count: knock.deadwood_count }), " ", cardRow(knock.deadwood, t("knock.deadwoodLabel"))]),
+    actionButton(t("action.finishLayoff"), find(actions, "finish_layoff"), act, "f"),
   ]);
 }
 
@@ -101,21 +101,21 @@ export function hand(view, actions, act, toggleKnock) {
   /** @param {string} card */
   const face = (card) => {
     const discard = actions.find((a) => a.type === "discard" && a.card === card);
-    return discard ? cardFace(card, () => act(discard), "discard") : cardFace(card);
+    return discard ? cardFace(card, () => act(discard), t("hand.discardHint")) : cardFace(card);
   };
-  return el("section", { class: "hand", "aria-label": "Your hand" }, [
-    heading(`Your hand · deadwood ${arranged.count}`),
+  return el("section", { class: "hand", "aria-label": t("hand.label") }, [
+    heading(t("hand.heading", { count: arranged.count })),
     el("div", { class: "groups" }, [
-      ...arranged.melds.map((meld) => el("span", { class: "meld", role: "group", "aria-label": "meld" }, sortCards(meld).map(face))),
+      ...arranged.melds.map((meld) => el("span", { class: "meld", role: "group", "aria-label": t("meld.label") }, sortCards(meld).map(face))),
       arranged.deadwood.length
-        ? el("span", { class: "deadwood", role: "group", "aria-label": "deadwood" }, arranged.deadwood.map(face))
+        ? el("span", { class: "deadwood", role: "group", "aria-label": t("deadwood.label") }, arranged.deadwood.map(face))
         : null,
     ]),
     el("div", { class: "actions" }, [
       actions.some((a) => a.type === "knock")
-        ? el("button", { type: "button", "data-action": "knock-menu", "aria-keyshortcuts": "k", onclick: toggleKnock }, ["Knock…"])
+        ? el("button", { type: "button", "data-action": "knock-menu", "aria-keyshortcuts": "k", onclick: toggleKnock }, [t("action.knockMenu")])
         : null,
-      actionButton("Big gin!", find(actions, "big_gin"), act, "g"),
+      actionButton(t("action.bigGin"), find(actions, "big_gin"), act, "g"),
     ]),
   ]);
 }
@@ -139,18 +139,19 @@ export function knockChoices(view, actions, act) {
   const rows = ways.map(({ action, arrangement }) => {
     const melds = arrangement.melds.map((meld) => sortCards(meld));
     const gin = arrangement.count === 0;
-    const text = `${gin ? "Gin" : "Knock"}: ${cardLabel(action.card)} face down; ${melds.map((m) => m.map(cardLabel).join(" ")).join(" | ")}; deadwood ${arrangement.count}`;
+    const params = { card: cardLabel(action.card), melds: melds.map((m) => m.map(cardLabel).join(" ")).join(" | "), count: arrangement.count };
+    const text = t(gin ? "knock.choiceGin" : "knock.choice", params);
     return el("li", {}, [
       el("button", {
         type: "button",
         "data-action": gin ? "gin" : "knock",
         "data-card": action.card,
-        "aria-label": `${gin ? "Gin" : "Knock"}, ${spoken(action.card)} face down, deadwood ${arrangement.count}`,
+        "aria-label": t(gin ? "knock.choiceGinSpoken" : "knock.choiceSpoken", { card: spoken(action.card), count: arrangement.count }),
         onclick: () => act({ ...action, melds }),
       }, [text]),
     ]);
   });
-  return el("section", { class: "knock-choices", "aria-label": "Ways to knock" }, [heading("Knock with…"), el("ul", {}, rows)]);
+  return el("section", { class: "knock-choices", "aria-label": t("knock.waysLabel") }, [heading(t("knock.ways")), el("ul", {}, rows)]);
 }
 
 /** @param {number} step */

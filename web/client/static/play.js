@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { clockReading } from "./clock.js";
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 import { follow } from "./live.js";
 import { moveLog } from "./move_log.js";
 import { KEYS, hand, keepFocus, knockChoices, knockOnTable, moveFocus, table } from "./moves.js";
@@ -14,6 +15,11 @@ import { cutShown, invites, opponent, otherTables } from "./tables.js";
 
 const FIRST_RETRY_MS = 250;
 const LONGEST_RETRY_MS = 4000;
+// Moves after which the turn passes on: an answer that gives the turn straight back holds the
+// other seats' moves too (a bot answers within the command), and the page says so for a
+// moment, while their moves are shown, before offering the seat its next move.
+const PASSES_TURN = new Set(["discard", "pass_upcard", "finish_layoff", "choose_dealer", "knock", "big_gin"]);
+const OTHERS_SHOWN_MS = 500;
 
 /** @typedef {import("./seats.js").AnyView} AnyView */
 /** @typedef {import("./api.js").Action} Action */
@@ -27,8 +33,8 @@ const LONGEST_RETRY_MS = 4000;
 export async function playScreen(root, matchId, key) {
   /** @type {AnyView | null} */
   let view = null;
-  // Three or four players: each seat's bot level, and the last round's ended hands, read from
-  // the public summary (a two-player view holds its last hand itself).
+  // Each seat's bot level (null for a person), and with three or four players the last round's
+  // ended hands, read from the public summary (a two-player view holds its last hand itself).
   /** @type {(string | null)[]} */
   let bots = [];
   /** @type {import("./results.js").EndedHand[]} */
@@ -36,6 +42,7 @@ export async function playScreen(root, matchId, key) {
   let endedRound = -1;
   let busy = false;
   let knocking = false;
+  let othersMoving = false;
   /** @type {string | null} */
   let problem = null;
   let connection = "connecting";
@@ -46,7 +53,7 @@ export async function playScreen(root, matchId, key) {
   const board = el("div", { class: "board" });
   const moves = moveLog();
   root.replaceChildren(
-    el("section", { class: "play", "aria-label": "Your table" }, [status, clock, moves.latest, board, moves.log, moves.spoken]),
+    el("section", { class: "play", "aria-label": t("play.label") }, [status, clock, moves.latest, board, moves.log, moves.spoken]),
   );
 
   const tick = () => {
@@ -67,6 +74,12 @@ export async function playScreen(root, matchId, key) {
       endedRound = next.last_round?.round ?? 0;
       // Read again with the next view should this read fail.
       readSummary(next).catch(() => (endedRound = -1));
+    } else if (next.kind === "two_players" && next.phase === "match_over" && key.account && !bots.length) {
+      // Whether a person holds the other seat (a rematch is offered to people only).
+      api.summary(matchId).then((summary) => {
+        bots = summary.players.map((player) => player.bot ?? null);
+        render();
+      }).catch(() => {});
     }
     render();
   };
@@ -94,7 +107,7 @@ export async function playScreen(root, matchId, key) {
   /** @param {unknown} error */
   const failed = (error) => {
     if (error instanceof api.ApiError) {
-      problem = error.message;
+      problem = api.problemText(error);
     } else {
       unreachable = true;
       problem = null;
@@ -127,12 +140,17 @@ export async function playScreen(root, matchId, key) {
     problem = null;
     knocking = false;
     try {
-      show(await api.send(matchId, key.token, action));
+      const answer = await api.send(matchId, key.token, action);
+      const back = PASSES_TURN.has(action.type) && answer.phase !== "match_over" && new Seats(answer, bots).myTurn;
+      othersMoving = back;
+      show(answer);
+      if (back) await new Promise((resolve) => setTimeout(resolve, OTHERS_SHOWN_MS));
     } catch (error) {
       failed(error);
       if (error instanceof api.ApiError) await refresh();
     } finally {
       busy = false;
+      othersMoving = false;
       render();
     }
   };
@@ -152,7 +170,22 @@ export async function playScreen(root, matchId, key) {
       localStorage.setItem(`gin:seat:${created.match_id}`, JSON.stringify(seat));
       location.hash = `#/play/${created.match_id}`;
     } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
+      problem = api.problemText(error);
+      render();
+    }
+  };
+
+  // A player with an account offers the other players a rematch (their inboxes are told); the
+  // page keeps the credential as the new match's key, as it opens seat 0 there too.
+  const rematch = async () => {
+    try {
+      const created = await api.rematch(matchId, key.token);
+      /** @type {SeatKey} */
+      const seat = { token: key.token, seat: 0, inviteCode: created.invite_code, invites: created.invites, account: true };
+      localStorage.setItem(`gin:seat:${created.match_id}`, JSON.stringify(seat));
+      location.hash = `#/play/${created.match_id}`;
+    } catch (error) {
+      problem = api.problemText(error);
       render();
     }
   };
@@ -165,12 +198,13 @@ export async function playScreen(root, matchId, key) {
   function render() {
     if (!view) return;
     const current = view;
-    const actions = current.legal_actions;
+    // While the other seats' moves are shown, the seat's next move waits.
+    const actions = othersMoving ? [] : current.legal_actions;
     const seats = new Seats(current, bots);
     root.dataset.version = String(current.version);
     root.dataset.phase = current.phase;
     root.dataset.players = String(seats.players);
-    root.dataset.turn = seats.myTurn ? "me" : "them";
+    root.dataset.turn = seats.myTurn && !othersMoving ? "me" : "them";
     const side = seats.ownSide();
     const matchOver = current.phase === "match_over";
     const parts = [
@@ -184,9 +218,13 @@ export async function playScreen(root, matchId, key) {
       otherTables(seats, matchOver),
       lastResult(current, seats, current.kind !== "two_players" && current.last_round?.round === endedRound ? ended : []),
       lastGame(current, seats),
-      over(current, seats, matchId, playAgain),
+      // A rematch needs people in other seats: against bots only, "Play again".
+      over(current, seats, matchId, key.account && seats.hasPeople() ? { rematch } : { playAgain }),
     ];
-    status.textContent = [describeTurn(current, seats), problem, connection === "reconnecting" || unreachable ? "Reconnecting…" : null]
+    const turn = othersMoving
+      ? seats.players === 2 ? t("status.opponentsTurn") : t("status.seatsTurn", { who: seats.name(seats.opponent() ?? 0) })
+      : describeTurn(current, seats);
+    status.textContent = [turn, problem, connection === "reconnecting" || unreachable ? t("status.reconnecting") : null]
       .filter(Boolean)
       .join(" · ");
     const focused = document.activeElement;
@@ -197,7 +235,7 @@ export async function playScreen(root, matchId, key) {
   }
 
   document.onkeydown = (event) => {
-    if (!view || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!view || othersMoving || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.target instanceof HTMLInputElement) return;
     const type = KEYS[/** @type {keyof typeof KEYS} */ (event.key)];
     const action = type && view.legal_actions.find((a) => a.type === type);

@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { el, heading } from "./dom.js";
+import { t } from "./i18n.js";
 import { receiptForm } from "./log_proof.js";
 import { steps } from "./replay_steps.js";
 import { verifyRecord } from "./verify.js";
@@ -28,15 +29,15 @@ export async function replayScreen(root, matchId) {
       // Not even JSON: no record, which is a verdict too.
       const line = verdictLine();
       viewer.replaceChildren(line);
-      say(line, false, `Discrepancy: the file is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      say(line, false, `${t("replay.discrepancy")} ${t("replay.notJson")}: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
     await show(viewer, /** @type {GameRecord} */ (loaded));
   });
   root.replaceChildren(
-    el("section", { class: "replay", "aria-label": "Replay" }, [
-      heading("Replay"),
-      el("p", {}, [el("label", { for: "record-file" }, ["Load a game record file: "]), fileInput]),
+    el("section", { class: "replay", "aria-label": t("lobby.replay") }, [
+      heading(t("lobby.replay")),
+      el("p", {}, [el("label", { for: "record-file" }, [t("replay.loadFile"), " "]), fileInput]),
       viewer,
     ]),
   );
@@ -44,13 +45,13 @@ export async function replayScreen(root, matchId) {
     try {
       await show(viewer, await api.record(matchId));
     } catch (error) {
-      viewer.replaceChildren(el("p", { class: "problem", role: "alert" }, [error instanceof Error ? error.message : String(error)]));
+      viewer.replaceChildren(el("p", { class: "problem", role: "alert" }, [api.problemText(error)]));
     }
   }
 }
 
 /** The line that will say a record's verdict. */
-const verdictLine = () => el("p", { class: "verdict", role: "status", "aria-live": "polite" }, ["Checking the record…"]);
+const verdictLine = () => el("p", { class: "verdict", role: "status", "aria-live": "polite" }, [t("replay.checking")]);
 
 /** @param {HTMLElement} line @param {boolean} ok @param {string} said */
 function say(line, ok, said) {
@@ -65,8 +66,8 @@ async function show(viewer, record) {
   viewer.replaceChildren(line);
   const verdict = await verifyRecord(record);
   say(line, verdict.ok, verdict.ok
-    ? `Verified in this browser: ${verdict.lines.join("; ")}.`
-    : `Discrepancy: ${verdict.problem}`);
+    ? `${t("replay.verified")} ${verdict.lines.join("; ")}.`
+    : `${t("replay.discrepancy")} ${verdict.problem}`);
   if (verdict.ok) viewer.append(receiptForm(record));
   /** @type {Step[]} */
   let frames;
@@ -81,8 +82,8 @@ async function show(viewer, record) {
   const stage = el("div", { class: "stage" });
   const position = el("span", { class: "position", "aria-live": "polite" });
   const jump = /** @type {HTMLSelectElement} */ (
-    el("select", { id: "jump-to-hand", "aria-label": "Jump to hand" }, [
-      el("option", { value: "" }, ["Jump to hand…"]),
+    el("select", { id: "jump-to-hand", "aria-label": t("replay.jump") }, [
+      el("option", { value: "" }, [t("replay.jumpTo")]),
       ...frames.flatMap((frame, index) => (frame.jump ? [el("option", { value: index }, [frame.jump])] : [])),
     ])
   );
@@ -93,10 +94,10 @@ async function show(viewer, record) {
   };
   jump.addEventListener("change", () => jump.value && go(Number(jump.value)));
   const controls = el("div", { class: "controls" }, [
-    el("button", { type: "button", "data-step": "first", onclick: () => go(0) }, ["First"]),
-    el("button", { type: "button", "data-step": "back", "aria-keyshortcuts": "ArrowLeft", onclick: () => go(at - 1) }, ["◀ Back"]),
-    el("button", { type: "button", "data-step": "forward", "aria-keyshortcuts": "ArrowRight", onclick: () => go(at + 1) }, ["Forward ▶"]),
-    el("button", { type: "button", "data-step": "last", onclick: () => go(frames.length - 1) }, ["Last"]),
+    el("button", { type: "button", "data-step": "first", onclick: () => go(0) }, [t("replay.first")]),
+    el("button", { type: "button", "data-step": "back", "aria-keyshortcuts": "ArrowLeft", onclick: () => go(at - 1) }, [`◀ ${t("replay.back")}`]),
+    el("button", { type: "button", "data-step": "forward", "aria-keyshortcuts": "ArrowRight", onclick: () => go(at + 1) }, [`${t("replay.forward")} ▶`]),
+    el("button", { type: "button", "data-step": "last", onclick: () => go(frames.length - 1) }, [t("replay.last")]),
     jump,
     position,
   ]);
@@ -108,13 +109,13 @@ async function show(viewer, record) {
 
   function draw() {
     const frame = frames[at];
-    position.textContent = `Event ${frame.version} of ${frames[frames.length - 1].version}: ${frame.said}`;
+    position.textContent = `${t("replay.event", { at: frame.version, of: frames[frames.length - 1].version })}: ${frame.said}`;
     viewer.dataset.version = String(frame.version);
     try {
       stage.replaceChildren(...frame.draw());
     } catch (error) {
       // A mangled record's step may hold what no table can show; its verdict says so.
-      stage.replaceChildren(el("p", { class: "problem", role: "alert" }, [`This step cannot be drawn: ${error instanceof Error ? error.message : String(error)}`]));
+      stage.replaceChildren(el("p", { class: "problem", role: "alert" }, [`${t("replay.cannotDraw")} ${error instanceof Error ? error.message : String(error)}`]));
     }
   }
   viewer.append(controls, stage);

@@ -6,6 +6,7 @@
 
 import { bestArrangement, cardLabel, sortCards } from "./cards.js";
 import { cardRow, el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /**
  * @typedef {object} Frame one table right after one event
@@ -36,10 +37,10 @@ import { cardRow, el } from "./dom.js";
  */
 
 /** @param {number} seat */
-const seatName = (seat) => `Seat ${seat}`;
+const seatName = (seat) => t("seat.number", { seat });
 
 /** @param {number} players @param {number} side */
-const sideName = (players, side) => (players === 4 ? `Team ${side} (seats ${side} and ${side + 2})` : seatName(side));
+const sideName = (players, side) => (players === 4 ? t("replay.team", { team: side, a: side, b: side + 2 }) : seatName(side));
 
 /**
  * @param {{ version: number, event: any }[]} entries the match stream's events, in order
@@ -66,29 +67,29 @@ export function steps(entries) {
     switch (e.type) {
       case "format_match_created":
         Object.assign(next, { players: e.players, tables: [], handPoints: sides(), matchScores: sides() });
-        said = `The match is created: ${e.players} players, games to ${e.options.game_target}`;
+        said = t("replay.createdPlayers", { players: e.players, target: e.options.game_target });
         break;
       case "seats_cut":
-        said = `The cut: ${e.rounds.map((/** @type {string[]} */ r) => r.map(cardLabel).join(" ")).join(", then ")}; ${seatName(e.dealer)} cut lowest and deals`;
+        said = `${t("cut.title")} ${e.rounds.map((/** @type {string[]} */ r) => r.map(cardLabel).join(" ")).join(`, ${t("cut.then")} `)}; ${t("cut.deals", { who: seatName(e.dealer) })}`;
         break;
       case "round_started":
         Object.assign(next, { round: e.round, game: e.game, sittingOut: e.sitting_out });
         next.tables = e.tables.map((/** @type {number[]} */ seats) => ({ seats, frame: emptyFrame() }));
         if (e.game !== match.game) next.handPoints = sides();
         jump = `Round ${e.round} (game ${e.game})`;
-        said = `Round ${e.round}: ${e.tables.map((/** @type {number[]} */ s) => s.map(seatName).join(" against ")).join("; ")}${e.sitting_out === null ? "" : `; ${seatName(e.sitting_out)} sits out`}`;
+        said = `${t("result.round", { number: e.round })}: ${e.tables.map((/** @type {number[]} */ s) => s.map(seatName).join(` ${t("others.against")} `)).join("; ")}${e.sitting_out === null ? "" : `; ${t("replay.sitsOut", { who: seatName(e.sitting_out) })}`}`;
         break;
       case "table_event":
-        said = `Table ${e.table}: ${atTable(e.table, e.event).said}`;
+        said = `${t("replay.table", { number: e.table })}: ${atTable(e.table, e.event).said}`;
         break;
       case "round_scored":
         next.handPoints = [...e.hand_points];
-        said = e.winner === null ? `Round ${e.round}: nobody scores` : `Round ${e.round}: ${sideName(next.players, e.winner)} scores ${e.net}`;
+        said = `${t("result.round", { number: e.round })}: ${e.winner === null ? t("result.nobodyScores") : t("result.scores", { who: sideName(next.players, e.winner), points: t("points", { count: e.net }) })}`;
         break;
       case "format_game_won":
       case "format_match_won":
         next.matchScores = [...e.match_scores];
-        said = `${sideName(next.players, e.winner)} wins ${e.type === "format_game_won" ? `game ${e.game}` : "the match"}`;
+        said = e.type === "format_game_won" ? t("replay.winsGame", { who: sideName(next.players, e.winner), number: e.game }) : t("over.won", { who: sideName(next.players, e.winner) });
         break;
       default: {
         // A two-player match's own events: its one table's, the scores with them.
@@ -96,7 +97,7 @@ export function steps(entries) {
         const moved = atTable(0, e);
         Object.assign(next, { game: moved.game, handPoints: moved.handPoints, matchScores: moved.matchScores });
         said = moved.said;
-        if (e.type === "dealt") jump = `Game ${moved.game}, hand ${moved.hand}`;
+        if (e.type === "dealt") jump = `${t("game.number", { number: moved.game })}, ${t("stage.hand", { number: moved.hand })}`;
       }
     }
     match = next;
@@ -107,18 +108,18 @@ export function steps(entries) {
 
 /** @param {MatchFrame} match */
 function drawn(match) {
-  const stage = match.players === 2 ? `hand ${match.tables[0]?.frame.hand}` : `round ${match.round}`;
+  const stage = match.players === 2 ? t("stage.hand", { number: match.tables[0]?.frame.hand ?? 0 }) : t("stage.round", { number: match.round });
   return [
-    el("dl", { class: "scores", "aria-label": "Scores" }, match.handPoints.flatMap((points, side) => [
+    el("dl", { class: "scores", "aria-label": t("scores.label") }, match.handPoints.flatMap((points, side) => [
       el("dt", {}, [sideName(match.players, side)]),
-      el("dd", { "data-score": side }, [`${points} (match ${match.matchScores[side]})`]),
+      el("dd", { "data-score": side }, [t("scores.value", { points, match: match.matchScores[side] ?? 0 })]),
     ])),
-    el("p", {}, [`Game ${match.game}, ${stage}`, match.sittingOut === null ? "" : ` · ${seatName(match.sittingOut)} sits out`]),
+    el("p", {}, [`${t("game.number", { number: match.game })}, ${stage}`, match.sittingOut === null ? "" : ` · ${t("replay.sitsOut", { who: seatName(match.sittingOut) })}`]),
     ...match.tables.map(({ seats, frame: table }, index) =>
-      el("section", { class: "replay-table", "data-table": index, "aria-label": `Table ${index}` }, [
+      el("section", { class: "replay-table", "data-table": index, "aria-label": t("replay.table", { number: index }) }, [
         el("p", {}, [
-          `Table ${index} · stock ${table.stock} · discard pile: `,
-          table.pile.length ? cardRow([/** @type {string} */ (table.pile.at(-1))], `top of table ${index}'s discard pile`) : "empty",
+          `${t("replay.tableLine", { number: index, stock: table.stock })} `,
+          table.pile.length ? cardRow([/** @type {string} */ (table.pile.at(-1))], t("replay.pileTop", { number: index })) : t("replay.empty"),
         ]),
         ...seats.map((seat, at) => seatHand(table.hands[at] ?? [], seat, seatName(seat))),
         knockLine(table, seatName(seats[table.knock?.seat ?? 0] ?? 0)),
@@ -131,10 +132,10 @@ function drawn(match) {
 function seatHand(cards, seat, name) {
   const arranged = bestArrangement(cards);
   return el("p", { class: "seat", "data-seat": seat }, [
-    `${name} (deadwood ${arranged.count}): `,
-    ...arranged.melds.map((meld) => el("span", { class: "meld" }, [cardRow(sortCards(meld), `${name} meld`)])),
+    `${t("replay.seatHand", { who: name, count: arranged.count })} `,
+    ...arranged.melds.map((meld) => el("span", { class: "meld" }, [cardRow(sortCards(meld), t("replay.seatMeld", { who: name }))])),
     " ",
-    el("span", { class: "deadwood" }, [cardRow(arranged.deadwood, `${name} deadwood`)]),
+    el("span", { class: "deadwood" }, [cardRow(arranged.deadwood, t("deadwood.whose", { who: name }))]),
   ]);
 }
 
@@ -143,10 +144,10 @@ function knockLine(frame, knocker) {
   const knock = frame.knock;
   if (!knock) return "";
   return el("p", {}, [
-    `${knocker} knocked: `,
-    ...knock.melds.map((meld) => cardRow(meld, "knocker's meld")),
-    " deadwood ",
-    cardRow(knock.deadwood, "knocker's deadwood"),
+    `${t("others.knocked", { who: knocker })} `,
+    ...knock.melds.map((meld) => cardRow(meld, t("replay.knockerMeld"))),
+    ` ${t("deadwood.label")} `,
+    cardRow(knock.deadwood, t("knock.deadwoodLabel")),
   ]);
 }
 
@@ -168,42 +169,44 @@ function step(frame, version, e, seatName) {
   };
   switch (e.type) {
     case "match_created":
-      next.said = `The match is created: games to ${e.options.game_target}`;
+      next.said = t("replay.created", { target: e.options.game_target });
       break;
     case "cards_cut":
-      next.said = `The cut: ${e.pairs.map((/** @type {string[]} */ p) => p.map(cardLabel).join(" against ")).join(", ")}; ${seatName(e.winner)} wins it`;
+      next.said = `${t("cut.title")} ${e.pairs.map((/** @type {string[]} */ p) => p.map(cardLabel).join(` ${t("others.against")} `)).join(", ")}; ${t("cut.won", { who: seatName(e.winner) })}`;
       break;
     case "dealer_chosen":
-      next.said = `${seatName(e.seat)} has ${seatName(e.dealer)} deal`;
+      next.said = t("replay.dealerChosen", { who: seatName(e.seat), dealer: seatName(e.dealer) });
       break;
     case "dealt":
       Object.assign(next, { game: e.game, hand: frame.hand + 1, hands: e.hands.map((/** @type {string[]} */ h) => [...h]), pile: [e.upcard], stock: e.stock.length, knock: null });
       if (e.game !== frame.game) next.handPoints = [0, 0];
-      next.said = `${seatName(e.dealer)} deals; the upcard is ${cardLabel(e.upcard)}`;
+      next.said = t("replay.dealt", { who: seatName(e.dealer), card: cardLabel(e.upcard) });
       break;
     case "upcard_passed":
-      next.said = `${seatName(e.seat)} passes the upcard`;
+      next.said = t("move.passed", { who: seatName(e.seat) });
       break;
     case "drew":
       if (e.source === "stock") next.stock = frame.stock - 1;
       else next.pile.pop();
       if (e.card) next.hands[e.seat].push(e.card);
-      next.said = `${seatName(e.seat)} draws ${e.card ? cardLabel(e.card) : "a card"} from the ${e.source === "stock" ? "stock" : "discard pile"}`;
+      next.said = e.source === "stock"
+        ? t(e.card ? "replay.drewStockCard" : "move.drewStock", { who: seatName(e.seat), card: e.card ? cardLabel(e.card) : "" })
+        : t(e.card ? "move.tookCard" : "move.tookTop", { who: seatName(e.seat), card: e.card ? cardLabel(e.card) : "" });
       break;
     case "discarded":
       drop(e.seat, e.card);
       next.pile.push(e.card);
-      next.said = `${seatName(e.seat)} discards ${cardLabel(e.card)}`;
+      next.said = t("move.discarded", { who: seatName(e.seat), card: cardLabel(e.card) });
       break;
     case "knocked":
       if (e.card) drop(e.seat, e.card);
       next.knock = { seat: e.seat, melds: e.melds, deadwood: e.deadwood };
-      next.said = `${seatName(e.seat)} ${e.big_gin ? "goes big gin" : e.gin ? "goes gin" : `knocks with ${e.deadwood_count} deadwood`}`;
+      next.said = t(e.big_gin ? "move.bigGin" : e.gin ? "move.gin" : "move.knocked", { who: seatName(e.seat), count: e.deadwood_count });
       break;
     case "laid_off":
       drop(e.seat, e.card);
       if (next.knock) next.knock = { ...next.knock, melds: next.knock.melds.map((m, i) => (i === e.meld ? [...m, e.card] : m)) };
-      next.said = `${seatName(e.seat)} lays off ${cardLabel(e.card)}`;
+      next.said = t("move.laidOff", { who: seatName(e.seat), card: cardLabel(e.card), number: e.meld + 1 });
       break;
     case "scored": {
       // The event's hands hold the defender's cards laid off too; those lie on the knocker's
@@ -211,20 +214,22 @@ function step(frame, version, e, seatName) {
       const laidOff = new Set(e.layoffs.map((/** @type {[string, number]} */ [card]) => card));
       next.hands = e.hands.map((/** @type {string[]} */ h) => h.filter((card) => !laidOff.has(card)));
       next.handPoints = [...e.hand_points];
-      next.said = e.winner === null ? `A tie: nobody scores` : `${seatName(e.winner)} scores ${e.points} (${e.outcome.replace("_", " ")})`;
+      next.said = e.winner === null
+        ? t("result.tie")
+        : t("result.wins", { who: seatName(e.winner), points: t("points", { count: e.points }), how: t(`outcome.${e.outcome}`) });
       break;
     }
     case "hand_drawn":
       next.hands = e.hands.map((/** @type {string[]} */ h) => [...h]);
-      next.said = "The hand is drawn at the wall";
+      next.said = t("result.drawn");
       break;
     case "game_won":
       next.matchScores = [...e.match_scores];
-      next.said = `${seatName(e.winner)} wins game ${e.game}; ${e.scored_by === null ? "nobody" : seatName(e.scored_by)} scores ${e.points}`;
+      next.said = `${t("replay.winsGame", { who: seatName(e.winner), number: e.game })}; ${e.scored_by === null ? t("game.even") : t("settlement.scores", { who: seatName(e.scored_by), points: t("points", { count: e.points }) })}`;
       break;
     case "match_won":
       next.matchScores = [...e.match_scores];
-      next.said = `${seatName(e.winner)} wins the match`;
+      next.said = t("over.won", { who: seatName(e.winner) });
       break;
     default:
       next.said = e.type;

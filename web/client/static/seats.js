@@ -4,6 +4,8 @@
 // for partnerships). Everything the page draws goes through this reading, so the parts that
 // draw a table, a hand or a score are the same at every table size.
 
+import { t } from "./i18n.js";
+
 /** @typedef {import("./api.js").MatchView} MatchView */
 /** @typedef {import("./api.js").FormatMatchView} FormatMatchView */
 /** @typedef {MatchView | FormatMatchView} AnyView */
@@ -32,7 +34,7 @@ export class Seats {
       this.turns = view.turn === null ? [] : [view.turn];
       // A two-player match waits with nobody to move until its second seat joins.
       this.waiting = view.turn === null;
-      this.stage = `hand ${view.hand_number}`;
+      this.stage = t("stage.hand", { number: view.hand_number });
     } else {
       this.players = view.players;
       this.teams = view.teams;
@@ -42,7 +44,7 @@ export class Seats {
       this.sittingOut = view.sitting_out;
       // The cut is made when the last invited seat joins.
       this.waiting = view.phase === "start" || view.phase === "cut";
-      this.stage = `round ${view.round}`;
+      this.stage = t("stage.round", { number: view.round });
     }
     /** The seat's own table, none while it sits a hand out. */
     this.own = this.tables.find((t) => t.table === this.table) ?? null;
@@ -57,17 +59,24 @@ export class Seats {
   /** A seat's name as this seat reads it: "You", "Your opponent", "Seat 2 (partner, simple bot)".
    * @param {number} seat */
   name(seat) {
-    if (seat === this.seat) return "You";
-    if (this.players === 2) return "Your opponent";
-    const notes = [seat === this.partner(this.seat) ? "partner" : null, this.bots[seat] ? `${this.bots[seat]} bot` : null]
+    if (seat === this.seat) return t("seat.you");
+    if (this.players === 2) return t("seat.opponent");
+    const level = this.bots[seat];
+    const notes = [seat === this.partner(this.seat) ? t("seat.partner") : null, level ? t("seat.bot", { level: t(`bot.${level}`) }) : null]
       .filter(Boolean);
-    return notes.length ? `Seat ${seat} (${notes.join(", ")})` : `Seat ${seat}`;
+    return notes.length ? t("seat.numberNotes", { seat, notes: notes.join(", ") }) : t("seat.number", { seat });
   }
 
   /** The same name inside a sentence. @param {number} seat */
   who(seat) {
-    const name = this.name(seat);
-    return name.startsWith("Seat") ? name : name.toLowerCase();
+    if (seat === this.seat) return t("seat.youInSentence");
+    if (this.players === 2) return t("seat.opponentInSentence");
+    return this.name(seat);
+  }
+
+  /** Whether a side is the seat's own (a sentence about it says "you"). @param {number} side */
+  isMine(side) {
+    return side === this.sideOf(this.seat);
   }
 
   /** The side a seat scores for: itself, or its team with four players. @param {number} seat */
@@ -79,7 +88,7 @@ export class Seats {
   sideName(side) {
     if (!this.teams) return this.name(side);
     const members = this.teams[side] ?? [];
-    return `${side === this.sideOf(this.seat) ? "Your team" : "Their team"} (seats ${members.join(" and ")})`;
+    return t(side === this.sideOf(this.seat) ? "side.yourTeam" : "side.theirTeam", { a: members[0] ?? 0, b: members[1] ?? 0 });
   }
 
   /** The seat's side of its own table, in that table's seats. @returns {Side | null} */
@@ -95,6 +104,11 @@ export class Seats {
       knock: table.knock,
       knock_limit: table.knock_limit,
     };
+  }
+
+  /** Whether people (not bots) hold any of the other seats, as far as is known. */
+  hasPeople() {
+    return this.bots.length > 0 && this.bots.some((level, seat) => seat !== this.seat && !level);
   }
 
   /** The other seat at the seat's own table. */

@@ -4,6 +4,7 @@
 // bonuses, totals and what each side scores in the match from it.
 
 import { cardRow, el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./seats.js").Seats} Seats */
 /** @typedef {import("./api.js").Schemas["Scored"]} Scored */
@@ -12,10 +13,16 @@ import { cardRow, el } from "./dom.js";
 /** @typedef {import("./api.js").Schemas["FormatGameWon"]} FormatGameWon */
 
 /** "1 point", "18 points". @param {number} count */
-export const points = (count) => (count === 1 ? "1 point" : `${count} points`);
+export const points = (count) => t("points", { count });
 
-/** "You score", "Seat 2 scores". @param {string} subject @param {string} base */
-export const verb = (subject, base) => (subject === "You" ? base : `${base}s`);
+/** A sentence about a side, said to "you" when the side is the seat's own (not a team's):
+ * "You score 18 points", "Seat 2 scores 18 points".
+ * @param {Seats} seats @param {number} side @param {string} yours the key said to you @param {string} theirs
+ * @param {Record<string, string | number>} [params] */
+export function aboutSide(seats, side, yours, theirs, params = {}) {
+  const mine = !seats.teams && seats.isMine(side);
+  return t(mine ? yours : theirs, { who: seats.sideName(side), ...params });
+}
 
 /** How the points of a scored hand come about, as a sum that reads left to right.
  * @param {Scored} e @param {RuleOptions} options @returns {string} */
@@ -24,10 +31,10 @@ export function pointsSum(e, options) {
   const d = e.defender_deadwood;
   /** @type {Record<Scored["outcome"], string>} */
   const sums = {
-    big_gin: `${d} + ${options.big_gin_bonus} big gin bonus`,
-    gin: `${d} + ${options.gin_bonus} gin bonus`,
+    big_gin: `${d} + ${t("sum.bigGinBonus", { bonus: options.big_gin_bonus })}`,
+    gin: `${d} + ${t("sum.ginBonus", { bonus: options.gin_bonus })}`,
     knock: `${d} − ${k}`,
-    undercut: options.undercut_bonus ? `${k} − ${d} + ${options.undercut_bonus} undercut bonus` : `${k} − ${d}`,
+    undercut: options.undercut_bonus ? `${k} − ${d} + ${t("sum.undercutBonus", { bonus: options.undercut_bonus })}` : `${k} − ${d}`,
     tie: `${d} − ${k}`,
   };
   const sum = sums[e.outcome];
@@ -48,21 +55,21 @@ export function scoredBreakdown(e, tableSeats, seats, options) {
   const inMelds = new Set(e.knocker_melds.flat());
   const knockerDeadwood = (e.hands[knocker] ?? []).filter((card) => !inMelds.has(card));
   const melds = (/** @type {string[][]} */ all, /** @type {string} */ whose) =>
-    all.length ? all.map((meld, index) => cardRow(meld, `${whose} meld ${index + 1}`)) : ["no melds"];
+    all.length ? all.map((meld, index) => cardRow(meld, t("meld.whose", { who: whose, number: index + 1 }))) : [t("breakdown.noMelds")];
   return el("div", { class: "breakdown" }, [
     el("p", { "data-side": "knocker" }, [
-      `${name(knocker)}: melds `, ...melds(e.knocker_melds, name(knocker)),
-      ` · deadwood ${e.knocker_deadwood} `, cardRow(knockerDeadwood, `${name(knocker)} deadwood`),
+      `${t("breakdown.melds", { who: name(knocker) })} `, ...melds(e.knocker_melds, name(knocker)),
+      ` · ${t("breakdown.deadwood", { count: e.knocker_deadwood })} `, cardRow(knockerDeadwood, t("deadwood.whose", { who: name(knocker) })),
     ]),
     el("p", { "data-side": "defender" }, [
-      `${name(defender)}: melds `, ...melds(e.defender_melds, name(defender)),
+      `${t("breakdown.melds", { who: name(defender) })} `, ...melds(e.defender_melds, name(defender)),
       ...(e.layoffs.length
-        ? [" · laid off ", ...e.layoffs.map(([card, meld]) => el("span", { class: "layoff", "data-meld": meld }, [cardRow([card], `laid off on meld ${meld + 1}`), ` on meld ${meld + 1} `]))]
+        ? [` · ${t("breakdown.laidOff")} `, ...e.layoffs.map(([card, meld]) => el("span", { class: "layoff", "data-meld": meld }, [cardRow([card], t("breakdown.laidOffOn", { number: meld + 1 })), ` ${t("breakdown.onMeld", { number: meld + 1 })} `]))]
         : []),
-      ` · deadwood ${e.defender_deadwood} `, cardRow(e.defender_deadwood_cards, `${name(defender)} deadwood`),
+      ` · ${t("breakdown.deadwood", { count: e.defender_deadwood })} `, cardRow(e.defender_deadwood_cards, t("deadwood.whose", { who: name(defender) })),
     ]),
     el("p", { class: "points-sum", "data-points": e.points }, [
-      e.winner === null ? "A tie: nobody scores." : `${name(e.winner)}: ${pointsSum(e, options)}.`,
+      e.winner === null ? t("result.tie") : `${name(e.winner)}: ${pointsSum(e, options)}.`,
     ]),
   ]);
 }
@@ -77,25 +84,30 @@ export function gameTable(game, seats) {
   const sides = game.hand_points.map((_, side) => side);
   const two = !("settlements" in game);
   const shutout = two ? [game.shutout_bonus] : game.settlements.map((s) => s.shutout_bonus);
-  /** @type {[string, (side: number) => string][]} */
+  // Each row named in English for the page's own use (data-row), and in words for the player.
+  /** @type {[string, string, (side: number) => string][]} */
   const rows = [
-    ["Hand points", (side) => String(game.hand_points[side])],
-    ["Hands won", (side) => String(game.hands_won[side])],
-    ["Line bonus", (side) => String(game.line_bonuses[side])],
-    ["Game bonus", (side) => String(side === game.winner ? game.game_bonus : 0)],
+    ["Hand points", t("game.handPoints"), (side) => String(game.hand_points[side])],
+    ["Hands won", t("game.handsWon"), (side) => String(game.hands_won[side])],
+    ["Line bonus", t("game.lineBonus"), (side) => String(game.line_bonuses[side])],
+    ["Game bonus", t("game.gameBonus"), (side) => String(side === game.winner ? game.game_bonus : 0)],
   ];
   if (two) {
-    rows.push(["Shutout bonus", (side) => String(side === game.winner ? game.shutout_bonus : 0)]);
-    rows.push(["Total", (side) => String(game.totals[side])]);
+    rows.push(["Shutout bonus", t("game.shutoutBonus"), (side) => String(side === game.winner ? game.shutout_bonus : 0)]);
+    rows.push(["Total", t("game.total"), (side) => String(game.totals[side])]);
   }
   const table = el("table", { class: "game-table" }, [
-    el("thead", {}, [el("tr", {}, [el("th", {}, [`Game ${game.game}`]), ...sides.map((side) => el("th", { scope: "col" }, [seats.sideName(side)]))])]),
-    el("tbody", {}, rows.map(([label, cell]) =>
-      el("tr", { "data-row": label }, [el("th", { scope: "row" }, [label]), ...sides.map((side) => el("td", { "data-side": side }, [cell(side)]))]),
+    el("thead", {}, [el("tr", {}, [el("th", {}, [t("game.number", { number: game.game })]), ...sides.map((side) => el("th", { scope: "col" }, [seats.sideName(side)]))])]),
+    el("tbody", {}, rows.map(([row, label, cell]) =>
+      el("tr", { "data-row": row }, [el("th", { scope: "row" }, [label]), ...sides.map((side) => el("td", { "data-side": side }, [cell(side)]))]),
     )),
   ]);
   const scored = two
-    ? [game.scored_by === null ? "The totals are even: nobody scores in the match." : `${seats.sideName(game.scored_by)} ${verb(seats.sideName(game.scored_by), "score")} ${points(game.points)} in the match (${game.totals[game.scored_by]} − ${game.totals[1 - game.scored_by]}).`]
+    ? [game.scored_by === null
+        ? t("game.even")
+        : aboutSide(seats, game.scored_by, "game.youScoreInMatch", "game.scoresInMatch", {
+            points: points(game.points), a: game.totals[game.scored_by] ?? 0, b: game.totals[1 - game.scored_by] ?? 0,
+          })]
     : [];
   return el("div", { class: "game-summary", "data-shutout": shutout.some(Boolean) }, [
     table,

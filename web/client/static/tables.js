@@ -4,12 +4,15 @@
 
 import { sortCards } from "./cards.js";
 import { cardFace, cardRow, el, heading } from "./dom.js";
+import { t } from "./i18n.js";
 import { endedHand } from "./results.js";
 
 /** @typedef {import("./seats.js").Seats} Seats */
 /** @typedef {import("./seats.js").SeatedTable} SeatedTable */
 /** @typedef {{ seat: number, invite_code: string }} SeatInvite */
-/** @typedef {{ token: string, seat: number, inviteCode?: string | null, invites?: SeatInvite[] }} SeatKey */
+/** How this browser holds a seat: its token, or the credential of a player with an account
+ * (``account``), which opens the seat too.
+ * @typedef {{ token: string, seat: number, inviteCode?: string | null, invites?: SeatInvite[], account?: boolean }} SeatKey */
 
 /** The invite link last copied and what was said of it. @type {{ link: string, text: string } | null} */
 let copied = null;
@@ -24,11 +27,11 @@ export function invites(seats, key) {
     const said = copied?.link === link ? [copied.text] : [];
     const done = el("span", { class: "copied", role: "status", "data-copied": link }, said);
     const copy = async () => {
-      let text = "Copied.";
+      let text = t("invite.copied");
       try {
         await navigator.clipboard.writeText(link);
       } catch {
-        text = "Copy the link by hand: this browser did not allow it.";
+        text = t("invite.copyByHand");
       }
       // The table may have been drawn again meanwhile: say it where the link is now, and in
       // every later drawing.
@@ -40,7 +43,7 @@ export function invites(seats, key) {
     return el("span", { class: "invite-link" }, [
       el("input", { readonly: true, value: link, "aria-label": label, size: 40, "data-invite": link }),
       " ",
-      el("button", { type: "button", "data-copy": link, "aria-label": `Copy: ${label}`, onclick: copy }, ["Copy link"]),
+      el("button", { type: "button", "data-copy": link, "aria-label": t("invite.copyLabel", { label }), onclick: copy }, [t("invite.copy")]),
       " ",
       done,
     ]);
@@ -48,13 +51,13 @@ export function invites(seats, key) {
   // A key kept before answers listed every invite has only its one code.
   const all = key.invites?.length ? key.invites : key.inviteCode ? [{ seat: 1, invite_code: key.inviteCode }] : [];
   if (all.length === 1) {
-    return el("p", { class: "invite" }, ["Send this link to your opponent: ", field(linkTo(all[0].invite_code), "Invite link")]);
+    return el("p", { class: "invite" }, [t("invite.sendOne"), " ", field(linkTo(all[0].invite_code), t("invite.link"))]);
   }
   if (!all.length) return null;
-  return el("section", { class: "invite", "aria-label": "Invites" }, [
-    el("p", {}, ["Send each player the link of their seat:"]),
+  return el("section", { class: "invite", "aria-label": t("invite.label") }, [
+    el("p", {}, [t("invite.sendEach")]),
     ...all.map((invite) =>
-      el("p", {}, [`Seat ${invite.seat}: `, field(linkTo(invite.invite_code), `Invite link for seat ${invite.seat}`)]),
+      el("p", {}, [`${t("seat.number", { seat: invite.seat })}: `, field(linkTo(invite.invite_code), t("invite.linkFor", { seat: invite.seat }))]),
     ),
   ]);
 }
@@ -71,18 +74,21 @@ export function cutShown(seats) {
   if (!cut || !first || view.phase === "match_over") return null;
   if (cut.type === "cards_cut") {
     return el("p", { class: "cut", "data-cut": "cards" }, [
-      "The cut: ",
+      `${t("cut.title")} `,
       ...cut.pairs.flatMap((pair, index) => [
-        index ? ", then " : "",
-        ...pair.flatMap((card, seat) => [seat ? ` against ${seats.who(seat)} ` : `${seats.name(seat)} `, cardRow([card], `${seats.name(seat)}'s cut card`)]),
+        index ? `, ${t("cut.then")} ` : "",
+        ...pair.flatMap((card, seat) => [
+          seat ? ` ${t("cut.against", { who: seats.who(seat) })} ` : `${seats.name(seat)} `,
+          cardRow([card], t("cut.card", { who: seats.name(seat) })),
+        ]),
       ]),
-      `. ${seats.name(cut.winner)} won it.`,
+      `. ${t(cut.winner === seats.seat ? "cut.youWon" : "cut.won", { who: seats.name(cut.winner) })}`,
     ]);
   }
   return el("p", { class: "cut", "data-cut": "seats" }, [
-    "The cut: ",
-    ...cut.rounds.flatMap((round, index) => [index ? ", then " : "", cardRow(round, `cut round ${index + 1}`)]),
-    `. ${seats.name(cut.dealer)} cut lowest and deals.`,
+    `${t("cut.title")} `,
+    ...cut.rounds.flatMap((round, index) => [index ? `, ${t("cut.then")} ` : "", cardRow(round, t("cut.round", { number: index + 1 }))]),
+    `. ${t(cut.dealer === seats.seat ? "cut.youDeal" : "cut.deals", { who: seats.name(cut.dealer) })}`,
   ]);
 }
 
@@ -92,10 +98,10 @@ export function opponent(seats) {
   if (!mine) return null;
   const them = 1 - mine.seats.indexOf(seats.seat);
   const took = mine.view.took_from_pile[them] ?? [];
-  return el("section", { class: "opponent", "aria-label": "Your opponent" }, [
+  return el("section", { class: "opponent", "aria-label": t("seat.opponent") }, [
     heading(seats.name(mine.seats[them] ?? 0)),
-    el("p", {}, [`${mine.view.card_counts[them]} cards`]),
-    took.length ? el("p", {}, ["Took from the pile: ", cardRow(sortCards(took), "Cards your opponent took")]) : null,
+    el("p", {}, [t("cards", { count: mine.view.card_counts[them] ?? 0 })]),
+    took.length ? el("p", {}, [t("opponent.took"), " ", cardRow(sortCards(took), t("opponent.tookLabel"))]) : null,
   ]);
 }
 
@@ -105,10 +111,10 @@ export function otherTables(seats, ended) {
   if (ended) return null;
   const others = seats.tables.filter((t) => t.table !== seats.table);
   const out = seats.sittingOut;
-  const sitting = out !== null && out !== seats.seat ? el("p", { "data-sitting-out": out }, [`${seats.name(out)} sits this hand out.`]) : null;
+  const sitting = out !== null && out !== seats.seat ? el("p", { "data-sitting-out": out }, [t("others.sitsOut", { who: seats.name(out) })]) : null;
   if (!others.length && !sitting) return null;
-  return el("section", { class: "others", "aria-label": "Other tables" }, [
-    heading(!others.length ? "Sitting out" : seats.table === null ? "The table" : "The other table"),
+  return el("section", { class: "others", "aria-label": t("others.label") }, [
+    heading(t(!others.length ? "others.sittingOut" : seats.table === null ? "others.theTable" : "others.otherTable")),
     sitting,
     ...others.map((t) => otherTable(t, seats)),
   ]);
@@ -118,12 +124,12 @@ export function otherTables(seats, ended) {
 function otherTable(seated, seats) {
   const table = seated.view;
   const top = table.discard_pile.at(-1);
-  const turn = table.turn === null ? "hand over" : `${seats.name(seated.seats[table.turn] ?? 0)} to play`;
+  const turn = table.turn === null ? t("others.handOver") : t("others.toPlay", { who: seats.name(seated.seats[table.turn] ?? 0) });
   return el("div", { class: "other-table", "data-table": seated.table }, [
-    el("p", {}, [`${seated.seats.map((seat) => seats.name(seat)).join(" against ")}: ${turn}.`]),
+    el("p", {}, [`${seated.seats.map((seat) => seats.name(seat)).join(` ${t("others.against")} `)}: ${turn}.`]),
     el("p", {}, [
-      ...seated.seats.map((seat, at) => `${seats.name(seat)}: ${table.card_counts[at]} cards. `),
-      `Stock ${table.stock_size}, discard pile ${table.discard_pile.length}`,
+      ...seated.seats.map((seat, at) => `${seats.name(seat)}: ${t("cards", { count: table.card_counts[at] ?? 0 })}. `),
+      t("others.stockPile", { stock: table.stock_size, pile: table.discard_pile.length }),
       top ? ": " : ".",
       top ? cardFace(top) : null,
     ]),
@@ -132,8 +138,8 @@ function otherTable(seated, seats) {
       ? endedHand({ type: "table_event", table: seated.table, seats: seated.seats, event: table.last_hand }, seats)
       : table.knock
       ? el("p", {}, [
-          `${seats.name(seated.seats[table.knock.knocker] ?? 0)} knocked${table.knock.gin ? " (gin)" : ""}: `,
-          ...table.knock.melds.map((meld, index) => cardRow(meld, `meld ${index + 1}`)),
+          `${t(table.knock.gin ? "others.knockedGin" : "others.knocked", { who: seats.name(seated.seats[table.knock.knocker] ?? 0) })} `,
+          ...table.knock.melds.map((meld, index) => cardRow(meld, t("meld.number", { number: index + 1 }))),
         ])
       : null,
   ]);

@@ -10,6 +10,7 @@
 import { RANKS, SUITS } from "./cards.js";
 import { concat, number } from "./bytes.js";
 import { Discrepancy, fail, show } from "./discrepancy.js";
+import { t } from "./i18n.js";
 import { checkMatch } from "./match_check.js";
 import { checkShape } from "./record_shape.js";
 
@@ -323,7 +324,7 @@ export async function verifyRecord(document) {
     const formatMatch = first?.type === "format_match_created";
     await checkChain(record, "match_stream", formatMatch ? "format-match" : "match");
     await checkChain(record, "fairness_stream", "fairness");
-    lines.push("both hash chains hold");
+    lines.push(t("verified.chains"));
     const played = moves(record);
     const players = formatMatch ? Number(played[0].data.players) : 2;
     if (formatMatch && players !== 3 && players !== 4) fail(`version 1: a match of ${players} players is no format`);
@@ -331,10 +332,10 @@ export async function verifyRecord(document) {
     const types = played.map((move) => move.type);
     const over = types.includes("match_won") || types.includes("match_ended") || types.includes("format_match_won");
     const { links, entropy } = await checkFairness(record, deals, over);
-    lines.push(`every revealed seed matches its commitment (${links.size} seeds)`);
+    lines.push(t("verified.seeds", { count: links.size }));
     if (entropy.length !== players) fail(`fairness stream: the entropy is not one per seat (${players} seats)`);
     await checkDeals(record, played, players, links, entropy);
-    lines.push(`the cut and ${deals} deals match their seeds`);
+    lines.push(t("verified.deals", { count: deals }));
     lines.push(checkMatch(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) }))));
     const created = record.match_stream.events[0];
     const createdType = formatMatch ? "format_match_created" : "match_created";
@@ -343,7 +344,7 @@ export async function verifyRecord(document) {
       fail("the record's options are not those the match was created with");
     }
     if ((record.status === "finished") !== over) fail(`the record says the match is ${record.status}, its events say otherwise`);
-    lines.push("the summary agrees with the streams");
+    lines.push(t("verified.summary"));
     return { ok: true, problem: null, lines };
   } catch (error) {
     if (error instanceof Discrepancy) return { ok: false, problem: error.message, lines };

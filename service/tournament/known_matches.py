@@ -1,0 +1,58 @@
+"""What the feed needs to know of a match besides its events: who created it, under which
+external ref and in which round. None of it ever changes once the match is registered, so each
+is read from the registry once and remembered (the most recently used ``kept`` matches): a page
+of one match, asked again and again by a tournament system following it, then costs no read of
+the registry at all. A ref that names no match yet is not remembered, since a match may be
+made under it a moment later."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Collection
+from typing import TypeVar
+
+from service.ports.match_registry import MatchRegistry, Owner
+
+KEPT = 100_000
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class KnownMatches:
+    def __init__(self, registry: MatchRegistry, kept: int = KEPT) -> None:
+        self._registry = registry
+        self._kept = kept
+        self._owners: OrderedDict[str, Owner] = OrderedDict()  # by match id
+        self._refs: OrderedDict[tuple[str, str], str] = OrderedDict()  # match id by ref
+
+    async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
+        """The owner of each of ``match_ids`` that is registered (unknown ids are left out)."""
+        unknown = [m for m in match_ids if m not in self._owners]
+        if unknown:
+            for match_id, owner in (await self._registry.owners(unknown)).items():
+                _remember(self._owners, match_id, owner, self._kept)
+        found: dict[str, Owner] = {}
+        for match_id in match_ids:
+            if match_id in self._owners:
+                self._owners.move_to_end(match_id)
+                found[match_id] = self._owners[match_id]
+        return found
+
+    async def by_ref(self, operator_id: str, external_ref: str) -> str | None:
+        """The id of the operator's match made under ``external_ref``, if there is one."""
+        ref = (operator_id, external_ref)
+        match_id = self._refs.get(ref)
+        if match_id is not None:
+            self._refs.move_to_end(ref)
+            return match_id
+        found = await self._registry.by_external_ref(operator_id, external_ref)
+        if found is None:
+            return None
+        _remember(self._refs, ref, found.match_id, self._kept)
+        return found.match_id
+
+
+def _remember(kept: OrderedDict[K, V], key: K, value: V, most: int) -> None:
+    kept[key] = value
+    while len(kept) > most:
+        kept.popitem(last=False)

@@ -1,0 +1,76 @@
+"""Against bots, the other seats' moves come back in the same answer as the person's own, yet
+the page does not jump straight to "Your turn": after a move that passes the turn, it says
+whose turn it is (the opponent's), offers no move, and shows the bots' moves, then gives the
+person their turn; at every table size."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Page, expect
+
+from tests.browser.conftest import DESKTOP, Pages
+from tests.browser.table import board, match_over, my_turn, play_one_move
+from tests.browser.test_play import start
+
+MOVES = 80
+# Every state of the status line, the board's turn, its moves offered and the version of the
+# view drawn, in order, kept by the page itself.
+WATCH = """() => {
+  window.seen = [];
+  const note = () => {
+    const status = document.querySelector(".play .status");
+    const main = document.querySelector("main");
+    const buttons = document.querySelectorAll(".hand button").length;
+    const at = main?.dataset.version ?? "";
+    const entry = [status?.textContent ?? "", main?.dataset.turn ?? "", buttons, at];
+    const last = window.seen.at(-1);
+    if (!last || last.join() !== entry.join()) window.seen.push(entry);
+  };
+  const all = { subtree: true, childList: true, characterData: true, attributes: true };
+  new MutationObserver(note).observe(document.body, all);
+}"""
+OPPONENT = {2: "Your opponent's turn.", 3: "(simple bot)'s turn.", 4: "(simple bot)'s turn."}
+
+
+async def seen(page: Page) -> list[tuple[str, str, int, str]]:
+    return [tuple(entry) for entry in await page.evaluate("() => window.seen")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_the_opponents_turn_is_shown_while_the_bots_move(pages: Pages, players: int) -> None:
+    page = await pages.open("/", viewport=DESKTOP)
+    await start(page, "bot", players, 500)
+    await page.evaluate(WATCH)
+    turns_back = 0
+    for _ in range(MOVES):
+        await expect(page.locator("main[data-turn=me], main[data-phase=match_over]")).to_have_count(
+            1, timeout=15_000
+        )
+        if await match_over(page) or turns_back >= 3:
+            break
+        if not await my_turn(page):
+            continue
+        discarding = await page.locator(".hand button.card").count() > 0
+        before = len(await seen(page))
+        await play_one_move(page, keyboard=False)
+        if not discarding:
+            continue
+        await expect(board(page)).to_have_attribute("data-turn", "me", timeout=15_000)
+        after = (await seen(page))[before:]
+        if not any(turn == "them" for _, turn, _, _ in after):
+            continue  # the hand ended with this move
+        # No move offered while it is not the person's turn.
+        assert all(buttons == 0 for _, turn, buttons, _ in after if turn == "them"), after
+        assert after[-1][1] == "me", after
+        if after[-1][0].startswith("Your turn"):
+            # The bots drew and discarded: their turn was said before the person's again, with
+            # the view that holds their moves already in hand (not only while the page happened
+            # to read the view before the bots had moved).
+            final = after[-1][3]
+            waiting = [text for text, turn, _, at in after[:-1] if turn == "them" and at == final]
+            assert any(text.endswith(OPPONENT[players]) for text in waiting), after
+            turns_back += 1
+    assert turns_back >= 1
+    # The page never said it was the person's turn while it was not.
+    assert not [e for e in await seen(page) if e[1] == "them" and e[0].startswith("Your turn")]
