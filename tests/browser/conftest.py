@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+from typing import Literal
 
 import pytest
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
@@ -28,6 +29,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+ReducedMotion = Literal["reduce", "no-preference"]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -67,13 +69,18 @@ class Pages:
         *,
         init_script: str = "",
         locale: str = "en-US",
+        reduced_motion: ReducedMotion = "reduce",
     ) -> Page:
         """A page in a new browser context whose languages (``navigator.languages``) start
-        with ``locale``."""
+        with ``locale``. It asks for reduced motion unless told otherwise: the page then
+        offers the next move without holding the board still for the other seats' moves,
+        which only tests/browser/test_opponents_turn.py is about (half a second a bot's turn
+        over every whole match the tests play)."""
         context = await self.browser.new_context(
             base_url=self.base_url,
             viewport=viewport,  # type: ignore[arg-type]
             locale=locale,
+            reduced_motion=reduced_motion,
         )
         if init_script:
             await context.add_init_script(init_script)

@@ -95,8 +95,11 @@ async def start(page: Page, players: int, game_target: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("language", list(LOCALES))
+# Each table size in a language other than English (words left in English show there), and
+# English once: five whole matches, not nine, for the same findings.
+@pytest.mark.parametrize(
+    ("language", "players"), [("hr", 2), ("ro", 3), ("hr", 4), ("en", 3), ("ro", 2)]
+)
 async def test_a_whole_match_speaks_one_language(pages: Pages, language: str, players: int) -> None:
     page = await pages.open("/", viewport=DESKTOP, locale=LOCALES[language])
     await expect(page.locator("html")).to_have_attribute("lang", language)

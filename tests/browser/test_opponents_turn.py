@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Page, expect
 
-from tests.browser.conftest import DESKTOP, Pages
+from tests.browser.conftest import DESKTOP, Pages, ReducedMotion
 from tests.browser.table import board, match_over, my_turn, play_one_move
 from tests.browser.test_play import start
 
@@ -37,9 +37,15 @@ async def seen(page: Page) -> list[tuple[str, str, int, str]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4])
-async def test_the_opponents_turn_is_shown_while_the_bots_move(pages: Pages, players: int) -> None:
-    page = await pages.open("/", viewport=DESKTOP)
+@pytest.mark.parametrize(
+    ("players", "motion"),
+    [(2, "no-preference"), (3, "no-preference"), (4, "no-preference"), (2, "reduce")],
+)
+async def test_the_opponents_turn_is_shown_while_the_bots_move(
+    pages: Pages, players: int, motion: ReducedMotion
+) -> None:
+    """Asked for reduced motion, the page offers the next move at once instead."""
+    page = await pages.open("/", viewport=DESKTOP, reduced_motion=motion)
     await start(page, "bot", players, 500)
     await page.evaluate(WATCH)
     turns_back = 0
@@ -58,7 +64,7 @@ async def test_the_opponents_turn_is_shown_while_the_bots_move(pages: Pages, pla
             continue
         await expect(board(page)).to_have_attribute("data-turn", "me", timeout=15_000)
         after = (await seen(page))[before:]
-        if not any(turn == "them" for _, turn, _, _ in after):
+        if motion == "no-preference" and not any(turn == "them" for _, turn, _, _ in after):
             continue  # the hand ended with this move
         # No move offered while it is not the person's turn.
         assert all(buttons == 0 for _, turn, buttons, _ in after if turn == "them"), after
@@ -69,7 +75,8 @@ async def test_the_opponents_turn_is_shown_while_the_bots_move(pages: Pages, pla
             # to read the view before the bots had moved).
             final = after[-1][3]
             waiting = [text for text, turn, _, at in after[:-1] if turn == "them" and at == final]
-            assert any(text.endswith(OPPONENT[players]) for text in waiting), after
+            said = any(text.endswith(OPPONENT[players]) for text in waiting)
+            assert said == (motion == "no-preference"), after
             turns_back += 1
     assert turns_back >= 1
     # The page never said it was the person's turn while it was not.

@@ -20,6 +20,9 @@ const LONGEST_RETRY_MS = 4000;
 // moment, while their moves are shown, before offering the seat its next move.
 const PASSES_TURN = new Set(["discard", "pass_upcard", "finish_layoff", "choose_dealer", "knock", "big_gin"]);
 const OTHERS_SHOWN_MS = 500;
+// Holding the board still is a transition: a player who asks for less motion gets the next
+// move at once (the move log and the live region still tell the other seats' moves).
+const holdsStill = () => !matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** @typedef {import("./seats.js").AnyView} AnyView */
 /** @typedef {import("./api.js").Action} Action */
@@ -144,7 +147,7 @@ export async function playScreen(root, matchId, key) {
       const back = PASSES_TURN.has(action.type) && answer.phase !== "match_over" && new Seats(answer, bots).myTurn;
       othersMoving = back;
       show(answer);
-      if (back) await new Promise((resolve) => setTimeout(resolve, OTHERS_SHOWN_MS));
+      if (back && holdsStill()) await new Promise((resolve) => setTimeout(resolve, OTHERS_SHOWN_MS));
     } catch (error) {
       failed(error);
       if (error instanceof api.ApiError) await refresh();
