@@ -32,12 +32,13 @@ def evaluate(total: str) -> int:
 async def check_hand_adds_up(page: Page, hand: int) -> None:
     ended = page.locator(".ended-hand[data-result=scored]").nth(hand)
     for side in ("knocker", "defender"):
-        line = ended.locator(f"[data-side={side}]")
-        text = await line.inner_text()
-        shown = int(re.search(r"deadwood (\d+)", text).group(1))  # type: ignore[union-attr]
-        cards = await line.locator("[role=group][aria-label$=deadwood] .card").evaluate_all(
-            "cs => cs.map(c => c.dataset.card)"
+        # Read in one go: at three seats the live table may draw the summaries again between
+        # two reads, and the line and its cards must come from the same drawing.
+        text, cards = await ended.locator(f"[data-side={side}]").evaluate(
+            """line => [line.innerText, [...line.querySelectorAll(
+                "[role=group][aria-label$=deadwood] .card")].map(c => c.dataset.card)]"""
         )
+        shown = int(re.search(r"deadwood (\d+)", text).group(1))  # type: ignore[union-attr]
         assert shown == deadwood(cards), (side, text, cards)
     sum_line = ended.locator(".points-sum")
     said = await sum_line.inner_text()
