@@ -10,6 +10,9 @@ from bench.players import LOAD_TEST, choose
 Json = dict[str, Any]
 
 SHORT_MATCH = {"game_target": 25, "match_target": 0}
+# A bot dealt a good hand may knock on its first turn, and one hand can win a game to 25: a
+# test that looks at a match still under way plays to a target no hand reaches.
+LONG_MATCH = {"game_target": 10_000, "match_target": 0}
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -12,13 +12,13 @@ from litestar.testing import AsyncTestClient
 
 from bench.loadtest.records import record_problem
 from service.bots import DISTINCT_LEVELS
-from tests.bots.table import SHORT_MATCH, create_bot_match
+from tests.bots.table import LONG_MATCH, SHORT_MATCH, create_bot_match
 
 Client = AsyncTestClient[Litestar]
 
 
 async def test_a_bot_seat_gets_no_token_and_the_summary_names_its_level(client: Client) -> None:
-    table = await create_bot_match(client, "simple", bot_seat=0)
+    table = await create_bot_match(client, "simple", bot_seat=0, options=LONG_MATCH)
 
     summary = (await client.get(table.path)).json()
 
@@ -48,7 +48,7 @@ async def test_bot_seats_that_cannot_be_are_refused(
 
 
 async def test_a_bot_may_sit_opposite_an_invited_person(client: Client) -> None:
-    body = {"options": SHORT_MATCH, "bots": ["random", None], "invite": True, "seat": 0}
+    body = {"options": LONG_MATCH, "bots": ["random", None], "invite": True, "seat": 0}
     created = (await client.post("/matches", json=body)).json()
     assert created["seats"] == []
     joined = await client.post("/matches/join", json={"invite_code": created["invite_code"]})

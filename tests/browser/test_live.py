@@ -16,7 +16,13 @@ from tests.browser.table import board, play_one_move
 
 # Chromium's own lines for the stream cut off by the crash, and for connections refused while
 # no server listens.
-CUT_OFF = ("net::ERR_INCOMPLETE_CHUNKED_ENCODING", "net::ERR_CONNECTION_REFUSED")
+# A killed server cuts what was in flight (a stream, or a request on a kept-alive connection)
+# and refuses connections until the next one starts.
+CUT_OFF = (
+    "net::ERR_INCOMPLETE_CHUNKED_ENCODING",
+    "net::ERR_CONNECTION_RESET",
+    "net::ERR_CONNECTION_REFUSED",
+)
 
 
 async def move(http: httpx.AsyncClient, table: Table, rng: random.Random) -> int:
