@@ -1,5 +1,7 @@
 """A setting the service cannot use is one line naming it and what it accepts, and exit 2,
-before anything is started: the real ``gin`` command, run as a process, as an operator would.
+before anything is started. Every bad value runs the ``gin`` command's ``main`` in the test's
+process (a process each costs a second and a half of imports, forty times over); one of each
+kind runs the real ``gin`` command as a process, as an operator would.
 
 Each run points the data folder at a temporary one that does not exist yet: an embedded
 PostgreSQL started (or a migration run) would create it.
@@ -10,10 +12,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from service.players.settings import PlayerTimes
 from web.settings import ENVIRONMENT, SettingError, Settings
 
@@ -69,7 +73,12 @@ BAD_OPTIONS = [
 ]
 
 
-def gin(*args: str, env: dict[str, str], data_dir: Path) -> subprocess.CompletedProcess[str]:
+Gin = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def gin_process(
+    *args: str, env: dict[str, str], data_dir: Path
+) -> subprocess.CompletedProcess[str]:
     """``gin ARGS`` with only ``env`` and the data folder set of all the service's variables."""
     clean = {k: v for k, v in os.environ.items() if k not in ENVIRONMENT}
     return subprocess.run(
@@ -80,6 +89,23 @@ def gin(*args: str, env: dict[str, str], data_dir: Path) -> subprocess.Completed
         text=True,
         timeout=60,
     )
+
+
+@pytest.fixture
+def gin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Gin:
+    """``gin ARGS`` as ``gin_process`` runs it, through ``main`` in this process."""
+
+    def run(*args: str, env: dict[str, str], data_dir: Path) -> subprocess.CompletedProcess[str]:
+        for name in ENVIRONMENT:
+            monkeypatch.delenv(name, raising=False)
+        for name, value in {"GIN_DATA_DIR": str(data_dir), **env}.items():
+            monkeypatch.setenv(name, value)
+        capsys.readouterr()
+        status = main(list(args))
+        said = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), status, said.out, said.err)
+
+    return run
 
 
 def assert_refused(
@@ -93,10 +119,9 @@ def assert_refused(
     assert not data_dir.exists()  # no embedded PostgreSQL started, no migration run
 
 
-@pytest.mark.e2e  # runs gin as a process
 @pytest.mark.parametrize(("name", "value", "accepts"), BAD_ENVIRONMENT)
 def test_a_bad_variable_stops_gin_serve_before_it_starts_anything(
-    tmp_path: Path, name: str, value: str, accepts: str
+    gin: Gin, tmp_path: Path, name: str, value: str, accepts: str
 ) -> None:
     data_dir = tmp_path / "data"
     # The data folder given as an option too, so that a bad GIN_DATA_DIR has a folder to
@@ -106,10 +131,9 @@ def test_a_bad_variable_stops_gin_serve_before_it_starts_anything(
     assert_refused(result, data_dir, f"gin: {name} must be {accepts}, ", f"not {value!r}")
 
 
-@pytest.mark.e2e  # runs gin as a process
 @pytest.mark.parametrize(("option", "value", "accepts"), BAD_OPTIONS)
 def test_a_bad_option_stops_gin_serve_before_it_starts_anything(
-    tmp_path: Path, option: str, value: str, accepts: str
+    gin: Gin, tmp_path: Path, option: str, value: str, accepts: str
 ) -> None:
     data_dir = tmp_path / "data"
     result = gin("serve", option, value, env={}, data_dir=data_dir)
@@ -117,7 +141,6 @@ def test_a_bad_option_stops_gin_serve_before_it_starts_anything(
     assert_refused(result, data_dir, f"gin: {option} must be {accepts}, ", f"not {value!r}")
 
 
-@pytest.mark.e2e  # runs gin as a process
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
@@ -133,7 +156,7 @@ def test_a_bad_option_stops_gin_serve_before_it_starts_anything(
     ],
 )
 def test_settings_that_contradict_each_other_stop_gin_serve(
-    tmp_path: Path, env: dict[str, str], expected: str
+    gin: Gin, tmp_path: Path, env: dict[str, str], expected: str
 ) -> None:
     data_dir = tmp_path / "data"
     result = gin("serve", env=env, data_dir=data_dir)
@@ -141,7 +164,6 @@ def test_settings_that_contradict_each_other_stop_gin_serve(
     assert_refused(result, data_dir, expected, expected)
 
 
-@pytest.mark.e2e  # runs gin as a process
 @pytest.mark.parametrize(
     ("args", "env", "expected"),
     [
@@ -159,10 +181,32 @@ def test_settings_that_contradict_each_other_stop_gin_serve(
     ],
 )
 def test_the_database_commands_check_their_settings_too(
-    tmp_path: Path, args: tuple[str, ...], env: dict[str, str], expected: str
+    gin: Gin, tmp_path: Path, args: tuple[str, ...], env: dict[str, str], expected: str
 ) -> None:
     data_dir = tmp_path / "data"
     result = gin(*args, env=env, data_dir=data_dir)
+
+    assert_refused(result, data_dir, expected, expected)
+
+
+@pytest.mark.e2e  # runs gin as a process
+@pytest.mark.parametrize(
+    ("args", "env", "expected"),
+    [
+        (("serve",), {"GIN_PORT": "abc"}, f"gin: GIN_PORT must be {PORT}, not 'abc'"),
+        (("serve", "--workers", "0"), {}, f"gin: --workers must be {AT_LEAST_ONE}, not '0'"),
+        (
+            ("db", "upgrade", "--database-url", "localhost"),
+            {},
+            f"gin: --database-url must be {URL}, not 'localhost'",
+        ),
+    ],
+)
+def test_the_gin_process_refuses_a_bad_setting_before_it_starts_anything(
+    tmp_path: Path, args: tuple[str, ...], env: dict[str, str], expected: str
+) -> None:
+    data_dir = tmp_path / "data"
+    result = gin_process(*args, env=env, data_dir=data_dir)
 
     assert_refused(result, data_dir, expected, expected)
 
