@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.async_api import Page
+
 from tests.browser.conftest import Pages
 
 LAYOFFS = """async () => {
@@ -43,8 +45,16 @@ KNOCKS = """async () => {
 }"""
 
 
-async def test_a_layoff_that_breaks_the_players_own_meld_says_so(pages: Pages) -> None:
+async def lobby(pages: Pages) -> Page:
+    """The page once it shows its lobby: its words are loaded (until then a message shows
+    its key)."""
     page = await pages.open("/")
+    await page.locator("[data-start=bot]").wait_for()
+    return page
+
+
+async def test_a_layoff_that_breaks_the_players_own_meld_says_so(pages: Pages) -> None:
+    page = await lobby(pages)
     buttons: list[dict[str, Any]] = await page.evaluate(LAYOFFS)
     by_card = {button["text"].split()[2]: button for button in buttons}
     assert set(by_card) == {"7♥", "Q♦"}
@@ -56,7 +66,7 @@ async def test_a_layoff_that_breaks_the_players_own_meld_says_so(pages: Pages) -
 
 
 async def test_the_ways_to_knock_are_listed_least_deadwood_first(pages: Pages) -> None:
-    page = await pages.open("/")
+    page = await lobby(pages)
     rows: list[list[str]] = await page.evaluate(KNOCKS)
     # Face down the king, the four of hearts is left: 4; face down the four, the king: 10.
     assert [card for card, _ in rows] == ["Ks", "4h"], rows
