@@ -6,6 +6,8 @@ the highest card of its deadwood, so a hand ends within a few dozen moves."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.async_api import Locator, Page, expect
 
 # Whoever goes out first, in this order; the rest keep the hand going.
@@ -36,36 +38,49 @@ async def match_over(page: Page) -> bool:
     return await board(page).get_attribute("data-phase") == "match_over"
 
 
+# What the page offers, read in one round trip rather than one a selector: the first of
+# ``selectors`` present, else the cards the hand may let go (its deadwood's, if it shows one).
+OFFERED = """(selectors) => {
+  const cards = (selector) => [...document.querySelectorAll(selector)].map((c) => c.dataset.card);
+  const deadwood = cards(".hand .deadwood button.card");
+  return {
+    version: document.querySelector("main")?.dataset.version ?? "",
+    knockMenu: document.querySelector("[data-action=knock-menu]") !== null,
+    first: selectors.find((selector) => document.querySelector(selector) !== null) ?? null,
+    cards: deadwood.length ? deadwood : cards(".hand button.card"),
+  };
+}"""
+
+
 async def play_one_move(page: Page, *, keyboard: bool) -> None:
     """One move of the seat whose turn it is, waiting until the page shows its outcome."""
-    before = await version(page)
-    knock_menu = page.locator("[data-action=knock-menu]")
-    if await knock_menu.count():
+    offered = await page.evaluate(OFFERED, [*GOING_OUT, *KEEPING_ON])
+    before = offered["version"]
+    if offered["knockMenu"]:
+        knock_menu = page.locator("[data-action=knock-menu]")
         await knock_menu.press("k") if keyboard else await knock_menu.click()
-    await _first_offered(page, keyboard)
+        offered = await page.evaluate(OFFERED, [*GOING_OUT, *KEEPING_ON])
+    await _take(page, offered, keyboard)
     await expect(board(page)).not_to_have_attribute("data-version", before)
 
 
-async def _first_offered(page: Page, keyboard: bool) -> None:
-    for selector in (*GOING_OUT, *KEEPING_ON):
-        button = page.locator(selector).first
-        if await button.count():
-            if keyboard and selector in KEYS:
-                await page.keyboard.press(KEYS[selector])
-            else:
-                await button.click()
-            return
+async def _take(page: Page, offered: dict[str, Any], keyboard: bool) -> None:
+    selector = offered["first"]
+    if selector is not None:
+        if keyboard and selector in KEYS:
+            await page.keyboard.press(KEYS[selector])
+        else:
+            await page.locator(selector).first.click()
+        return
     # Discarding: the highest card of the deadwood, else any card the page lets go.
-    for selector in (".hand .deadwood button.card", ".hand button.card"):
-        names = await page.locator(selector).evaluate_all("cards => cards.map(c => c.dataset.card)")
-        if names:
-            card = page.locator(f".hand button.card[data-card='{max(names, key=_value)}']")
-            if keyboard:
-                await card.focus()
-                await page.keyboard.press("Enter")
-            else:
-                await card.click()
-            return
+    if offered["cards"]:
+        card = page.locator(f".hand button.card[data-card='{max(offered['cards'], key=_value)}']")
+        if keyboard:
+            await card.focus()
+            await page.keyboard.press("Enter")
+        else:
+            await card.click()
+        return
     raise AssertionError(f"nothing to do on the page:\n{await board(page).inner_text()}")
 
 
