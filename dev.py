@@ -48,9 +48,14 @@ def ensure_venv(extras: str) -> None:
     if not (BIN / "python").exists():
         print("dev.py: creating .venv", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    pip = [str(BIN / "python"), "-m", "pip", "--disable-pip-version-check", "-q"]
+    python, target = str(BIN / "python"), f"{ROOT}[{extras}]"
+    pip = [python, "-m", "pip", "--disable-pip-version-check", "-q"]
     print(f"dev.py: installing the project with [{extras}]", flush=True)
-    subprocess.run([*pip, "install", "-e", f"{ROOT}[{extras}]"], check=True)
+    # uv (from PyPI) installs the same packages in a fifth of pip's minute; pip if it fails.
+    uv = [python, "-m", "uv", "pip", "install", "-q", "--python", python, "-e", target]
+    quiet = subprocess.run([*pip, "install", "uv"], capture_output=True)  # pip's index notes
+    if quiet.returncode != 0 or run(*uv) != 0:
+        subprocess.run([*pip, "install", "-e", target], check=True)
     STAMP.write_text(wanted)
 
 
