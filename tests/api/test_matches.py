@@ -39,7 +39,9 @@ async def test_a_new_match_gives_each_seat_a_token_and_applies_the_options(
 async def test_an_invited_player_joins_with_the_code_and_the_match_starts(
     client: Client,
 ) -> None:
-    response = await client.post("/matches", json={"invite": True, "seat": 1})
+    # A short match: the test plays it to its end.
+    body = {"invite": True, "seat": 1, "options": {"game_target": 10, "match_target": 0}}
+    response = await client.post("/matches", json=body)
     assert response.status_code == 201, response.text
     created = response.json()
     assert [seat["seat"] for seat in created["seats"]] == [1]
