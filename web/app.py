@@ -24,7 +24,7 @@ from web.checkpoints import CheckpointsController
 from web.client import client_files
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
-from web.composition import running_service, service_metrics
+from web.composition.service import running_service, service_metrics
 from web.cors import cors_config, refused_preflight_as_problem
 from web.dependencies import (
     provide_bots,

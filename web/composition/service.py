@@ -1,10 +1,5 @@
-"""The composition root: the service's parts built from its settings, each use case handed the
-adapters of its ports, and the work they do in the background while the service runs.
-
-``web/app.py`` serves these parts over HTTP. The ``gin`` commands that read the database
-(``cli/``) start from the same ``Storage``, so the log a restore is checked against when the
-server starts is the log ``gin db accept-restore`` accepts and ``gin audit`` checks. Nothing
-connects at import time."""
+"""The server's parts built from its settings, each use case handed the adapters of its ports,
+and the work they do in the background while the server runs (``web/app.py`` serves them)."""
 
 from __future__ import annotations
 
@@ -22,12 +17,10 @@ from adapters.oidc_verifier import PyJwtVerifier
 from adapters.postgres.database import open_database
 from adapters.postgres.deadlines import PostgresDeadlines
 from adapters.postgres.delivery_queue import PostgresDeliveryQueue
-from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
+from adapters.postgres.event_store import Pool, open_pool
 from adapters.postgres.identities import PostgresIdentities
 from adapters.postgres.idle_matches import PostgresIdleMatches
 from adapters.postgres.match_creations import PostgresMatchCreations
-from adapters.postgres.match_registry import PostgresMatchRegistry
-from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from adapters.postgres.player_invites import PostgresPlayerInvites
 from adapters.postgres.players import PostgresPlayers
 from adapters.postgres.quick_match import PostgresQuickMatchQueue
@@ -40,7 +33,6 @@ from adapters.postgres.wakeups import PostgresWakeups
 from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
 from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
 from adapters.prometheus import PrometheusMetrics
-from adapters.published_log_file import DatabasePublishedLog, published_log
 from adapters.webhook_sender import UrllibSender
 from service.accounts.sessions import Sessions
 from service.accounts.sign_in import SignIn
@@ -75,6 +67,7 @@ from service.tournament.webhooks.guarded import GuardedSender
 from service.tournament.webhooks.metered import MeteredSender
 from service.tournament.webhooks.runner import running_webhooks
 from service.tournament.webhooks.subscriptions import SubscriptionService
+from web.composition.storage import Storage
 from web.settings import Settings
 
 Metrics = PrometheusMetrics | NoMetrics
@@ -82,30 +75,6 @@ Metrics = PrometheusMetrics | NoMetrics
 
 def service_metrics(settings: Settings) -> Metrics:
     return PrometheusMetrics() if settings.metrics else NoMetrics()
-
-
-@dataclass(frozen=True)
-class Storage:
-    """The event store and the match registry on one pool: where every part that reads matches
-    starts, in the server and in ``gin``."""
-
-    pool: Pool
-    store: PostgresEventStore
-    registry: PostgresMatchRegistry
-
-    @classmethod
-    def on(cls, pool: Pool) -> Storage:
-        return cls(pool, PostgresEventStore(pool), PostgresMatchRegistry(pool))
-
-    def log_tree(self) -> LogTree:
-        """The global log over the events as they are stored, not through the restore guard."""
-        return LogTree(self.store, self.registry)
-
-    def published_log(self, folder: Path) -> DatabasePublishedLog:
-        return published_log(folder, self.pool)
-
-    def operator_keys(self) -> OperatorKeys:
-        return OperatorKeys(PostgresOperatorKeyStore(self.pool), self.registry)
 
 
 @dataclass(frozen=True)
