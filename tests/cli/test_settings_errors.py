@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from service.players.settings import PlayerTimes
-from web.settings import ENVIRONMENT, SettingError, Settings
+from web.environment import ENVIRONMENT, SettingError
+from web.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
