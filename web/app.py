@@ -1,6 +1,7 @@
-"""The app: ``create_app(settings)`` serves the service's parts (``web/composition.py`` builds
-them) through the controllers, with the middleware, the problem answers and the OpenAPI document.
-Nothing connects at import time; the lifespan opens and closes it all."""
+"""The app: ``create_app(settings)`` serves the service's parts (built by
+``web/composition/server.py``) through the controllers, with the middleware, the problem
+answers and the OpenAPI document. Nothing connects at import time; the lifespan opens and
+closes it all."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from web.checkpoints import CheckpointsController
 from web.client import client_files
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
-from web.composition.service import running_service, service_metrics
+from web.composition.server import running_service, service_metrics
 from web.cors import cors_config, refused_preflight_as_problem
 from web.dependencies import (
     provide_bots,
