@@ -19,12 +19,11 @@ import msgspec
 
 from adapters.ed25519_signer import verify_ed25519
 from adapters.postgres.database import open_database
-from adapters.postgres.event_store import PostgresEventStore, open_pool
-from adapters.postgres.match_registry import PostgresMatchRegistry
+from adapters.postgres.event_store import open_pool
 from domain.errors import DomainError
 from service.audit.checkpoints import with_table_deals
 from service.audit.game_record import FairnessBehind, GameRecord, build_record, decode_record
-from service.audit.log_checkpoints import LogTree, check_log_checkpoints
+from service.audit.log_checkpoints import check_log_checkpoints
 from service.audit.notes import NoteError, VerifierKey, expand, parse_verifier_key
 from service.audit.record_kinds import record_kind
 from service.audit.verify import Verdict, verify_file, verify_record
@@ -42,6 +41,7 @@ from service.fairness.log import fairness_stream
 from service.fairness.seeds import commitment
 from service.ports.event_store import EventStore
 from service.ports.match_registry import MatchRegistry
+from web.composition.storage import Storage
 
 
 class Notes:
@@ -253,10 +253,11 @@ async def _audit(
     proofs: list[tuple[str, str]],
 ) -> Verdict:
     async with open_pool(url, min_size=1, max_size=2) as pool:
-        store, registry = PostgresEventStore(pool), PostgresMatchRegistry(pool)
+        storage = Storage.on(pool)
+        store, registry = storage.store, storage.registry
         verdict = Verdict(True, [])
         if log_notes:
-            tree = LogTree(store, registry)
+            tree = storage.log_tree()
             verdict = await check_log_checkpoints(tree, log_notes, notes.keys, verify_ed25519)
         if match_id is None or not verdict.ok:
             return verdict

@@ -24,7 +24,7 @@ from cli.operators import add_operator_commands
 from cli.restore import add_accept_restore
 from cli.serve import SERVER, add_serve_command
 from cli.witness import add_witness_command
-from web.settings import (
+from web.environment import (
     AT_LEAST_ONE,
     DATABASE_ENVIRONMENT,
     DATABASE_URL,

@@ -13,10 +13,9 @@ from collections.abc import Awaitable, Callable
 
 from adapters.postgres.database import open_database
 from adapters.postgres.event_store import open_pool
-from adapters.postgres.match_registry import PostgresMatchRegistry
-from adapters.postgres.operator_keys import PostgresOperatorKeyStore
 from service.ports.operator_keys import SCOPES
 from service.tournament.operators import OperatorKeys, check_scopes
+from web.composition.storage import Storage
 
 AddDatabaseOptions = Callable[[argparse.ArgumentParser], None]
 
@@ -91,8 +90,7 @@ def _with_keys(args: argparse.Namespace, action: Callable[[OperatorKeys], Awaita
 
     async def run() -> int:
         async with open_pool(database.url, min_size=1, max_size=1) as pool:
-            keys = OperatorKeys(PostgresOperatorKeyStore(pool), PostgresMatchRegistry(pool))
-            return await action(keys)
+            return await action(Storage.on(pool).operator_keys())
 
     try:
         return asyncio.run(run())

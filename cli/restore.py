@@ -14,12 +14,10 @@ from pathlib import Path
 import msgspec
 
 from adapters.postgres.database import open_database
-from adapters.postgres.event_store import PostgresEventStore, open_pool
-from adapters.postgres.match_registry import PostgresMatchRegistry
-from adapters.published_log_file import published_log
-from service.audit.log_checkpoints import LogTree
+from adapters.postgres.event_store import open_pool
 from service.audit.restore_check import accept_restore, compare
 from service.ports.clock import system_clock
+from web.composition.storage import Storage
 from web.settings import Settings
 
 
@@ -57,8 +55,8 @@ def run_accept_restore(args: argparse.Namespace) -> int:
 
 async def _accept(url: str, folder: Path, reason: str, *, check: bool) -> int:
     async with open_pool(url, min_size=1, max_size=2) as pool:
-        published = published_log(folder, pool)
-        tree = LogTree(PostgresEventStore(pool), PostgresMatchRegistry(pool))
+        storage = Storage.on(pool)
+        published, tree = storage.published_log(folder), storage.log_tree()
         if check:
             kept = await published.last()
             missing = None if kept is None else await compare(tree, kept)

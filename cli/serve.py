@@ -20,8 +20,9 @@ import msgspec
 from adapters.postgres.database import Database, migration_url, open_database
 from adapters.postgres.embedded_watch import watch
 from adapters.postgres.migrate import cannot_reach, upgrade_when_reachable
+from web.environment import LOG_LEVELS, Accepts, one_of
 from web.parent_death import SERVER_PID
-from web.settings import LOG_LEVELS, Accepts, Settings, one_of
+from web.settings import Settings
 
 APP_FACTORY = "web.app:create_app_from_env"
 # Chosen by measuring with bench/http.py (docs/api.md, "Server"): as fast as uvicorn with one

@@ -1,14 +1,14 @@
-"""The composition root: ``create_app(settings)`` wires the database, the store, the use cases
-and the controllers. Nothing connects at import time; the lifespan opens and closes it all."""
+"""The app: ``create_app(settings)`` serves the service's parts (built by
+``web/composition/server.py``) through the controllers, with the middleware, the problem
+answers and the OpenAPI document. Nothing connects at import time; the lifespan opens and
+closes it all."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from litestar import Litestar, Request
@@ -18,66 +18,6 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
-from adapters.dns_resolver import SystemResolver
-from adapters.ed25519_signer import key_from_file
-from adapters.no_metrics import NoMetrics
-from adapters.oidc_verifier import PyJwtVerifier
-from adapters.postgres.database import open_database
-from adapters.postgres.deadlines import PostgresDeadlines
-from adapters.postgres.delivery_queue import PostgresDeliveryQueue
-from adapters.postgres.event_store import Pool, PostgresEventStore, open_pool
-from adapters.postgres.identities import PostgresIdentities
-from adapters.postgres.idle_matches import PostgresIdleMatches
-from adapters.postgres.match_creations import PostgresMatchCreations
-from adapters.postgres.match_registry import PostgresMatchRegistry
-from adapters.postgres.operator_keys import PostgresOperatorKeyStore
-from adapters.postgres.player_invites import PostgresPlayerInvites
-from adapters.postgres.players import PostgresPlayers
-from adapters.postgres.quick_match import PostgresQuickMatchQueue
-from adapters.postgres.readiness import readiness_probe
-from adapters.postgres.roles import privilege_warning
-from adapters.postgres.seed_commitments import PostgresSeedCommitmentStore
-from adapters.postgres.sessions import PostgresSessions
-from adapters.postgres.stream_tickets import PostgresStreamTicketStore
-from adapters.postgres.wakeups import PostgresWakeups
-from adapters.postgres.webhook_dispatch import PostgresWebhookDispatch
-from adapters.postgres.webhook_subscriptions import PostgresWebhookSubscriptions
-from adapters.prometheus import PrometheusMetrics
-from adapters.published_log_file import published_log
-from adapters.webhook_sender import UrllibSender
-from service.accounts.sessions import Sessions
-from service.accounts.sign_in import SignIn
-from service.audit.log_checkpoints import LogTree
-from service.audit.log_proofs import LogProver
-from service.audit.notary import Notary
-from service.audit.restore_check import GuardedEventStore, PublishingLogNotary, RestoreGuard
-from service.bots.background import running_bots
-from service.bots.runner import BotRunner
-from service.errors import DatabaseUnavailable
-from service.fairness.commitments import SeedCommitments
-from service.matches.abandonment import Abandonment
-from service.matches.deadline_timer import DeadlineTimer, running_deadlines
-from service.matches.idempotent import IdempotentCreations
-from service.matches.metered import MeteredMatchService
-from service.matches.play import MatchPlays
-from service.matches.stream_tickets import StreamTickets
-from service.players.accounts import Accounts
-from service.players.invites import Invitations
-from service.players.projector import Projector
-from service.players.quick_match import QuickMatch
-from service.players.running import running_projector, running_quick_match_repair
-from service.ports.clock import system_clock
-from service.store.heard_versions import HeardVersions
-from service.store.match_streams import MatchStreams
-from service.tournament.feed import GlobalFeed
-from service.tournament.matches import OperatorMatches
-from service.tournament.operators import OperatorKeys
-from service.tournament.rounds import Rounds
-from service.tournament.webhooks.destinations import Destinations
-from service.tournament.webhooks.guarded import GuardedSender
-from service.tournament.webhooks.metered import MeteredSender
-from service.tournament.webhooks.runner import running_webhooks
-from service.tournament.webhooks.subscriptions import SubscriptionService
 from web.accounts import PLAYER_SESSION, IdentitiesController, SessionsController
 from web.adjudication import AdjudicationController
 from web.allowed_methods import allow_every_method
@@ -85,6 +25,7 @@ from web.checkpoints import CheckpointsController
 from web.client import client_files
 from web.commands import CommandsController
 from web.commitments import CommitmentsController
+from web.composition.server import running_service, service_metrics
 from web.cors import cors_config, refused_preflight_as_problem
 from web.dependencies import (
     provide_bots,
@@ -140,119 +81,19 @@ STREAMS = r"/stream$"
 
 def create_app(settings: Settings, *, tracer_provider: TracerProvider | None = None) -> Litestar:
     """The app; ``tracer_provider`` receives its spans when ``settings.tracing`` is on."""
-    metrics = PrometheusMetrics() if settings.metrics else NoMetrics()
+    metrics = service_metrics(settings)
 
     @asynccontextmanager
     async def resources(app: Litestar) -> AsyncIterator[None]:
-        async with (
-            _database_url(settings) as url,
-            open_pool(
-                url,
-                min_size=settings.pool_min_size,
-                max_size=settings.pool_max_size,
-                timeout=settings.database_timeout_seconds,
-                hold_timeout=settings.database_timeout_seconds,
-                wait=False,  # serve 503s during an outage at startup rather than wait it out
-            ) as pool,
-        ):
-            wakeups = PostgresWakeups(url)
-            heard = HeardVersions()
-            wakeups.watch(heard)
-            await wakeups.start()
-            postgres_store = PostgresEventStore(pool)
-            registry = PostgresMatchRegistry(pool)
-            published = published_log(settings.published_log_path(), pool)
-            guard = RestoreGuard(LogTree(postgres_store, registry), published)
-            app.state.restore_guard = guard
-            store = GuardedEventStore(postgres_store, metrics, guard)
-            streams = MatchStreams(store, snapshot_every=settings.snapshot_every, heard=heard)
-            app.state.pool = pool
-            app.state.metrics = metrics
-            metrics.watch(pool=pool.get_stats, waiting=wakeups.waiting)
-            privileges = asyncio.create_task(_warn_if_too_powerful(pool))
-            # Done before serving when the database answers; else it goes on in the background.
-            await asyncio.wait({privileges}, timeout=settings.database_timeout_seconds)
-            app.state.readiness = await asyncio.to_thread(readiness_probe, pool)
-            app.state.wakeups = wakeups
-            commitments = SeedCommitments(PostgresSeedCommitmentStore(pool))
-            app.state.matches = MeteredMatchService(streams, registry, commitments, metrics=metrics)
-            app.state.bots = BotRunner(app.state.matches)
-            app.state.stream_tickets = StreamTickets(PostgresStreamTicketStore(pool))
-            app.state.creations = IdempotentCreations(PostgresMatchCreations(pool))
-            app.state.operator_matches = OperatorMatches(registry, store)
-            app.state.rounds = Rounds(app.state.matches, app.state.creations)
-            app.state.plays = MatchPlays(app.state.matches, app.state.bots)
-            signer = await asyncio.to_thread(key_from_file, settings.signing_key_path())
-            app.state.notary = Notary(
-                signer, store, links=app.state.matches.fairness.links, receipts=settings.receipts
-            )
-            app.state.log_notary = PublishingLogNotary(
-                signer, LogTree(store, registry), published, system_clock
-            )
-            app.state.log_prover = LogProver(store, registry)
-            app.state.operator_keys = OperatorKeys(PostgresOperatorKeyStore(pool), registry)
-            app.state.feed = GlobalFeed(store, registry)
-            destinations = Destinations(SystemResolver(), settings.webhooks.allowed_networks)
-            players = PostgresPlayers(pool, wake_here=wakeups.wake)
-            app.state.accounts = Accounts(players, app.state.matches)
-            app.state.matches.player_seat = app.state.accounts.seat_for_credential
-            app.state.sign_in = signing_in(pool, app.state.accounts, settings)
-            app.state.invitations = Invitations(
-                PostgresPlayerInvites(pool, players), app.state.accounts, times=settings.players
-            )
-            app.state.quick_match = QuickMatch(
-                PostgresQuickMatchQueue(pool),
-                app.state.accounts,
-                timeout=settings.players.quick_match_wait,
-            )
-            sender = MeteredSender(
-                GuardedSender(
-                    UrllibSender(
-                        threads=settings.webhooks.batch_size,
-                        timeout=settings.webhooks.timeout_seconds,
-                    ),
-                    destinations,
-                ),
-                metrics,
-            )
-            app.state.webhooks = SubscriptionService(
-                PostgresWebhookSubscriptions(pool), destinations, sender=sender
-            )
-            try:
-                async with (
-                    running_webhooks(
-                        store,
-                        PostgresWebhookDispatch(pool),
-                        PostgresDeliveryQueue(pool, settings.webhooks),
-                        sender,
-                        settings.webhooks,
-                    ),
-                    running_bots(app.state.bots, wakeups, registry, store),
-                    running_deadlines(
-                        DeadlineTimer(
-                            PostgresDeadlines(pool),
-                            app.state.matches,
-                            abandonment=Abandonment(
-                                PostgresIdleMatches(pool),
-                                app.state.matches,
-                                after_seconds=settings.abandon_after_seconds,
-                            ),
-                        ),
-                        wakeups,
-                    ),
-                    running_projector(Projector(store, players, app.state.matches), wakeups),
-                    running_quick_match_repair(app.state.quick_match),
-                    checking_restore(guard),
-                    # Left first on shutdown, while the store still answers the streams.
-                    ending_live_streams(wakeups.wake_all) as app.state.live_streams,
-                ):
-                    yield
-            finally:
-                privileges.cancel()
-                sender.close()
-                await players.close()
-                await postgres_store.close_wakeups()
-                await wakeups.stop()
+        async with running_service(settings, metrics) as service:
+            for part in fields(service):  # each provider reads its part under this name
+                setattr(app.state, part.name, getattr(service, part.name))
+            async with (
+                checking_restore(service.restore_guard),
+                # Left first on shutdown, while the store still answers the streams.
+                ending_live_streams(service.wakeups.wake_all) as app.state.live_streams,
+            ):
+                yield
 
     configure_logging(settings.log_level)
     problems = counting_problems(handle_exception, metrics)
@@ -366,19 +207,6 @@ def _plugins(settings: Settings, tracer_provider: TracerProvider | None) -> list
     return [*tracing_plugins(tracer_provider)]
 
 
-def signing_in(pool: Pool, accounts: Accounts, settings: Settings) -> SignIn:
-    """Sessions, identities and the trusted issuers; a session's access token opens whatever
-    the player's credential opens."""
-    sessions = Sessions(PostgresSessions(pool), settings.accounts)
-    accounts.access_holder = sessions.player_of
-    verifier = PyJwtVerifier(
-        settings.accounts.issuers,
-        leeway_seconds=settings.accounts.leeway_seconds,
-        cache_seconds=settings.accounts.jwks_cache_seconds,
-    )
-    return SignIn(accounts, sessions, PostgresIdentities(pool), verifier)
-
-
 def create_app_from_env() -> Litestar:
     """The app for a server started with ``--factory`` (each worker reads the environment)."""
     stop_with_parent()
@@ -388,30 +216,3 @@ def create_app_from_env() -> Litestar:
     # 8 clients (bench/floor.py's C), collections took 7.6% of the server's CPU, and 0.7% frozen.
     gc.freeze()
     return app
-
-
-async def _warn_if_too_powerful(pool: Pool) -> None:
-    # Once per process, at WARNING: the service runs, but it could undo its own protections.
-    # In the background, once the database answers: the service starts during an outage too.
-    while True:
-        try:
-            async with pool.connection() as connection:
-                warning = await privilege_warning(connection)
-            break
-        except DatabaseUnavailable:
-            await asyncio.sleep(1.0)
-    if warning is not None:
-        logging.getLogger("gin.database").warning(warning)
-
-
-@asynccontextmanager
-async def _database_url(settings: Settings) -> AsyncIterator[str]:
-    if settings.database_url:
-        yield settings.database_url
-        return
-    # No URL: the embedded server (started, or reused if another worker already did).
-    database = await asyncio.to_thread(open_database, None, data_dir=Path(settings.data_dir))
-    try:
-        yield database.service_url
-    finally:
-        await asyncio.to_thread(database.close)

@@ -9,7 +9,8 @@ import msgspec
 import pytest
 
 from service.accounts.settings import ALLOWED_ALGORITHMS, AccountSettings, TrustedIssuer
-from web.settings import SettingError, Settings
+from web.environment import SettingError
+from web.settings import Settings
 
 APPLE = {
     "issuer": "https://appleid.apple.com",

@@ -14,7 +14,8 @@ from tests.api.conftest import settings_for
 from tests.api.players import create_table, play_match
 from tests.api.problems import assert_problem
 from web.app import create_app
-from web.settings import SettingError, Settings
+from web.environment import SettingError
+from web.settings import Settings
 
 Client = AsyncTestClient[Litestar]
 ALLOWED = "https://app.example"

@@ -20,7 +20,8 @@ from service.audit.notes import (
     signed_by,
     verifier_key,
 )
-from web.settings import SettingError, Settings
+from web.environment import SettingError
+from web.settings import Settings
 
 # From the Go note package's documentation: a verifier key and a note it signed.
 GO_KEY = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"

@@ -19,7 +19,8 @@ import pytest
 
 from cli.main import main
 from service.players.settings import PlayerTimes
-from web.settings import ENVIRONMENT, SettingError, Settings
+from web.environment import ENVIRONMENT, SettingError
+from web.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 

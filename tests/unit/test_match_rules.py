@@ -5,7 +5,9 @@ such a seat decides on its own table's view a move the match accepts for that se
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -79,3 +81,73 @@ def test_the_seeds_of_a_round_are_revealed_once_every_hand_dealt_before_them_is_
     assert rules.seeds(state) == (True, deals, deals, True, deals)
     assert rules.turns(state) == ()
     assert rules.winner(state) is not None
+
+
+def played(seats: int, seed: int, steps: int = 4000) -> Iterator[Any]:
+    """Every state of a match of ``seats`` played through its rules by bots, which of the
+    seats waited on moves first chosen at random (so either table of four may finish first)."""
+    rules, rng = rules_for(seats), random.Random(seed)
+    state = rules.initial()
+    state = rules.fold(rules.decide(state, rules.start(RuleOptions(), seats)), state)
+    bot = bot_for("simple")
+    for _ in range(steps):
+        due = rules.system_step(state)
+        if due is not None:
+            seed_hex = rng.randbytes(32).hex()
+            step = rules.cut(seed_hex) if due == "cut" else rules.deal(seed_hex)
+            state = rules.fold(rules.decide(state, step), state)
+        elif rules.over(state):
+            return
+        else:
+            seat = rng.choice([seat for seat in range(seats) if rules.awaits(state, seat)])
+            command = as_seat(bot.choose(rules.bot_view(state, seat)), seat)
+            state = rules.fold(rules.decided(state, command, seat, NOW), state)
+        yield state
+
+
+def _hands_in_play(seats: int, state: Any) -> list[bool]:
+    """Whether each hand of the round being played is over (two seats: the one hand)."""
+    if seats == 2:
+        return [state.hand_over] if state.deals else []
+    return [table.over for table in state.tables if table.dealt]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_seeds_of_earlier_rounds_stay_revealed_while_the_next_round_is_played(
+    seats: int,
+) -> None:
+    """A seat learns the deck of every hand before the round in play (its seed is in the
+    fairness records), however many rounds the match has had, and nothing of the hands in
+    play."""
+    rules = rules_for(seats)
+    seen = 0
+    for state in played(seats, seed=seats):
+        progress = rules.seeds(state)
+        hands = _hands_in_play(seats, state)
+        if progress.match_over or len(hands) < rules.tables_per_round or any(hands):
+            continue
+        if progress.deals > rules.tables_per_round:  # a round after the first
+            assert progress.revealed == progress.deals - rules.tables_per_round
+            seen += 1
+    assert seen > 0
+
+
+def test_at_four_seats_the_first_table_s_seed_is_revealed_once_its_hand_ends() -> None:
+    """docs/rules.md: in the four-player game the second table's seed waits for the first
+    table's hand (it would give the first table's deck while that hand is in play), and the
+    first table's waits for nothing more than its own hand."""
+    rules = rules_for(4)
+    first_over = second_over = 0
+    for state in played(4, seed=4):
+        progress = rules.seeds(state)
+        hands = _hands_in_play(4, state)
+        if progress.match_over or len(hands) < 2:
+            continue
+        if hands == [True, False]:  # the first table's hand over: its seed only
+            assert progress.revealed == progress.deals - 1
+            first_over += 1
+        elif hands == [False, True]:  # the second's over: it waits for the first
+            assert progress.revealed == progress.deals - 2
+            second_over += 1
+    assert first_over > 0
+    assert second_over > 0
