@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+import psycopg
 import pytest
 
 from adapters.postgres.database import create_database, with_database
@@ -28,15 +30,27 @@ def witness(url: str, keep: Path, key: Path) -> subprocess.CompletedProcess[str]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
-def create_matches(url: str, count: int) -> int:
-    """``count`` new matches (each a few events); the log's size after them."""
+def create_matches(url: str, database_url: str, count: int) -> int:
+    """``count`` new matches (each a few events); the log's size after them, once the server's
+    checkpoint covers it. A checkpoint covers the log up to the oldest transaction still open,
+    and the server's own background work may hold one open for a moment: the first asked
+    for can stop short of the last events."""
     with httpx.Client(base_url=url, timeout=30) as http:
         for _ in range(count):
             body = {"players": 2, "options": {"match_target": 0}}
             assert http.post("/matches", json=body).status_code == 201
-        response = http.get("/log/checkpoint")
-        assert response.status_code == 200, response.text
-        return parse_log_checkpoint(parse_note(response.text).text)[0]
+        with psycopg.connect(database_url) as connection:
+            row = connection.execute("SELECT count(*) FROM events").fetchone()
+        assert row is not None
+        deadline = time.monotonic() + 60
+        while True:
+            response = http.get("/log/checkpoint")
+            assert response.status_code == 200, response.text
+            size = parse_log_checkpoint(parse_note(response.text).text)[0]
+            if size >= row[0]:
+                return size
+            assert time.monotonic() < deadline, f"no checkpoint covered {row[0]} events"
+            time.sleep(0.05)
 
 
 def kept_size(keep: Path) -> int:
@@ -51,7 +65,7 @@ def test_a_restored_older_database_is_reported_as_a_rollback_then_a_fork(
     keep, key = tmp_path / "witness", tmp_path / "verifier-key"
     with gin_serve(fresh_database_url, env=signing) as server:
         key.write_text(httpx.get(f"{server.url}/checkpoints/key").text)
-        backed_up = create_matches(server.url, 3)
+        backed_up = create_matches(server.url, fresh_database_url, 3)
         first = witness(server.url, keep, key)
         assert first.returncode == 0, first.stdout + first.stderr
         assert kept_size(keep) == backed_up
@@ -61,7 +75,7 @@ def test_a_restored_older_database_is_reported_as_a_rollback_then_a_fork(
     backup_url = with_database(fresh_database_url, f"{live}_backup")
 
     with gin_serve(fresh_database_url, env=signing) as server:
-        grown = create_matches(server.url, 3)
+        grown = create_matches(server.url, fresh_database_url, 3)
         again = witness(server.url, keep, key)
         assert again.returncode == 0, again.stdout + again.stderr
         assert f"consistent with the last ({backed_up})" in again.stdout
@@ -79,7 +93,7 @@ def test_a_restored_older_database_is_reported_as_a_rollback_then_a_fork(
         assert f"{grown - backed_up} events it covered are gone" in rolled_back.stderr
         assert kept_size(keep) == grown
 
-        forked_size = create_matches(restored.url, 6)
+        forked_size = create_matches(restored.url, backup_url, 6)
         assert forked_size > grown
         forked = witness(restored.url, keep, key)
         assert forked.returncode == 1, forked.stdout + forked.stderr
