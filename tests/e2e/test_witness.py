@@ -6,9 +6,9 @@ status 1 and both signed notes kept as evidence."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,6 +20,7 @@ from adapters.postgres.database import create_database, with_database
 from bench.servers import gin_serve
 from service.audit.log_checkpoints import parse_log_checkpoint
 from service.audit.notes import parse_note
+from tests.log_checkpoints import checkpoint_covering
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,25 +33,20 @@ def witness(url: str, keep: Path, key: Path) -> subprocess.CompletedProcess[str]
 
 def create_matches(url: str, database_url: str, count: int) -> int:
     """``count`` new matches (each a few events); the log's size after them, once the server's
-    checkpoint covers it. A checkpoint covers the log up to the oldest transaction still open,
-    and the server's own background work may hold one open for a moment: the first asked
-    for can stop short of the last events."""
+    checkpoint covers every event committed."""
     with httpx.Client(base_url=url, timeout=30) as http:
         for _ in range(count):
             body = {"players": 2, "options": {"match_target": 0}}
             assert http.post("/matches", json=body).status_code == 201
         with psycopg.connect(database_url) as connection:
             row = connection.execute("SELECT count(*) FROM events").fetchone()
-        assert row is not None
-        deadline = time.monotonic() + 60
-        while True:
-            response = http.get("/log/checkpoint")
-            assert response.status_code == 200, response.text
-            size = parse_log_checkpoint(parse_note(response.text).text)[0]
-            if size >= row[0]:
-                return size
-            assert time.monotonic() < deadline, f"no checkpoint covered {row[0]} events"
-            time.sleep(0.05)
+    assert row is not None
+
+    async def covered() -> int:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+            return await checkpoint_covering(http, row[0])
+
+    return asyncio.run(covered())
 
 
 def kept_size(keep: Path) -> int:

@@ -34,6 +34,7 @@ from tests.faults.replicas import (
     restore,
     servers_in,
 )
+from tests.log_checkpoints import checkpoint_covering
 
 BEFORE = 4  # commands in the backup's past, kept by the restore
 AFTER = 5  # commands acknowledged after the restore point: lost by the restore
@@ -71,21 +72,6 @@ def archived_through_now(url: str, archive: Path) -> None:
     while not (archive / row[0]).exists():
         assert time.monotonic() < deadline, "the segment was never archived"
         time.sleep(0.05)
-
-
-async def checkpoint_covering(http: httpx.AsyncClient, size: int) -> int:
-    """The size of a log checkpoint the server gives out once it covers ``size`` events. A
-    checkpoint covers the log up to the oldest transaction still open, and the server's own
-    background work may hold one open for a moment: the first asked for can stop short."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    while True:
-        checkpoint = await http.get("/log/checkpoint")
-        assert checkpoint.status_code == 200
-        published = int(checkpoint.text.split("\n")[1])
-        if published >= size:
-            return published
-        assert time.monotonic() < deadline, f"no checkpoint covered {size} events"
-        await asyncio.sleep(0.05)
 
 
 def promoted(url: str) -> None:
@@ -128,7 +114,7 @@ async def test_a_restore_that_lost_acknowledged_moves_refuses_writes_until_an_op
                 assert in_log is not None
                 log_at_point = int(in_log[0])
                 await play(http, table, AFTER, seed=100)
-                published_size = await checkpoint_covering(http, log_at_point + AFTER)
+                published_size = await checkpoint_covering(http, log_at_point + AFTER, WAIT_SECONDS)
                 lost = published_size - log_at_point
                 assert lost >= AFTER
         archived_through_now(primary.url(), archive)
