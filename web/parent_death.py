@@ -28,12 +28,15 @@ def stop_with_parent() -> None:
     """Have this process told to stop (SIGTERM) once its parent has died, if it is a worker
     of ``gin serve`` (not a server run in ``gin serve``'s own process, whose parent is a
     shell or a supervisor that may well leave first)."""
-    parent = os.getppid()
-    if os.environ.get(SERVER_PID) != str(parent):
+    server = os.environ.get(SERVER_PID)
+    if server is None or server == str(os.getpid()):
         return
+    parent = int(server)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    # gin serve may have died while this worker was starting, before the line above: then no
+    # signal is coming, and the watcher, seeing another parent already, stops it at once.
     threading.Thread(
         target=_stop_once_orphaned, args=(parent,), name="gin-parent-death", daemon=True
     ).start()

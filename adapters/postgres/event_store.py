@@ -92,9 +92,9 @@ class PostgresEventStore:
     @classmethod
     @asynccontextmanager
     async def connect(
-        cls, url: str, *, min_size: int = 1, max_size: int = 10
+        cls, url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = DEFAULT_TIMEOUT
     ) -> AsyncIterator[PostgresEventStore]:
-        async with open_pool(url, min_size=min_size, max_size=max_size) as pool:
+        async with open_pool(url, min_size=min_size, max_size=max_size, timeout=timeout) as pool:
             store = cls(pool)
             try:
                 yield store

@@ -21,6 +21,7 @@ import pytest
 
 from bench.servers import Server, gin_serve, served
 from tests.api.players import create_table
+from web.parent_death import CHECK_SECONDS, SERVER_PID
 from web.rate_limits import NO_LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,3 +164,30 @@ async def test_workers_and_the_embedded_postgres_stop_when_gin_serve_is_killed(
         assert "retry: " in received.rstrip("\n").rpartition("\n\n")[2], received
         assert await until(lambda: group_gone(server.pid)), "a worker outlived gin serve"
         assert await until(lambda: not postgres_running(data_dir)), "PostgreSQL was left running"
+
+
+@pytest.mark.parametrize("parent_alive", [True, False])
+def test_a_worker_whose_server_died_while_it_started_stops_all_the_same(
+    parent_alive: bool,
+) -> None:
+    """Under load gin serve can be killed before a worker has reached ``stop_with_parent``:
+    the kernel then has nobody to signal it for, and the worker must see it itself."""
+    server = os.getpid() if parent_alive else 1  # a process that is not the worker's parent
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time, web.parent_death as p; p.stop_with_parent(); time.sleep(30)",
+        ],
+        env={**os.environ, SERVER_PID: str(server)},
+        cwd=ROOT,
+    )
+    try:
+        if parent_alive:
+            with pytest.raises(subprocess.TimeoutExpired):
+                worker.wait(3 * CHECK_SECONDS)
+        else:
+            assert worker.wait(HANG) == -signal.SIGTERM
+    finally:
+        worker.kill()
+        worker.wait()
