@@ -52,7 +52,9 @@ def ensure_venv(extras: str) -> None:
     pip = [python, "-m", "pip", "--disable-pip-version-check", "-q"]
     print(f"dev.py: installing the project with [{extras}]", flush=True)
     # uv (from PyPI) installs the same packages in a fifth of pip's minute; pip if it fails.
-    uv = [python, "-m", "uv", "pip", "install", "-q", "--python", python, "-e", target]
+    # Compiled as pip does, else with PYTHONDONTWRITEBYTECODE every process compiles it (2 s).
+    uv = [python, "-m", "uv", "pip", "install", "-q", "--compile-bytecode", "--python", python]
+    uv += ["-e", target]
     quiet = subprocess.run([*pip, "install", "uv"], capture_output=True)  # pip's index notes
     if quiet.returncode != 0 or run(*uv) != 0:
         subprocess.run([*pip, "install", "-e", target], check=True)
@@ -212,6 +214,8 @@ def test(rest: list[str]) -> int:
             )
             return 2
         ensure_node_modules()
+    # The project's own modules are compiled once, not by each process the tests start.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     checks = static_checks(fast)
     scratch = None if fast else memory_scratch()
     if scratch is not None:
@@ -292,10 +296,9 @@ def mutation_table() -> tuple[str, list[str]]:
 
 # Functions whose mutants mutmut cannot see act: the builders of meld_tables' tables, and the
 # legal module's shared commands (paired up by domain.tables.table_seats), run while the
-# domain is imported.
-# mutmut switches a mutant in at call time, in workers forked after the import and after a
-# first run of the tests filled the memo, so each survivor among them is tried again in a
-# fresh interpreter.
+# domain is imported. mutmut switches a mutant in at call time, in workers forked after the
+# import and after a first run of the tests filled the memo: each survivor among them is
+# tried again in a fresh interpreter.
 FRESH_INTERPRETER = (
     "domain.meld_tables.x__value_bit_masks__",
     "domain.meld_tables.x__all_sets__",
@@ -310,9 +313,8 @@ def recheck_in_fresh_interpreter(env: dict[str, str]) -> None:
         codes = data["exit_code_by_key"]
         for name, code in codes.items():
             if code in SURVIVED and name.startswith(FRESH_INTERPRETER):
-                pytest = [str(BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
-                tests = ["--ignore=tests/unit/test_bots.py", "tests/unit"]
-                argv = [*pytest, *tests]
+                argv = [str(BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+                argv += ["--ignore=tests/unit/test_bots.py", "tests/unit"]
                 ran = subprocess.run(
                     argv,
                     cwd=ROOT / "mutants",
