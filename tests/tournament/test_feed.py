@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from adapters.postgres.event_store import PostgresEventStore
-from domain.cards import CARD_NAMES
 from service.store.match_streams import match_id_of
 from service.tournament.operators import OperatorKeys
 from tests.api.players import without_going_out
+from tests.card_names import card_names_in
 from tests.tournament.conftest import new_key
 from tests.tournament.play import (
     Client,
@@ -125,7 +125,7 @@ async def test_feed_entries_are_what_a_spectator_of_the_match_sees(
 
 def cards_in(entries: list[Json]) -> set[str]:
     text = json.dumps([entry["data"] for entry in entries])
-    return {card for card in CARD_NAMES if f'"{card}"' in text}
+    return card_names_in(text)
 
 
 async def test_feed_hides_every_card_of_a_hand_in_progress_and_shows_them_once_it_is_over(

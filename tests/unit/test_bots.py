@@ -35,6 +35,7 @@ from service.bots.hand_value import expected_deadwood
 from service.bots.knocking import KnockPlan, KnockPolicy
 from service.bots.opponent_melds import expected_layoffs, holding_chances, usefulness
 from service.bots.random_bot import RandomBot
+from tests.card_names import card_names_in
 from tests.unit.helpers import Table, deal
 
 PAIRINGS = [
@@ -134,7 +135,7 @@ def known_to(seen: SeatView, state: MatchState) -> set[str]:
     """The cards named in a seat's view (and the knock card, kept in place so the knocker's
     recorded knock stays legal, though the defender does not see it)."""
     text = msgspec.json.encode(msgspec.structs.replace(seen, cut=None)).decode()
-    known = {name for name in CARD_NAMES if f'"{name}"' in text}
+    known = card_names_in(text)
     if state.knock is not None and state.knock.card is not None:
         known.add(CARD_NAMES[state.knock.card])
     return known

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,6 +25,7 @@ from domain.cards import (
     value_of,
 )
 from domain.errors import InvalidCommand, InvalidNotation
+from tests.card_names import card_names_in
 
 
 def test_every_card_name_round_trips() -> None:
@@ -99,3 +102,14 @@ def test_a_card_listed_twice_is_refused() -> None:
 def test_notation_errors_are_invalid_commands_not_illegal_moves() -> None:
     assert issubclass(InvalidNotation, InvalidCommand)
     assert InvalidNotation.kind == "invalid-notation"
+
+
+NOT_CARDS = ["", "7", "10H", "7H7", "x", '7"H', "AS,KD"]
+
+
+@given(st.lists(st.sampled_from([*CARD_NAMES, *NOT_CARDS]), max_size=30), st.booleans())
+def test_the_tests_find_exactly_the_cards_a_json_text_names_as_whole_strings(
+    items: list[str], as_keys: bool
+) -> None:
+    text = json.dumps(dict.fromkeys(items, 0) if as_keys else items)
+    assert card_names_in(text) == {name for name in CARD_NAMES if f'"{name}"' in text}

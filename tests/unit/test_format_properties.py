@@ -19,7 +19,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.cards import CARD_NAMES
 from domain.commands import Command, Deal, LayOff, SeatCommand
 from domain.errors import DomainError
 from domain.events import Dealt, Event, HandDrawn, MatchCreated, Scored
@@ -49,6 +48,7 @@ from domain.tables import (
 )
 from domain.tables.commands import FormatCommand
 from domain.tables.events import Players
+from tests.card_names import card_names_in
 from tests.unit.test_match_properties import (
     MATCHES,
     MAX_STEPS,
@@ -203,7 +203,7 @@ def names_in_actions(actions: list[FormatCommand]) -> set[str]:
 
 def names_in_json(value: object) -> set[str]:
     text = msgspec.json.encode(value).decode()
-    return {name for name in CARD_NAMES if f'"{name}"' in text}
+    return card_names_in(text)
 
 
 def check_hands(events: list[FormatEvent], chosen_layoffs: set[tuple[int, int]]) -> None:

@@ -63,6 +63,7 @@ from domain.melds import (
 from domain.options import RuleOptions
 from domain.state import MatchState, Phase, new_match
 from domain.views import SeatView, TableView, public_view, redact_event, view
+from tests.card_names import card_names_in
 from tests.unit.helpers import examples
 
 MATCHES = settings(
@@ -89,12 +90,12 @@ def names_in(shown: SeatView | TableView) -> set[str]:
     """Cards named in a view, leaving out what belongs to other hands or the cut's deck."""
     this_hand = msgspec.structs.replace(shown, cut=None, last_hand=None, last_game=None)
     text = msgspec.json.encode(this_hand).decode()
-    return {name for name in CARD_NAMES if f'"{name}"' in text}
+    return card_names_in(text)
 
 
 def names_in_event(event: Event) -> set[str]:
     text = encode_event(event).decode()
-    return {name for name in CARD_NAMES if f'"{name}"' in text}
+    return card_names_in(text)
 
 
 def with_seed(command: Command, rng: random.Random, options: RuleOptions) -> Command:

@@ -12,6 +12,7 @@ from domain.legal import legal_actions
 from domain.options import RuleOptions
 from domain.state import Phase
 from domain.views import EndingView, SeatView, TableView, public_view, redact_event, view
+from tests.card_names import card_names_in
 from tests.unit.helpers import (
     DEFENDER_5,
     KNOCK_CARD,
@@ -30,7 +31,7 @@ CHAIN = "8s 9s Ts 2h 4c 6h 8c Tc Kh Qc"  # lays off onto the knocker's 5s 6s 7s
 def cards_shown(shown: SeatView | TableView) -> set[str]:
     """Every card named anywhere in a view, but for the cut (cards of its own deck)."""
     text = msgspec.json.encode(msgspec.structs.replace(shown, cut=None)).decode()
-    return {name for name in CARD_NAMES if f'"{name}"' in text}
+    return card_names_in(text)
 
 
 def first_turn() -> Table:
