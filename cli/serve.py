@@ -21,18 +21,13 @@ from adapters.postgres.database import Database, migration_url, open_database
 from adapters.postgres.embedded_watch import watch
 from adapters.postgres.migrate import cannot_reach, upgrade_when_reachable
 from web.environment import LOG_LEVELS, Accepts, one_of
-from web.parent_death import SERVER_PID
+from web.parent_death import SERVER_PID, WORKER_STOP_SECONDS
 from web.settings import Settings
 
 APP_FACTORY = "web.app:create_app_from_env"
 # Chosen by measuring with bench/http.py (docs/api.md, "Server"): as fast as uvicorn with one
 # worker, and uvicorn's multi-process mode answered each request ~45 ms late here.
 SERVERS = ("uvicorn", "granian")
-# How long granian waits for a worker told to stop before it kills it. A worker stops in well
-# under a second (its live streams end on the signal, web/live_streams.py); one told to stop
-# while it was still starting never hears it (granian loses the signal), and would otherwise
-# hold gin serve's exit forever.
-WORKER_STOP_SECONDS = 10
 DEFAULT_SERVER = "granian"
 SERVER = Accepts(f"one of {', '.join(SERVERS)}", one_of(SERVERS))
 

@@ -5,7 +5,8 @@ OOM killer, a crash), nothing tells them, and they would go on serving with nobo
 On Linux the kernel sends a worker SIGTERM when its parent dies (``PR_SET_PDEATHSIG``): it then
 stops as if told to, ending its streams. granian loses a signal that comes while a worker is
 still starting, and nobody is left to kill that worker: so an orphaned worker is sent SIGTERM
-again every few seconds until it has stopped (elsewhere than Linux, that is the only way).
+again every few seconds, and killed if it has not stopped by the time granian would have
+killed it (elsewhere than Linux, that is the only way).
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ import threading
 import time
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+# How long granian waits for a worker told to stop before it kills it. A worker stops in well
+# under a second (its live streams end on the signal, web/live_streams.py); one told to stop
+# while it was still starting never hears it (granian loses the signal), and would otherwise
+# hold gin serve's exit forever. An orphaned worker keeps the same bound on itself.
+WORKER_STOP_SECONDS = 10
 # How often an orphaned worker looks for its parent, and tells itself again to stop.
 CHECK_SECONDS = 2.0
 # Set by ``gin serve`` to its own process id, for the workers it starts.
@@ -45,6 +51,8 @@ def stop_with_parent() -> None:
 def _stop_once_orphaned(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(CHECK_SECONDS)
-    while True:
+    deadline = time.monotonic() + WORKER_STOP_SECONDS
+    while time.monotonic() < deadline:
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(CHECK_SECONDS)
+    os.kill(os.getpid(), signal.SIGKILL)
