@@ -222,6 +222,17 @@ class MatchKnowledge:
         }
         return found | set(cards_in(rest))
 
+    def answer_leaks(self, seat: int, version: int, answer: Json) -> set[str]:
+        """The cards in an answer to ``seat`` at ``version`` about its own hand (a refusal
+        may name what the seat sees, such as the melds it may not lay off onto) that the seat
+        may not know; every card, when it plays at no table."""
+        for index, table in self.tables.items():
+            viewer = self.viewer(index, version, seat)
+            hand = table.hand_at(version)
+            if viewer is not None and hand is not None:
+                return leaked(answer, hand.unknown(viewer, version))
+        return set(cards_in(answer))
+
     def ended_leaks(self, version: int, ends: list[Json]) -> set[str]:
         """The cards in the ends of hands (table events, in order) that a spectator may not
         know at ``version``: each is matched with its table's next finished hand."""

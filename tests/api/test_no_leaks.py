@@ -216,7 +216,7 @@ def start_streams(asgi: Asgi, match: Match) -> list[asyncio.Task[int]]:
 
 def check(match: Match, knowledge: MatchKnowledge) -> None:
     for record in match.records:
-        where = f"{record.kind} to {record.viewer} at version {record.version}"
+        where = f"{match.match_id}: {record.kind} to {record.viewer} at version {record.version}"
         found = _leaks(knowledge, record) - record.echo
         assert not found, f"{where} names {sorted(found)}: {record.body}"
     for viewer, chunks in match.stream_chunks.items():
@@ -250,8 +250,9 @@ def _leaks(knowledge: MatchKnowledge, record: Record) -> set[str]:
             found |= knowledge.event_leaks(viewer, version, envelope["version"], envelope["event"])
             _check_redaction(knowledge, viewer, version, envelope)
         return found
-    # An error names no card but those the request named.
-    return set(cards_in(body))
+    # An error names no card but those the request named and those its seat sees.
+    assert viewer is not None
+    return knowledge.answer_leaks(viewer, version, body)
 
 
 def _check_redaction(
