@@ -8,13 +8,14 @@ import asyncio
 import random
 import time
 
+import msgspec
 import psycopg
 import pytest
 
 from adapters.postgres.event_store import PostgresEventStore, open_pool
 from domain import RuleOptions
 from service.errors import DatabaseUnavailable
-from tests.api.conftest import served
+from tests.api.conftest import served, settings_for
 from tests.api.players import choose, create_table
 from tests.faults.conftest import Outage
 from web.settings import Settings
@@ -28,11 +29,16 @@ RECOVERY_SECONDS = 1.0
 pytestmark = pytest.mark.slow
 
 
+def deployed(database_url: str) -> Settings:
+    """The test app's settings with the deployed database timeout: the bound timed here."""
+    return msgspec.structs.replace(settings_for(database_url), database_timeout_seconds=TIMEOUT)
+
+
 async def test_requests_get_503_with_retry_after_while_the_database_is_down_and_succeed_after(
     database_back: Outage,
 ) -> None:
     outage = database_back
-    async with served(outage.url) as running:
+    async with served(outage.url, deployed(outage.url)) as running:
         http = running.client
         table = await create_table(http)
         view = (await http.get(f"{table.path}/view", headers=table.headers(0))).json()
@@ -81,7 +87,7 @@ async def test_the_pool_drops_dead_connections_instead_of_failing_with_them(
 ) -> None:
     """After a restart every pooled connection is dead; none of them becomes a failure."""
     outage = database_back
-    async with served(outage.url) as running:
+    async with served(outage.url, deployed(outage.url)) as running:
         http = running.client
         # Fill the pool with idle connections.
         await asyncio.gather(*(http.get("/health") for _ in range(10)))
@@ -129,7 +135,7 @@ async def test_the_bot_runner_carries_on_after_an_outage(database_back: Outage) 
     """The background runner (not a request) plays a bot's move due after the database is
     back: its loop outlived the failures of the outage."""
     outage = database_back
-    async with served(outage.url) as running:
+    async with served(outage.url, deployed(outage.url)) as running:
         matches = running.app.state.matches
         outage.stop()
         await asyncio.sleep(TIMEOUT + 1.5)  # the sweep and the wake-ups fail meanwhile

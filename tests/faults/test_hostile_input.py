@@ -7,12 +7,11 @@ import re
 import uuid
 from collections.abc import AsyncIterator
 
-import msgspec
 import psycopg
 import pytest
 from litestar.routes import HTTPRoute
 
-from tests.api.conftest import Asgi, served, settings_for
+from tests.api.conftest import Asgi, served
 from tests.api.players import create_table
 from web.command_parsing import MAX_COMMAND_BYTES
 from web.limits import MAX_JSON_DEPTH, json_depth
@@ -23,16 +22,9 @@ DEEP = b"[" * 20_000 + b"]" * 20_000
 HUGE = b"x" * (20 * 1024 * 1024)
 
 
-# What these tests send is hostile; the database is not. On a starved machine a create held
-# its connection past the service's 2 s and had it cut (a 503): time enough for that here.
-PATIENT = 30.0
-
-
 @pytest.fixture(scope="module")
 async def app(database_url: str) -> AsyncIterator[Asgi]:
-    settings = settings_for(database_url)
-    patient = msgspec.structs.replace(settings, database_timeout_seconds=PATIENT)
-    async with served(database_url, patient) as running:
+    async with served(database_url) as running:
         yield running
 
 
