@@ -51,7 +51,7 @@ class Record:
     sent: dict[str, tuple[Table, int, Json]] = field(default_factory=dict)
     # Requests sent and not yet answered, and each answered one's (sent, answered) times
     # (``time.monotonic``, retries included): what a fault overlapped.
-    in_flight: int = 0
+    commands_in_flight: int = 0  # each needs the database (a view may be served from memory)
     spans: list[tuple[float, float]] = field(default_factory=list)
 
     def across(self, sent_before: float, answered_after: float) -> bool:
@@ -83,11 +83,12 @@ async def call(
     """One request, sent again after Retry-After while the database is away, and after a pause
     while the server cannot be reached."""
     sent = time.monotonic()
-    record.in_flight += 1
+    command = int(method == "POST")
+    record.commands_in_flight += command
     try:
         return await answered(http, target, record, method, path, **kwargs)
     finally:
-        record.in_flight -= 1
+        record.commands_in_flight -= command
         record.spans.append((sent, time.monotonic()))
 
 

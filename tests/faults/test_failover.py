@@ -47,10 +47,11 @@ async def acknowledged_at_least(record: Record, count: int) -> float:
     return time.monotonic()
 
 
-async def requests_in_flight(record: Record) -> None:
-    """Until a player's request has been sent and not yet answered."""
+async def command_in_flight(record: Record) -> None:
+    """Until a player's command has been sent and not yet answered: it waits on the database
+    (a view can be answered from the server's memory, faster than the standby is promoted)."""
     async with asyncio.timeout(WAIT_SECONDS):
-        while record.in_flight == 0:
+        while record.commands_in_flight == 0:
             await asyncio.sleep(0)
 
 
@@ -95,7 +96,7 @@ async def test_nothing_acknowledged_is_lost_when_the_primary_dies_and_the_standb
                 acknowledged_at_kill = len(record.acknowledged)
                 # Promoted only once a player's request waits on the dead primary: one the
                 # service cannot answer with the game until the standby takes over.
-                await requests_in_flight(record)
+                await command_in_flight(record)
                 waiting = time.monotonic()
                 await asyncio.to_thread(standby.promote)
                 promoted = time.monotonic()
