@@ -61,7 +61,11 @@ async def play_one_move(page: Page, *, keyboard: bool) -> None:
         await knock_menu.press("k") if keyboard else await knock_menu.click()
         offered = await page.evaluate(OFFERED, [*GOING_OUT, *KEEPING_ON])
     await _take(page, offered, keyboard)
-    await expect(board(page)).not_to_have_attribute("data-version", before)
+    try:
+        await expect(board(page)).not_to_have_attribute("data-version", before)
+    except AssertionError as error:
+        said = await page.locator("[role=status]").all_inner_texts()
+        raise AssertionError(f"{error}\ntook {offered}; the page says {said}") from error
 
 
 async def _take(page: Page, offered: dict[str, Any], keyboard: bool) -> None:
