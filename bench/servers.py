@@ -163,18 +163,21 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 def _wait_until_healthy(server: Server, ready_path: str) -> bool:
     """True once the server answers; False if it exited because its port was taken."""
     deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            output = server.output()
-            if PORT_TAKEN in output.lower():
-                return False
-            raise ServerStartError(f"gin serve exited early:\n{output}")
-        try:
-            if httpx.get(server.url + ready_path, timeout=1).status_code == 200:
-                return True
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
+    # One client for every try: each new one builds a TLS context (tens of ms of CPU, taken
+    # from the server starting beside it), even for a plain-HTTP URL.
+    with httpx.Client(timeout=1) as client:
+        while time.monotonic() < deadline:
+            if server.process.poll() is not None:
+                output = server.output()
+                if PORT_TAKEN in output.lower():
+                    return False
+                raise ServerStartError(f"gin serve exited early:\n{output}")
+            try:
+                if client.get(server.url + ready_path).status_code == 200:
+                    return True
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
     raise ServerStartError(
         f"gin serve did not answer within {STARTUP_SECONDS:.0f}s:\n{server.output()}"
     )
