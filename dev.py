@@ -2,7 +2,7 @@
 """Bootstrap and run the project with nothing but Python 3.11+ installed.
 
     python3 dev.py serve [gin serve options]  run the service (embedded PostgreSQL by default)
-    python3 dev.py test  [pytest options]     every test, on every core, with lint, types (Python
+    python3 dev.py test  [pytest options]     every test, in parallel, with lint, types (Python
                                               and the page's JavaScript) and layers checked
                                               alongside; needs Node.js (npm) and Chromium
     python3 dev.py test --fast [pytest options]
@@ -67,8 +67,7 @@ NODE_STAMP = CLIENT / "node_modules" / ".installed"
 
 
 def ensure_node_modules() -> None:
-    """The web client's type checker and type generator (npm ci), again only when
-    package-lock.json has changed."""
+    """npm ci for the page's type checker and type generator, when package-lock.json changed."""
     wanted = hashlib.sha256((CLIENT / "package-lock.json").read_bytes()).hexdigest()
     if NODE_STAMP.exists() and NODE_STAMP.read_text() == wanted:
         return
@@ -84,18 +83,17 @@ def run(*argv: str, env: dict[str, str] | None = None) -> int:
 # The browser tests drive Debian's Chromium (tests/browser/conftest.py), never a downloaded one.
 CHROMIUM = Path("/usr/bin/chromium")
 HOW_TO_GET = "apt-get install nodejs npm chromium"
-# The everyday loop leaves out what tests/conftest.py marks from the fixtures a test uses, and
-# the tests marked slow; its property tests try a tenth of their examples.
 # A folder in memory for the tests' temporary files (their PostgreSQL servers, databases, the
 # browser's profiles), when the machine has this much to spare there.
 SCRATCH_BYTES = 8 << 30
+# The everyday loop leaves out what tests/conftest.py marks from the fixtures a test uses, and
+# the tests marked slow; its property tests try a tenth of their examples.
 FAST_SELECTION = "not slow and not postgres and not browser and not e2e"
 LAST_FAILED = ROOT / ".pytest_cache" / "v" / "cache" / "lastfailed"
 
 
 def missing_tools() -> list[str]:
-    """What the whole suite needs beyond Python: the page's type checker runs on Node.js (npm
-    installs it), and the browser tests drive Chromium."""
+    """Beyond Python: Node.js (npm) for the page's type checker, Chromium for the browser tests."""
     missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
     if not CHROMIUM.exists():
         missing.append(str(CHROMIUM))
@@ -159,8 +157,10 @@ def static_checks(fast: bool) -> list[Check]:
 
 
 def workers() -> int:
+    """One more than the cores: tests often wait (on a server, the browser, a deadline), and on
+    two cores a third worker took pytest from 776 s to 518 s (a fourth: 532 s)."""
     affinity = getattr(os, "sched_getaffinity", None)
-    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    return (len(affinity(0)) if affinity is not None else os.cpu_count() or 1) + 1
 
 
 def given(rest: list[str], *options: str) -> bool:
@@ -181,8 +181,8 @@ def memory_scratch(memory: str = "/dev/shm") -> Path | None:
 
 
 def pytest_argv(rest: list[str], fast: bool) -> list[str]:
-    """pytest on every core, each test module kept on one worker (its database, app and
-    servers are set up once), unless ``rest`` says otherwise or debugs."""
+    """pytest on ``workers()``, a module's tests on one (its database, app and servers set up
+    once), unless ``rest`` says otherwise or debugs."""
     argv = [str(BIN / "pytest")]
     if not given(rest, "-n", "--numprocesses", "--dist", "-p", "--pdb", "--trace"):
         # tests/module_order.py hands out the longest modules first: keep that order.
