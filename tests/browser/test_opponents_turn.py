@@ -1,15 +1,26 @@
 """Against bots, the other seats' moves come back in the same answer as the person's own, yet
 the page does not jump straight to "Your turn": after a move that passes the turn, it says
 whose turn it is (the opponent's), offers no move, and shows the bots' moves, then gives the
-person their turn; at every table size."""
+person their turn. The live stream can bring that turn before the answer: a move made then
+waits for the answer and is not lost. At every table size."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, Route, expect
 
 from tests.browser.conftest import DESKTOP, Pages, ReducedMotion
-from tests.browser.table import board, match_over, my_turn, play_one_move
+from tests.browser.table import (
+    GOING_OUT,
+    KEEPING_ON,
+    OFFERED,
+    board,
+    match_over,
+    my_turn,
+    play_one_move,
+)
 from tests.browser.test_play import start
 
 MOVES = 80
@@ -81,3 +92,58 @@ async def test_the_opponents_turn_is_shown_while_the_bots_move(
     assert turns_back >= 1
     # The page never said it was the person's turn while it was not.
     assert not [e for e in await seen(page) if e[1] == "them" and e[0].startswith("Your turn")]
+
+
+# Until the view drawn is newer than ``before`` and the person is to move (or nobody is).
+TURN_BACK = """(before) => {
+  const main = document.querySelector("main");
+  return Number(main?.dataset.version) > before && main?.dataset.turn !== "them";
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_a_move_made_before_the_last_answer_is_back_is_sent_after_it(
+    pages: Pages, players: int
+) -> None:
+    """The answer to the person's discard is held back in the browser; the stream shows the
+    bots' moves and the person's turn to draw, and the person presses "s" at once: once the
+    answer is in, the draw is made (the page used to drop it, the move before still busy)."""
+    page = await pages.open("/", viewport=DESKTOP)
+    await start(page, "bot", players, 500)
+    release, held = asyncio.Event(), []
+    release.set()
+
+    async def hold(route: Route) -> None:
+        """The answer reaches the page only once ``release`` is set."""
+        if not release.is_set():
+            held.append(route.request.url)
+        answer = await route.fetch()  # the server decides and commits the move now
+        await release.wait()
+        await route.fulfill(response=answer)
+
+    await page.route("**/commands", hold)
+    for _ in range(MOVES):
+        await expect(page.locator("main[data-turn=me], main[data-phase=match_over]")).to_have_count(
+            1, timeout=15_000
+        )
+        assert not await match_over(page), "no turn to draw came back while an answer was held"
+        offered = await page.evaluate(OFFERED, [*GOING_OUT, *KEEPING_ON])
+        if offered["first"] is not None or not offered["cards"]:
+            await play_one_move(page, keyboard=False)
+            continue
+        release.clear()
+        held.clear()
+        await page.locator(f".hand button.card[data-card='{offered['cards'][0]}']").click()
+        await page.wait_for_function(TURN_BACK, arg=int(offered["version"]), timeout=20_000)
+        if not await page.locator("[data-action=draw_from_stock]").count():
+            release.set()  # the hand ended, or the view read was not yet this turn's: again
+            continue
+        assert held, "the discard's answer was not held back"
+        await page.keyboard.press("s")
+        release.set()
+        await expect(page.locator(".hand .card")).to_have_count(11)
+        status = await page.locator("[role=status]").inner_text()
+        assert status.startswith("Your turn"), status
+        return
+    raise AssertionError("the person never had a turn to draw after a discard")

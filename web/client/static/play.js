@@ -20,6 +20,13 @@ const LONGEST_RETRY_MS = 4000;
 // moment, while their moves are shown, before offering the seat its next move.
 const PASSES_TURN = new Set(["discard", "pass_upcard", "finish_layoff", "choose_dealer", "knock", "big_gin"]);
 const OTHERS_SHOWN_MS = 500;
+
+/** What tells two moves apart: their kind, card and meld (a knock's arrangement aside).
+ * @param {Action} action */
+const moveKey = (action) => {
+  const { type, card, meld } = /** @type {{ type: string, card?: string | null, meld?: number | null }} */ (action);
+  return JSON.stringify([type, card ?? null, meld ?? null]);
+};
 // Holding the board still is a transition: a player who asks for less motion gets the next
 // move at once (the move log and the live region still tell the other seats' moves).
 const holdsStill = () => !matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -136,10 +143,22 @@ export async function playScreen(root, matchId, key) {
     }
   };
 
+  // A move made on a view newer than the one the move in flight was made on (the stream can
+  // show the person's next turn before that move's answer is back): sent once the answer is,
+  // if still offered then.
+  /** @type {Action | null} */
+  let pending = null;
+  let sentAt = -1;
+
   /** @param {Action} action */
   const act = async (action) => {
-    if (busy) return;
+    if (busy) {
+      // Made on the view the move in flight was made on: the same click or key again.
+      if (view && view.version > sentAt) pending = action;
+      return;
+    }
     busy = true;
+    sentAt = view?.version ?? -1;
     problem = null;
     knocking = false;
     try {
@@ -156,7 +175,13 @@ export async function playScreen(root, matchId, key) {
       othersMoving = false;
       render();
     }
+    const waiting = pending;
+    pending = null;
+    if (waiting && stillOffered(waiting)) await act(waiting);
   };
+
+  /** Whether the view drawn now offers ``action``. @param {Action} action */
+  const stillOffered = (action) => view?.legal_actions.some((offered) => moveKey(offered) === moveKey(action)) ?? false;
 
   // Another match like this one: the same options, players and bots (or invites).
   const playAgain = async () => {
