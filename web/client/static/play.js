@@ -153,7 +153,7 @@ export async function playScreen(root, matchId, key) {
   /** @param {Action} action */
   const act = async (action) => {
     if (busy) {
-      // Made on the view the move in flight was made on: the same click or key again.
+      // Otherwise it was made on the view the move in flight was: that click or key again.
       if (view && view.version > sentAt) pending = action;
       return;
     }
