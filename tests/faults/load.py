@@ -49,9 +49,10 @@ class Record:
     # Each Idempotency-Key's acknowledged versions, and the command it carried.
     acknowledged: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     sent: dict[str, tuple[Table, int, Json]] = field(default_factory=dict)
-    # Requests sent and not yet answered, and each answered one's (sent, answered) times
-    # (``time.monotonic``, retries included): what a fault overlapped.
-    commands_in_flight: int = 0  # each needs the database (a view may be served from memory)
+    # Requests refused or cut off at least once and not yet answered (they wait on the fault),
+    # and each answered one's (sent, answered) times (``time.monotonic``, retries included):
+    # what a fault overlapped.
+    held_by_the_fault: int = 0
     spans: list[tuple[float, float]] = field(default_factory=list)
 
     def across(self, sent_before: float, answered_after: float) -> bool:
@@ -83,30 +84,27 @@ async def call(
     """One request, sent again after Retry-After while the database is away, and after a pause
     while the server cannot be reached."""
     sent = time.monotonic()
-    command = int(method == "POST")
-    record.commands_in_flight += command
+    held = False
     try:
-        return await answered(http, target, record, method, path, **kwargs)
+        while True:
+            started = time.monotonic()
+            try:
+                response = await http.request(method, target.url + path, **kwargs)
+            except httpx.TransportError:
+                record.transport_errors += 1
+                pause = RECONNECT_PAUSE
+            else:
+                record.note(response, time.monotonic() - started)
+                if response.status_code != 503:
+                    return response
+                pause = int(response.headers["retry-after"])
+            if not held:
+                held = True
+                record.held_by_the_fault += 1
+            await asyncio.sleep(pause)
     finally:
-        record.commands_in_flight -= command
+        record.held_by_the_fault -= held
         record.spans.append((sent, time.monotonic()))
-
-
-async def answered(
-    http: httpx.AsyncClient, target: Target, record: Record, method: str, path: str, **kwargs: Any
-) -> httpx.Response:
-    while True:
-        started = time.monotonic()
-        try:
-            response = await http.request(method, target.url + path, **kwargs)
-        except httpx.TransportError:
-            record.transport_errors += 1
-            await asyncio.sleep(RECONNECT_PAUSE)
-            continue
-        record.note(response, time.monotonic() - started)
-        if response.status_code != 503:
-            return response
-        await asyncio.sleep(int(response.headers["retry-after"]))
 
 
 async def player(

@@ -47,12 +47,14 @@ async def acknowledged_at_least(record: Record, count: int) -> float:
     return time.monotonic()
 
 
-async def command_in_flight(record: Record) -> None:
-    """Until a player's command has been sent and not yet answered: it waits on the database
-    (a view can be answered from the server's memory, faster than the standby is promoted)."""
+async def held_by_the_fault(record: Record) -> None:
+    """Until a player's request, refused or cut off by the dead primary, waits to be sent again:
+    one only the standby can answer. (A request merely in flight may be a view the server
+    answers from memory before the promotion; waiting for a command instead could wait for
+    ever, with every player held on a view.)"""
     async with asyncio.timeout(WAIT_SECONDS):
-        while record.commands_in_flight == 0:
-            await asyncio.sleep(0)
+        while record.held_by_the_fault == 0:
+            await asyncio.sleep(0.01)
 
 
 def test_the_servers_are_the_postgresql_the_docs_name() -> None:
@@ -95,8 +97,8 @@ async def test_nothing_acknowledged_is_lost_when_the_primary_dies_and_the_standb
                 killed = time.monotonic()
                 acknowledged_at_kill = len(record.acknowledged)
                 # Promoted only once a player's request waits on the dead primary: one the
-                # service cannot answer with the game until the standby takes over.
-                await command_in_flight(record)
+                # service cannot answer until the standby takes over.
+                await held_by_the_fault(record)
                 waiting = time.monotonic()
                 await asyncio.to_thread(standby.promote)
                 promoted = time.monotonic()
