@@ -14,7 +14,7 @@ from domain.errors import (
     MatchOver,
     NotYourTurn,
 )
-from domain.events import Dealt, Scored
+from domain.events import Dealt, GameWon, MatchWon, Scored
 from domain.options import RuleOptions
 from domain.tables import (
     CutSeats,
@@ -35,7 +35,7 @@ from domain.tables import (
 )
 from domain.tables.commands import FormatCommand
 from domain.tables.seating import cut_for_dealer
-from domain.tables.state import TablesState
+from domain.tables.state import Players, TablesState
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_92, KNOCKER_MELDS, cards
 
@@ -163,6 +163,22 @@ def test_three_the_game_ends_when_one_player_reaches_the_target() -> None:
     won = last(match, FormatGameWon)
     assert isinstance(won, FormatGameWon)
     assert won.winner == 2
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_table_s_hand_that_reaches_the_target_leaves_the_game_to_the_match(
+    players: Players,
+) -> None:
+    options = RuleOptions(game_target=1, match_target=0)
+    match = format_match(players, dealer=players - 1, options=options)
+    if players == 3:
+        match.knock_hand(0, knocker=0, dead="Ac")
+    else:
+        match.knock_round((0, "5d"), (3, "Ac"))  # team 0 nets 26
+    inner = [e.event for e in match.events if isinstance(e, TableEvent)]
+    assert any(isinstance(e, Scored) for e in inner)
+    assert not any(isinstance(e, (GameWon, MatchWon)) for e in inner)
+    assert any(isinstance(e, FormatMatchWon) for e in match.events)
 
 
 def test_three_bonuses_apply_per_player_and_each_pair_settles_its_difference() -> None:
