@@ -6,6 +6,7 @@ so a hand ends in a handful of turns and a short match in a few dozen commands.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from litestar import Litestar
@@ -21,6 +22,23 @@ SHORT_MATCH = {"game_target": 40, "match_target": 0}
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+async def in_the_feed(client: Client, key: str, *match_ids: str) -> None:
+    """Until ``key``'s feed lists every event these matches have now. The feed holds back what
+    committed after a transaction still running (the app's own background work) until that
+    ends, so a page read at once can miss the last command."""
+    for match_id in match_ids:
+        events = (await client.get(f"/matches/{match_id}/events")).json()["events"]
+        params: dict[str, str | int] = {"match_id": match_id, "limit": 1000}
+        for _ in range(300):
+            page = await client.get("/feed", params=params, headers=bearer(key))
+            assert page.status_code == 200, page.text
+            if len(page.json()["entries"]) >= len(events):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"the feed never listed all of match {match_id}")
 
 
 class Table:

@@ -13,7 +13,7 @@ import pytest
 
 from service.tournament.operators import OperatorKeys
 from tests.tournament.conftest import new_key
-from tests.tournament.play import Client, Json, bearer
+from tests.tournament.play import Client, Json, bearer, in_the_feed
 from tests.tournament.receiver import running_receiver
 from tests.tournament.webhook_helpers import SECRET, deliveries, eventually
 
@@ -109,6 +109,7 @@ async def test_one_matchs_feed_names_its_ref_and_round_and_links_on(
 ) -> None:
     key = await desk_key(keys)
     made = await new_round(client, key, f"feed{seats}", seats=seats, count=2)
+    await in_the_feed(client, key, made["matches"][1]["match_id"])
 
     page = await client.get(
         "/feed", params={"external_ref": f"feed{seats}-1", "limit": 3}, headers=bearer(key)
@@ -169,6 +170,7 @@ async def test_a_cancelled_round_ends_every_match_still_played_told_everywhere(
             f"/matches/{voided}/commands", json={"type": "resign"}, headers=bearer(token)
         )
         assert late.status_code == 409, late.text
+        await in_the_feed(client, key, voided)
         feed = await client.get(
             "/feed", params={"match_id": voided, "type": "match_ended"}, headers=bearer(key)
         )

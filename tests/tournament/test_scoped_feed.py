@@ -8,7 +8,14 @@ from typing import Any
 
 from service.tournament.operators import OperatorKeys
 from tests.tournament.conftest import new_key
-from tests.tournament.play import Client, Json, bearer, create_table, play_commands
+from tests.tournament.play import (
+    Client,
+    Json,
+    bearer,
+    create_table,
+    in_the_feed,
+    play_commands,
+)
 
 
 async def follow(client: Client, key: str, **params: Any) -> list[Json]:
@@ -39,6 +46,7 @@ async def test_an_operators_feed_shows_only_its_own_matches_unless_it_may_read_a
     anonymous = await create_table(client)
     for table in (own, other, anonymous):
         await play_commands(client, table, 4)
+    await in_the_feed(client, everything, own.match_id, other.match_id, anonymous.match_id)
 
     seen = {e["match_id"] for e in await follow(client, mine)}
     seen_all = {e["match_id"] for e in await follow(client, everything)}
@@ -56,6 +64,7 @@ async def test_the_feed_filters_by_match_external_ref_and_type(
     two = await create_table(client, operator_key=key)
     for table in (one, two):
         await play_commands(client, table, 6)
+    await in_the_feed(client, key, one.match_id, two.match_id)
 
     by_match = await follow(client, key, match_id=two.match_id)
     by_ref = await follow(client, key, external_ref=ref)
