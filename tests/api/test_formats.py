@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
@@ -85,3 +86,16 @@ async def test_bad_format_requests_are_refused_with_problems(client: Client) -> 
     )
     assert response.status_code == 422, response.text
     assert response.json()["type"] == "/problems/not-your-turn"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+async def test_each_table_s_view_has_the_match_s_options_with_a_game_its_hand_never_ends(
+    client: Client, players: int
+) -> None:
+    created = await create(client, players=players)
+    token = created["seats"][0]["token"]
+    view = (await client.get(f"/matches/{created['match_id']}/view", headers=bearer(token))).json()
+
+    assert len(view["tables"]) == players - 2
+    never_ended = {**view["options"], "game_target": 10_000, "match_target": 0}
+    assert [table["view"]["options"] for table in view["tables"]] == [never_ended] * (players - 2)
