@@ -20,6 +20,7 @@ from tests.tournament.play import (
     Table,
     bearer,
     create_table,
+    in_the_feed,
     play_commands,
     seat_view,
 )
@@ -80,6 +81,7 @@ async def test_feed_pages_every_event_of_every_match_in_log_order_without_gaps(
         cursor = page["next"]
         await asyncio.sleep(0.01)
     await playing
+    await in_the_feed(client, feed_key, *(table.match_id for table in tables))
     rest, _ = await read_feed(client, feed_key, limit=5, after=cursor)
     seen += rest
 
