@@ -222,6 +222,40 @@ async def test_a_subscriber_paging_during_out_of_order_commits_sees_every_event_
     assert sorted(seen) == sorted(written)
 
 
+async def log_streams(store: PostgresEventStore, count: int, wait: float = 10.0) -> list[str]:
+    """The streams of the global log's events, once it holds ``count`` of them (or ``wait``
+    seconds on): the store's own wake-ups hold a transaction open for a moment after each
+    append, and the log waits for it too."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    while len(log := await store.read_all()) < count and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+    return [e.stream_id for e in log]
+
+
+async def test_a_write_left_open_in_any_database_of_the_server_holds_the_log_back(
+    pg_store: PostgresEventStore, database_url: str
+) -> None:
+    """Transaction ids belong to the whole PostgreSQL server: a transaction that took one (it
+    wrote) and stays open, in another database too, holds back every event committed after it
+    began, and so the feed, webhooks, inboxes and log checkpoints (docs/operations.md). One that
+    only reads holds nothing back."""
+    await pg_store.append("before", [event(n=0)], expected_version=0)
+    async with await psycopg.AsyncConnection.connect(database_url) as reader:
+        await reader.execute("SELECT count(*) FROM events")  # a transaction, open, with no id
+        await pg_store.append("read", [event(n=1)], expected_version=0)
+        assert await log_streams(pg_store, 2) == ["before", "read"]
+
+    async with await psycopg.AsyncConnection.connect(database_url) as writer:
+        await writer.execute("SELECT pg_current_xact_id()")  # as a write would, takes an id
+        await pg_store.append("after", [event(n=2)], expected_version=0)
+        # Far longer than any wake-up's moment: the writer alone holds it back now.
+        assert await log_streams(pg_store, 3, wait=1.0) == ["before", "read"]
+    # Leaving the block commits the writer.
+
+    assert await log_streams(pg_store, 3) == ["before", "read", "after"]
+
+
 # Idempotency across streams, and the jsonb copy
 
 
