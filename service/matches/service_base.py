@@ -4,9 +4,10 @@ and, for each match, its rules and its streams (chosen by its seats, ``kind_for`
 from __future__ import annotations
 
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
+
+from cachetools import LRUCache
 
 from domain.match_rules import MatchRules, rules_for
 from service.errors import MatchNotFound
@@ -50,7 +51,7 @@ class MatchServiceBase:
         self._new_match_id = new_match_id or _new_match_id
         self.player_seat = player_seat
         # Only records of full matches are cached: nothing in them can change any more.
-        self._full_records: OrderedDict[str, RegisteredMatch] = OrderedDict()
+        self._full_records: LRUCache[str, RegisteredMatch] = LRUCache(RECORDS_CACHED)
 
     def streams_for(self, match: RegisteredMatch) -> MatchStreams[Any, Any]:
         return self._streams[kind_for(len(match.seats)).prefix]
@@ -63,15 +64,12 @@ class MatchServiceBase:
         (an operator may give a seat a new token, ``service.tournament.seat_tokens``)."""
         record = None if fresh else self._full_records.get(match_id)
         if record is not None:
-            self._full_records.move_to_end(match_id)
             return record
         record = await self.registry.get(match_id)
         if record is None:
             raise MatchNotFound(f"there is no match {match_id}")
         if record.full:
             self._full_records[match_id] = record
-            if len(self._full_records) > RECORDS_CACHED:
-                self._full_records.popitem(last=False)
         return record
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 
 import msgspec
+from cachetools import LRUCache
 
 from domain import RuleOptions
 from service.errors import MissingCredential, WrongCredential
@@ -47,7 +47,7 @@ class Accounts:
     def __init__(self, players: PlayerStore, matches: MatchService) -> None:
         self.players = players
         self.matches = matches
-        self._names: OrderedDict[str, dict[int, str]] = OrderedDict()
+        self._names: LRUCache[str, dict[int, str]] = LRUCache(NAMES_KEPT)
         # The player of a session's access token, set where sessions are wired: everything a
         # credential opens, an access token opens too.
         self.access_holder: Callable[[str], Awaitable[Player]] | None = None
@@ -58,13 +58,10 @@ class Accounts:
         its names are final: kept here, so views and commands need no query for them."""
         kept = self._names.get(match.match_id)
         if kept is not None:
-            self._names.move_to_end(match.match_id)
             return kept
         names = await self.players.names(match.match_id)
         if match.full:
             self._names[match.match_id] = names
-            if len(self._names) > NAMES_KEPT:
-                self._names.popitem(last=False)
         return names
 
     async def sign_up(self, name: str) -> SignedUp:

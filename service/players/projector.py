@@ -23,12 +23,12 @@ inbox is the record.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 import msgspec
+from cachetools import LRUCache
 
 from domain.match_rules import MatchRules
 from service.matches.use_cases import MatchService
@@ -95,7 +95,7 @@ class Projector:
             THREE_OR_FOUR_SEATS: MatchStreams(store, THREE_OR_FOUR_SEATS),
         }
         # Each match as last projected: the next pass walks on from it without a read.
-        self._states: OrderedDict[str, Loaded[Any]] = OrderedDict()
+        self._states: LRUCache[str, Loaded[Any]] = LRUCache(STATES_KEPT)
 
     async def project_once(self) -> int | None:
         """Project the next page of the log: how many events it passed (0: nothing to do),
@@ -176,9 +176,6 @@ class Projector:
         for version, event in await streams.read_events(match_id, after_version=start.version):
             steps.append(Loaded(streams.kind.fold([event], steps[-1].state), version))
         self._states[match_id] = steps[-1]
-        self._states.move_to_end(match_id)
-        while len(self._states) > STATES_KEPT:
-            self._states.popitem(last=False)
         return [progress(step, streams.kind.rules) for step in steps]
 
 

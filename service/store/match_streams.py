@@ -29,12 +29,12 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, overload
 
 import msgspec
+from cachetools import LRUCache
 from typing_extensions import TypeVar
 
 from domain import Event, MatchState
@@ -54,6 +54,7 @@ from service.store.match_stream_names import MatchStream
 
 S = TypeVar("S", default=MatchState)
 E = TypeVar("E", default=Event)
+V = TypeVar("V")
 
 
 class Loaded(msgspec.Struct, Generic[S], frozen=True):
@@ -167,6 +168,20 @@ def _state_decoder(state: type[Any]) -> msgspec.msgpack.Decoder[Any]:
     return _STATE_DECODERS[state]
 
 
+class _Forgetting(LRUCache[str, V]):
+    """The most recently used matches' states; ``forget`` is told of each match pushed out,
+    so that what else is kept of it goes too."""
+
+    def __init__(self, size: int, forget: Callable[[str], None]) -> None:
+        super().__init__(size)
+        self._forget = forget
+
+    def popitem(self) -> tuple[str, V]:
+        match_id, kept = super().popitem()
+        self._forget(match_id)
+        return match_id, kept
+
+
 class MatchStreams(Generic[S, E]):
     @overload
     def __init__(
@@ -208,7 +223,7 @@ class MatchStreams(Generic[S, E]):
         self.kind: StreamKind[S, E] = kind
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
-        self._cache: OrderedDict[str, Loaded[S]] = OrderedDict()
+        self._cache: _Forgetting[Loaded[S]] = _Forgetting(cache_size, self._forget)
         self._heard = heard
         self._monotonic = monotonic
         # The listening term each cached state was taken in (``HeardVersions.term``), and when.
@@ -250,7 +265,6 @@ class MatchStreams(Generic[S, E]):
         cached = self._cache.get(match_id)
         if cached is None:
             return None
-        self._cache.move_to_end(match_id)
         return Loaded(cached.state, cached.version)
 
     def current(self, match_id: str, known: int) -> Loaded[S] | None:
@@ -265,7 +279,6 @@ class MatchStreams(Generic[S, E]):
             self.stream_id(match_id), cached.version, term
         ):
             return None
-        self._cache.move_to_end(match_id)
         return Loaded(cached.state, cached.version)
 
     async def caught_up(
@@ -372,8 +385,7 @@ class MatchStreams(Generic[S, E]):
         if cached is None or cached.version <= loaded.version:
             self._cache[match_id] = loaded
             self._terms[match_id] = term
-        self._cache.move_to_end(match_id)
-        while len(self._cache) > self._cache_size:
-            forgotten, _ = self._cache.popitem(last=False)
-            self._written.pop(forgotten, None)
-            self._terms.pop(forgotten, None)
+
+    def _forget(self, match_id: str) -> None:
+        self._written.pop(match_id, None)
+        self._terms.pop(match_id, None)

@@ -7,34 +7,29 @@ made under it a moment later."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Collection
-from typing import TypeVar
+
+from cachetools import LRUCache
 
 from service.ports.match_registry import MatchRegistry, Owner
 
 KEPT = 100_000
-K = TypeVar("K")
-V = TypeVar("V")
 
 
 class KnownMatches:
     def __init__(self, registry: MatchRegistry, kept: int = KEPT) -> None:
         self._registry = registry
-        self._kept = kept
-        self._owners: OrderedDict[str, Owner] = OrderedDict()  # by match id
-        self._refs: OrderedDict[tuple[str, str], str] = OrderedDict()  # match id by ref
+        self._owners: LRUCache[str, Owner] = LRUCache(kept)  # by match id
+        self._refs: LRUCache[tuple[str, str], str] = LRUCache(kept)  # match id by ref
 
     async def owners(self, match_ids: Collection[str]) -> dict[str, Owner]:
         """The owner of each of ``match_ids`` that is registered (unknown ids are left out)."""
         unknown = [m for m in match_ids if m not in self._owners]
         if unknown:
-            for match_id, owner in (await self._registry.owners(unknown)).items():
-                _remember(self._owners, match_id, owner, self._kept)
+            self._owners.update(await self._registry.owners(unknown))
         found: dict[str, Owner] = {}
         for match_id in match_ids:
             if match_id in self._owners:
-                self._owners.move_to_end(match_id)
                 found[match_id] = self._owners[match_id]
         return found
 
@@ -43,16 +38,9 @@ class KnownMatches:
         ref = (operator_id, external_ref)
         match_id = self._refs.get(ref)
         if match_id is not None:
-            self._refs.move_to_end(ref)
             return match_id
         found = await self._registry.by_external_ref(operator_id, external_ref)
         if found is None:
             return None
-        _remember(self._refs, ref, found.match_id, self._kept)
+        self._refs[ref] = found.match_id
         return found.match_id
-
-
-def _remember(kept: OrderedDict[K, V], key: K, value: V, most: int) -> None:
-    kept[key] = value
-    while len(kept) > most:
-        kept.popitem(last=False)

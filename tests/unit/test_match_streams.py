@@ -54,6 +54,21 @@ async def test_an_append_answered_with_an_earlier_one_returns_the_state_after_th
     assert (loaded.state, loaded.version) == (moved.state, moved.version)
 
 
+async def test_the_cache_keeps_the_states_of_the_matches_used_last() -> None:
+    streams = MatchStreams(InMemoryEventStore(), cache_size=2)
+    started = decide(new_match(), StartMatch(options=RuleOptions()))
+    for match_id in ("a", "b"):
+        await streams.append(match_id, Loaded(new_match(), 0), started)
+    assert streams.cached("a") is not None  # used after "b"
+
+    await streams.append("c", Loaded(new_match(), 0), started)
+
+    assert [streams.cached(m) is not None for m in ("a", "b", "c")] == [True, False, True]
+    loaded = await streams.load("b")  # read again, and kept again, in place of "a"
+    assert loaded.version == len(started)
+    assert [streams.cached(m) is not None for m in ("a", "b", "c")] == [False, True, True]
+
+
 # Matches of every table size through the one streams class: snapshots, and upcasting of the
 # two-player events a three- or four-player match wraps in ``table_event``.
 
