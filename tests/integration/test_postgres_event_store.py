@@ -15,6 +15,7 @@ from service.errors import IdempotencyKeyReused
 from service.ports.event_store import NewEvent
 from service.store.hash_chain import GENESIS, link_hash
 from service.store.upcasting import canonical_json
+from tests.contract.test_event_store_contract import settled
 
 
 def event(type: str = "E", **data: object) -> NewEvent:
@@ -224,13 +225,9 @@ async def test_a_subscriber_paging_during_out_of_order_commits_sees_every_event_
 
 async def log_streams(store: PostgresEventStore, count: int, wait: float = 10.0) -> list[str]:
     """The streams of the global log's events, once it holds ``count`` of them (or ``wait``
-    seconds on): the store's own wake-ups hold a transaction open for a moment after each
-    append, and the log waits for it too."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + wait
-    while len(log := await store.read_all()) < count and loop.time() < deadline:
-        await asyncio.sleep(0.02)
-    return [e.stream_id for e in log]
+    seconds on)."""
+    await settled(store, count, wait)
+    return [e.stream_id for e in await store.read_all()]
 
 
 async def test_a_write_left_open_in_any_database_of_the_server_holds_the_log_back(
