@@ -62,19 +62,20 @@ async def compare(tree: LogTree, published: Published) -> Missing | None:
 
 
 class RestoreGuard:
-    """Whether writes wait: until the log is checked (when a checkpoint is kept), and while
-    it lacks what the kept one covers and no operator has decided."""
+    """Whether writes wait: until the log is checked (when a checkpoint was kept before the
+    server started), and while it lacks what the kept one covers and no operator has decided."""
 
     def __init__(self, tree: LogTree, published: PublishedLog) -> None:
         self.tree = tree
         self.published = published
+        self._kept: Published | _Unread | None = _UNREAD
         self._checked = False
         self._missing: Missing | None = None
 
     async def check(self) -> Missing | None:
         """Compare once (a server's start); later calls answer what was found."""
         if not self._checked:
-            kept = await self.published.last()
+            kept = await self._kept_at_start()
             self._missing = None if kept is None else await compare(self.tree, kept)
             self._checked = True
         return self._missing
@@ -82,8 +83,8 @@ class RestoreGuard:
     async def refuse_writes(self) -> None:
         """Raise unless a write may go ahead now."""
         if not self._checked:
-            if await self.published.last() is None:
-                return  # nothing was ever given out for this database: nothing to lose
+            if await self._kept_at_start() is None:
+                return  # nothing was given out before this start: nothing to lose
             raise DatabaseUnavailable("the log is being checked against the last checkpoint")
         if self._missing is None:
             return
@@ -94,6 +95,23 @@ class RestoreGuard:
             self._missing.detail() + "; nothing is written until an operator decides "
             "(gin db accept-restore)"
         )
+
+    async def _kept_at_start(self) -> Published | None:
+        # Read once: a checkpoint given out after this start was made from the log as it is
+        # now, so it can hold nothing the log lacks, and must not hold writes back while the
+        # check runs.
+        if isinstance(self._kept, _Unread):
+            kept = await self.published.last()
+            if isinstance(self._kept, _Unread):  # the first read to finish is the one kept
+                self._kept = kept
+        return self._kept
+
+
+class _Unread:
+    pass
+
+
+_UNREAD = _Unread()
 
 
 class GuardedEventStore(MeteredEventStore):

@@ -118,3 +118,19 @@ async def test_only_a_larger_checkpoint_replaces_the_one_kept() -> None:
     kept = await published.last()
     assert kept is not None
     assert kept.size == 5
+
+
+async def test_a_checkpoint_given_out_after_a_start_does_not_hold_writes_back() -> None:
+    published = InMemoryPublishedLog()
+    _, tree = await store_with(3)
+    guard = RestoreGuard(tree, published)
+    await guard.refuse_writes()  # nothing kept at this start
+    await PublishingLogNotary(memory_signer(), tree, published, lambda: PUBLISHED_AT).checkpoint()
+    await guard.refuse_writes()  # still unchecked, but what was given out came from this log
+    assert await guard.check() is None
+
+    _, restarted_tree = await store_with(3)
+    restarted = RestoreGuard(restarted_tree, published)  # kept before this start: checked
+    with pytest.raises(DatabaseUnavailable, match="being checked"):
+        await restarted.refuse_writes()
+    assert await restarted.check() is None
