@@ -34,14 +34,25 @@ from domain.commands import (
 )
 from domain.endings import abandon, adjudicate, resign, two_seat_standing
 from domain.errors import InvalidCommand
-from domain.events import Event, SeatReturned
+from domain.events import Event, Scored, SeatReturned
+from domain.evolve import fold
 from domain.going_out import big_gin, finish_layoff, knock, lay_off
+from domain.hand_end import game_end
 from domain.setup import choose_dealer, cut, deal, start_match
 from domain.state import MatchState
 from domain.turns import discard, draw_from_discard, draw_from_stock, pass_upcard, take_upcard
 
 
 def decide(state: MatchState, command: Command) -> list[Event]:
+    """A two-player match: its hand's decision, and the game and match a scored hand ends."""
+    events = decide_hand(state, command)
+    if events and type(events[-1]) is Scored:
+        events += game_end(fold(events, state))
+    return events
+
+
+def decide_hand(state: MatchState, command: Command) -> list[Event]:
+    """The decision at a hand's table, which ends no game: a larger match's round does."""
     events = _play(state, command)
     if isinstance(command, SeatCommand) and state.timeouts[command.seat]:
         # The seat is back: its next timeout counts from one again.

@@ -1,4 +1,6 @@
-"""The events that close a knocked hand: the last layoffs, the score, the game, the match.
+"""The events that close a knocked hand (the last layoffs and the score), and those that close
+a two-player game and match after a hand's score (``game_end``): a hand ends no game of its
+own, as at the tables of a larger match, where the round's score decides the game.
 
 Each event is folded as it is made, so the next one is decided on the state it leads to.
 """
@@ -23,8 +25,7 @@ def can_lay_off(state: MatchState) -> bool:
 
 
 def close_hand(state: MatchState) -> list[Event]:
-    """Lay off the best of what the defender holds, score the hand, and end game and match
-    when their targets are reached."""
+    """Lay off the best of what the defender holds and score the hand."""
     knock = _knock(state)
     defender = 1 - knock.knocker
     result = defender_result(
@@ -37,8 +38,6 @@ def close_hand(state: MatchState) -> list[Event]:
         state = evolve(state, laid)
     scored = _scored(state, result.count, result.melds, result.deadwood)
     events.append(scored)
-    state = evolve(state, scored)
-    events += _game_end(state)
     return events
 
 
@@ -85,7 +84,9 @@ def _by_seat(first_seat: int, first: list[str], other: list[str]) -> list[list[s
     return [first, other] if first_seat == 0 else [other, first]
 
 
-def _game_end(state: MatchState) -> list[Event]:
+def game_end(state: MatchState) -> list[Event]:
+    """After a hand's score, the two-player game it wins and the match that game wins, when
+    their targets are reached."""
     options, score = state.options, state.score
     winner = game_winner(score.hand_points, options)
     if winner is None:

@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from domain.clocks import join_deadline, no_show_in, stamp_time
 from domain.commands import AwaitJoin, NoShow, StampTime, TimeOut
-from domain.decide import decide
+from domain.decide import decide_hand
 from domain.endings import conceded
 from domain.errors import IllegalMove, InvalidCommand, MatchOver
 from domain.events import DeadlineSet, MatchEnded
@@ -80,7 +80,7 @@ def time_out(state: TablesState, command: TimeOut) -> list[FormatEvent]:
         raise IllegalMove(f"seat {seat} has until {clock.due_at.isoformat()}")
     index, table_seat = place
     table = state.tables[index]
-    inner = decide(table.state, TimeOut(seat=table_seat, at=command.at))
+    inner = decide_hand(table.state, TimeOut(seat=table_seat, at=command.at))
     seats = list(table.seats)
     if type(inner[-1]) is MatchEnded:  # the forfeit
         forfeit = conceded(standing(state), "forfeited_on_time", seat)

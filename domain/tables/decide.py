@@ -20,7 +20,7 @@ from domain.commands import (
     SeatCommand,
     TimeOut,
 )
-from domain.decide import PLAY_HANDLERS, decide
+from domain.decide import PLAY_HANDLERS, decide_hand
 from domain.endings import abandon, adjudicate, resign
 from domain.errors import IllegalMove, InvalidCommand, InvalidOptions, MatchOver, NotYourTurn
 from domain.events import HandDrawn, Scored
@@ -92,8 +92,8 @@ def decide_tables(state: TablesState, command: FormatCommand) -> list[FormatEven
         own = BY_IDENTITY[table_seat].get(id(move))  # a listed command: as_table_seat, inlined
         move = own if own is not None else as_table_seat(move, table_seat)  # type: ignore[assignment]
     handler = PLAY_HANDLERS.get(type(move))
-    if handler is None or hand.timeouts[table_seat]:  # not a plain move: the whole of ``decide``
-        inner = decide(hand, move)
+    if handler is None or hand.timeouts[table_seat]:  # not a plain move: all of ``decide_hand``
+        inner = decide_hand(hand, move)
     else:
         inner = handler(hand, move)
     listed = [seats[0], seats[1]]

@@ -25,8 +25,6 @@ from domain.tables.events import (
 )
 from domain.tables.state import FormatPhase, TablesState, created
 
-# A table's hand never ends its own game: one hand scores at most (100 + 1000) * 2 points.
-_HAND_ONLY_TARGET = 10_000
 _TABLE_DEALER = 1  # table seat 1 plays the dealer's part (``domain.tables.seating``)
 # Looked up once: a member looked up on its enum class goes through ``EnumType.__getattr__``.
 _DEAL = Phase.DEAL
@@ -75,8 +73,8 @@ def table_hand(options: RuleOptions, game: int, hand: int) -> MatchState:
 @lru_cache(maxsize=64)
 def _ready_table(options: RuleOptions) -> MatchState:
     # The same for every hand of a match (states are frozen, so one is shared by them all).
-    inner = replace(options, game_target=_HAND_ONLY_TARGET, match_target=0)
-    return fold([MatchCreated(options=inner), DealerChosen(seat=1, dealer=_TABLE_DEALER)])
+    # Its hand ends no game (``domain.decide.decide_hand``): the match's targets are the round's.
+    return fold([MatchCreated(options=options), DealerChosen(seat=1, dealer=_TABLE_DEALER)])
 
 
 def _created(state: TablesState, e: FormatMatchCreated) -> TablesState:

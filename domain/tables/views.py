@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import cast
 
 import msgspec
@@ -30,6 +31,9 @@ from domain.tables.state import FormatPhase, Players, TablesState
 from domain.views import TableView, hands_over, public_view, redact_event, view
 
 _TABLE_FIELDS = TableView.__struct_fields__
+# A table's hand ends no game, and its view has always said so with these targets, which no
+# hand reaches (one scores at most (100 + 1000) * 2): what a client of the first release reads.
+_HAND_ONLY_TARGETS = {"game_target": 10_000, "match_target": 0}
 
 
 class SeatedTableView(msgspec.Struct, frozen=True):
@@ -147,13 +151,19 @@ def _table_view(state: TablesState, index: int, viewer: int | None) -> SeatedTab
     table = state.tables[index]
     table_seat = None if viewer is None else table.table_seat(viewer)
     if table_seat is None:
-        seen = public_view(table.state)
+        shown = asdict(public_view(table.state))
     else:
         # A seat's own table as a two-player seat sees it, less its hand and its actions,
         # which the match view gives with match seats.
         full = asdict(view(table.state, table_seat))
-        seen = TableView(**{name: full[name] for name in _TABLE_FIELDS})
-    return SeatedTableView(table=index, seats=list(table.seats), view=seen)
+        shown = {name: full[name] for name in _TABLE_FIELDS}
+    shown["options"] = _hand_options(state.options)
+    return SeatedTableView(table=index, seats=list(table.seats), view=TableView(**shown))
+
+
+@lru_cache(maxsize=64)
+def _hand_options(options: RuleOptions) -> RuleOptions:
+    return replace(options, **_HAND_ONLY_TARGETS)
 
 
 def redact_tables_events(

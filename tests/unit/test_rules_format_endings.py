@@ -10,10 +10,20 @@ import pytest
 
 from domain.commands import PassUpcard, Resign, TimeOut
 from domain.errors import IllegalMove, MatchAlreadyEnded, MatchOver
-from domain.events import DeadlineSet, Event, MatchEnded, SeatReturned, TimedOut
+from domain.events import (
+    DeadlineSet,
+    Event,
+    GameWon,
+    MatchEnded,
+    MatchWon,
+    Scored,
+    SeatReturned,
+    TimedOut,
+)
 from domain.options import RuleOptions
 from domain.tables import (
     FormatEvent,
+    FormatGameWon,
     FormatPhase,
     TableEvent,
     tables_legal_actions,
@@ -21,7 +31,7 @@ from domain.tables import (
     tables_view,
 )
 from domain.tables.commands import FormatCommand, StampClocks
-from domain.tables.state import TablesState
+from domain.tables.state import Players, TablesState
 from tests.unit.format_helpers import FormatMatch, format_match
 from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, KNOCKER_MELDS
 
@@ -282,3 +292,57 @@ def test_an_unclocked_format_match_records_no_deadline() -> None:
     assert match.do(StampClocks(at=T0, tables=[0, 1])) == []
     assert match.state.deadline is None
     assert isinstance(TablesState().deadline, type(None))
+
+
+# A hand ended by a timeout, or by a seat back from one, ends no game at its table either:
+# those moves take the path of every command, not the plain moves' shortcut.
+
+ONE_POINT_GAME = RuleOptions(
+    game_target=1, match_target=0, turn_seconds=10, bank_seconds=0, timeouts_to_forfeit=3
+)
+
+
+def knocked_on_the_clock(players: Players, *, defender: str) -> FormatMatch:
+    """Seat 0 at table 0 is to draw KNOCK_CARD and knock, with table 0's clock running; at
+    four seats, table 1's hand is already over at the wall (so table 0's decides the round)."""
+    match = format_match(players, dealer=players - 1, options=ONE_POINT_GAME)
+    match.deal_knock(0, knocker=0, dead="Ac", defender=defender)
+    if players == 4:
+        match.wall_hand(1)
+    opponent = match.state.tables[0].seats[1]
+    match.pass_upcard(0)
+    match.pass_upcard(opponent)
+    match.do(StampClocks(at=T0, tables=[0]))
+    return match
+
+
+def game_left_to_the_match(match: FormatMatch) -> None:
+    inner = [e.event for e in match.events if isinstance(e, TableEvent)]
+    assert any(isinstance(e, Scored) for e in inner)
+    assert not any(isinstance(e, (GameWon, MatchWon)) for e in inner)
+    assert any(isinstance(e, FormatGameWon) for e in match.events)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_seat_back_from_a_timeout_that_ends_its_hand_leaves_the_game_to_the_match(
+    players: Players,
+) -> None:
+    match = knocked_on_the_clock(players, defender=DEFENDER_5)
+    match.do(TimeOut(seat=0, at=T0 + seconds(10)))  # drawn for it: KNOCK_CARD
+    produced = match.knock(0, KNOCK_CARD)
+    assert isinstance(produced[0], TableEvent)
+    assert isinstance(produced[0].event, SeatReturned)
+    game_left_to_the_match(match)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_timeout_whose_default_move_ends_the_hand_leaves_the_game_to_the_match(
+    players: Players,
+) -> None:
+    match = knocked_on_the_clock(players, defender="Js 6c 7c 8c 8h 9h Th Qc Qd Qs")
+    match.draw_stock(0)
+    match.knock(0, KNOCK_CARD)  # the defender may lay off Js on the jacks
+    opponent = match.state.tables[0].seats[1]
+    match.do(StampClocks(at=T0 + seconds(1), tables=[0]))
+    match.do(TimeOut(seat=opponent, at=T0 + seconds(11)))  # finishes the layoff for it
+    game_left_to_the_match(match)

@@ -42,8 +42,6 @@ function checkOneTable(events) {
   return t("verified.twoPlayers", { hands: t("verified.hands", { count: table.hands }), games: t("verified.games", { count: table.gamesWon[0] + table.gamesWon[1] }) });
 }
 
-// A table's hand never ends its game: the format counts the games.
-const HAND_ONLY_TARGET = 10_000;
 // What a record without a rules version was played by, and the versions this page knows.
 const UNVERSIONED = 1;
 const RULES_VERSIONS = [1, 2];
@@ -59,7 +57,6 @@ function checkRounds(events) {
   if (!RULES_VERSIONS.includes(rulesVersion)) fail(`match stream version ${created.version}: rules version ${show(rulesVersion)} is not one of ${show(RULES_VERSIONS)}`);
   const sides = players === 4 ? 2 : players;
   const sideOf = (/** @type {number} */ seat) => (players === 4 ? seat % 2 : seat);
-  const inner = { ...created.data.options, game_target: HAND_ONLY_TARGET, match_target: 0 };
   /** @type {{ seats: number[], table: Table }[]} */
   let tables = [];
   let round = 0;
@@ -83,7 +80,7 @@ function checkRounds(events) {
         handsWon = Array(sides).fill(0);
       }
       tables = data.tables.map((/** @type {number[]} */ seats) => {
-        const table = new Table(inner);
+        const table = new Table(created.data.options, false); // the round ends the game
         Object.assign(table, { phase: "deal", nextDealer: 1, game: data.game, handInGame: data.hand - 1 });
         return { seats, table };
       });

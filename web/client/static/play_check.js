@@ -16,9 +16,13 @@ import { allMeld, fits, gameScore, handScore, handTerms, inOrder, isMeld, leastA
 
 /** The match as the rules have it after each event checked. */
 export class Table {
-  /** @param {Options} options */
-  constructor(options) {
+  /**
+   * @param {Options} options
+   * @param {boolean} endsGames false at a table of a larger match, whose round ends the game
+   */
+  constructor(options, endsGames = true) {
     this.options = options;
+    this.endsGames = endsGames;
     /** @type {Phase} */
     this.phase = "cut";
     /** @type {number | null} whose decision it is */
@@ -263,7 +267,7 @@ export class Table {
     c.expect("hand_points", this.handPoints);
     // A tie that scores nothing is a drawn hand: the same dealer deals again.
     this.nextDealer = winner === null ? this.dealer : this.options.next_dealer === "alternate" ? 1 - this.dealer : winner;
-    this.phase = winner !== null && this.handPoints[winner] >= this.options.game_target ? "game_over" : "deal";
+    this.phase = this.endsGames && winner !== null && this.handPoints[winner] >= this.options.game_target ? "game_over" : "deal";
     this.turn = null;
   }
 
