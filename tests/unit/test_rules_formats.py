@@ -4,6 +4,7 @@ docs/rules.md decides them."""
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from domain.commands import ChooseDealer, DrawFromStock, PassUpcard, Resign
 from domain.errors import (
@@ -179,6 +180,19 @@ def test_a_table_s_hand_that_reaches_the_target_leaves_the_game_to_the_match(
     assert any(isinstance(e, Scored) for e in inner)
     assert not any(isinstance(e, (GameWon, MatchWon)) for e in inner)
     assert any(isinstance(e, FormatMatchWon) for e in match.events)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_each_table_s_view_shows_the_targets_of_a_hand_that_ends_no_game(
+    players: Players,
+) -> None:
+    options = RuleOptions(game_target=30, match_target=200, knock_limit=7)
+    match = format_match(players, dealer=players - 1, options=options)
+    shown = replace(options, game_target=10_000, match_target=0)
+    for viewer in (None, 0):
+        seen = tables_public_view(match.state) if viewer is None else tables_view(match.state, 0)
+        assert [table.view.options for table in seen.tables] == [shown] * len(seen.tables)
+        assert seen.options == options
 
 
 def test_three_bonuses_apply_per_player_and_each_pair_settles_its_difference() -> None:
