@@ -23,12 +23,14 @@ from domain.commands import (
     SeatCommand,
     TakeUpcard,
 )
+from domain.events import GameWon, MatchWon, Scored
 from domain.options import RuleOptions
 from domain.rules_versions import CURRENT, RulesVersion
 from domain.setup import dealt_from_deck
 from domain.tables import (
     CutSeats,
     FormatEvent,
+    FormatGameWon,
     StartFormatMatch,
     TableEvent,
     TablesState,
@@ -192,3 +194,11 @@ def format_match(
     match = FormatMatch(players, options, rules_version)
     match.do(CutSeats(seed=cut_seed(players, dealer)))
     return match
+
+
+def assert_the_round_ended_the_game(match: FormatMatch) -> None:
+    """A table's hand was scored, and the game ended with the round: none inside a table."""
+    inner = [e.event for e in match.events if isinstance(e, TableEvent)]
+    assert any(isinstance(e, Scored) for e in inner)
+    assert not any(isinstance(e, (GameWon, MatchWon)) for e in inner)
+    assert any(isinstance(e, FormatGameWon) for e in match.events)

@@ -13,17 +13,13 @@ from domain.errors import IllegalMove, MatchAlreadyEnded, MatchOver
 from domain.events import (
     DeadlineSet,
     Event,
-    GameWon,
     MatchEnded,
-    MatchWon,
-    Scored,
     SeatReturned,
     TimedOut,
 )
 from domain.options import RuleOptions
 from domain.tables import (
     FormatEvent,
-    FormatGameWon,
     FormatPhase,
     TableEvent,
     tables_legal_actions,
@@ -32,7 +28,7 @@ from domain.tables import (
 )
 from domain.tables.commands import FormatCommand, StampClocks
 from domain.tables.state import Players, TablesState
-from tests.unit.format_helpers import FormatMatch, format_match
+from tests.unit.format_helpers import FormatMatch, assert_the_round_ended_the_game, format_match
 from tests.unit.helpers import DEFENDER_5, DEFENDER_92, KNOCK_CARD, KNOCKER_MELDS
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -316,13 +312,6 @@ def knocked_on_the_clock(players: Players, *, defender: str) -> FormatMatch:
     return match
 
 
-def game_left_to_the_match(match: FormatMatch) -> None:
-    inner = [e.event for e in match.events if isinstance(e, TableEvent)]
-    assert any(isinstance(e, Scored) for e in inner)
-    assert not any(isinstance(e, (GameWon, MatchWon)) for e in inner)
-    assert any(isinstance(e, FormatGameWon) for e in match.events)
-
-
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_seat_back_from_a_timeout_that_ends_its_hand_leaves_the_game_to_the_match(
     players: Players,
@@ -332,7 +321,7 @@ def test_a_seat_back_from_a_timeout_that_ends_its_hand_leaves_the_game_to_the_ma
     produced = match.knock(0, KNOCK_CARD)
     assert isinstance(produced[0], TableEvent)
     assert isinstance(produced[0].event, SeatReturned)
-    game_left_to_the_match(match)
+    assert_the_round_ended_the_game(match)
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -345,4 +334,4 @@ def test_a_timeout_whose_default_move_ends_the_hand_leaves_the_game_to_the_match
     opponent = match.state.tables[0].seats[1]
     match.do(StampClocks(at=T0 + seconds(1), tables=[0]))
     match.do(TimeOut(seat=opponent, at=T0 + seconds(11)))  # finishes the layoff for it
-    game_left_to_the_match(match)
+    assert_the_round_ended_the_game(match)

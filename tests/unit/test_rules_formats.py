@@ -15,7 +15,7 @@ from domain.errors import (
     MatchOver,
     NotYourTurn,
 )
-from domain.events import Dealt, GameWon, MatchWon, Scored
+from domain.events import Dealt, Scored
 from domain.options import RuleOptions
 from domain.tables import (
     CutSeats,
@@ -37,7 +37,7 @@ from domain.tables import (
 from domain.tables.commands import FormatCommand
 from domain.tables.seating import cut_for_dealer
 from domain.tables.state import Players, TablesState
-from tests.unit.format_helpers import FormatMatch, format_match
+from tests.unit.format_helpers import FormatMatch, assert_the_round_ended_the_game, format_match
 from tests.unit.helpers import DEFENDER_92, KNOCKER_MELDS, cards
 
 
@@ -176,10 +176,7 @@ def test_a_table_s_hand_that_reaches_the_target_leaves_the_game_to_the_match(
         match.knock_hand(0, knocker=0, dead="Ac")
     else:
         match.knock_round((0, "5d"), (3, "Ac"))  # team 0 nets 26
-    inner = [e.event for e in match.events if isinstance(e, TableEvent)]
-    assert any(isinstance(e, Scored) for e in inner)
-    assert not any(isinstance(e, (GameWon, MatchWon)) for e in inner)
-    assert any(isinstance(e, FormatMatchWon) for e in match.events)
+    assert_the_round_ended_the_game(match)
 
 
 @pytest.mark.parametrize("players", [3, 4])
