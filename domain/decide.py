@@ -5,6 +5,7 @@ seeds come in with the system commands."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import reduce
 from typing import Any
 
 from domain.clocks import await_join, no_show, stamp_time, time_out
@@ -35,7 +36,7 @@ from domain.commands import (
 from domain.endings import abandon, adjudicate, resign, two_seat_standing
 from domain.errors import InvalidCommand
 from domain.events import Event, Scored, SeatReturned
-from domain.evolve import fold
+from domain.evolve import evolve
 from domain.going_out import big_gin, finish_layoff, knock, lay_off
 from domain.hand_end import game_end
 from domain.setup import choose_dealer, cut, deal, start_match
@@ -47,7 +48,8 @@ def decide(state: MatchState, command: Command) -> list[Event]:
     """A two-player match: its hand's decision, and the game and match a scored hand ends."""
     events = decide_hand(state, command)
     if events and type(events[-1]) is Scored:
-        events += game_end(fold(events, state))
+        # A look-ahead of the rules, as inside ``close_hand``: the match is folded elsewhere.
+        events += game_end(reduce(evolve, events, state))
     return events
 
 
