@@ -8,6 +8,7 @@ import uuid
 
 from service.tournament.operators import OperatorKeys
 from tests.api.any_size import EVERY_SIZE, SIDES, create_at, play_one, play_out
+from tests.api.players import LONG_GAME
 from tests.tournament.conftest import new_key
 from tests.tournament.play import Client, Json, create_table, play_commands
 
@@ -64,8 +65,10 @@ async def test_the_result_of_a_finished_match_names_the_winner_and_scores_every_
 
 async def test_a_match_in_progress_has_no_winner_yet(client: Client, keys: OperatorKeys) -> None:
     key = await new_key(keys, "League", "matches:create")
-    # The League's external refs are unique: this is another match of the week.
-    table = await create_table(client, operator_key=key, **{**IDS, "external_ref": "league-w3-2"})
+    # The League's external refs are unique: this is another match of the week. A game no
+    # hand can win: with the short match's 40, a first-turn gin ended it within five commands.
+    ids = {**IDS, "external_ref": "league-w3-2"}
+    table = await create_table(client, operator_key=key, options=LONG_GAME, **ids)
     await play_commands(client, table, 5)
 
     result = (await client.get(f"/matches/{table.match_id}/result")).json()
