@@ -68,7 +68,8 @@ class RestoreGuard:
     def __init__(self, tree: LogTree, published: PublishedLog) -> None:
         self.tree = tree
         self.published = published
-        self._kept: Published | _Unread | None = _UNREAD
+        self._kept: Published | None = None  # once ``_kept_read``
+        self._kept_read = False
         self._checked = False
         self._missing: Missing | None = None
 
@@ -100,18 +101,11 @@ class RestoreGuard:
         # Read once: a checkpoint given out after this start was made from the log as it is
         # now, so it can hold nothing the log lacks, and must not hold writes back while the
         # check runs.
-        if isinstance(self._kept, _Unread):
+        if not self._kept_read:
             kept = await self.published.last()
-            if isinstance(self._kept, _Unread):  # the first read to finish is the one kept
-                self._kept = kept
+            if not self._kept_read:  # the first read to finish is the one kept
+                self._kept, self._kept_read = kept, True
         return self._kept
-
-
-class _Unread:
-    pass
-
-
-_UNREAD = _Unread()
 
 
 class GuardedEventStore(MeteredEventStore):
