@@ -66,7 +66,7 @@ async def test_the_result_of_a_finished_match_names_the_winner_and_scores_every_
 async def test_a_match_in_progress_has_no_winner_yet(client: Client, keys: OperatorKeys) -> None:
     key = await new_key(keys, "League", "matches:create")
     # The League's external refs are unique: this is another match of the week. A game no
-    # hand can win: with the short match's 40, a first-turn gin ended it within five commands.
+    # hand can win: with the short match's 40, a knock on the first turn could end it.
     ids = {**IDS, "external_ref": "league-w3-2"}
     table = await create_table(client, operator_key=key, options=LONG_GAME, **ids)
     await play_commands(client, table, 5)

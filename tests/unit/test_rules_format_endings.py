@@ -10,13 +10,7 @@ import pytest
 
 from domain.commands import PassUpcard, Resign, TimeOut
 from domain.errors import IllegalMove, MatchAlreadyEnded, MatchOver
-from domain.events import (
-    DeadlineSet,
-    Event,
-    MatchEnded,
-    SeatReturned,
-    TimedOut,
-)
+from domain.events import DeadlineSet, Event, MatchEnded, SeatReturned, TimedOut
 from domain.options import RuleOptions
 from domain.tables import (
     FormatEvent,
