@@ -21,7 +21,7 @@ from adapters.postgres.database import Database, migration_url, open_database
 from adapters.postgres.embedded_watch import watch
 from adapters.postgres.migrate import cannot_reach, upgrade_when_reachable
 from web.environment import LOG_LEVELS, Accepts, one_of
-from web.parent_death import SERVER_PID, WORKER_STOP_SECONDS
+from web.parent_death import SERVER_PID, WORKER_STOP_SECONDS, kill_forked_workers_with_server
 from web.settings import Settings
 
 APP_FACTORY = "web.app:create_app_from_env"
@@ -90,6 +90,7 @@ def serve(settings: Settings, *, workers: int = 1, server: str = DEFAULT_SERVER)
     """Run until interrupted; every worker reads ``settings`` from the environment."""
     os.environ.update(settings.to_env())
     os.environ[SERVER_PID] = str(os.getpid())  # its workers stop should it die
+    kill_forked_workers_with_server()
     if server == "granian":
         from granian import Granian
         from granian.constants import Interfaces

@@ -6,7 +6,8 @@ On Linux the kernel sends a worker SIGTERM when its parent dies (``PR_SET_PDEATH
 stops as if told to, ending its streams. granian loses a signal that comes while a worker is
 still starting, and nobody is left to kill that worker: so an orphaned worker is sent SIGTERM
 again every few seconds, and killed if it has not stopped by the time granian would have
-killed it (elsewhere than Linux, that is the only way).
+killed it (elsewhere than Linux, that is the only way). Until a worker gets that far, the
+kernel kills it outright when gin serve dies (``kill_forked_workers_with_server``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,25 @@ WORKER_STOP_SECONDS = 10
 CHECK_SECONDS = 2.0
 # Set by ``gin serve`` to its own process id, for the workers it starts.
 SERVER_PID = "GIN_SERVER_PID"
+
+
+def kill_forked_workers_with_server() -> None:
+    """In ``gin serve``, before it forks its workers: each is killed outright should gin serve
+    die before the worker has reached ``stop_with_parent`` (which then asks for SIGTERM). A
+    process forked while other threads hold locks can hang in its first steps, before any code
+    of ours runs; nothing would ever end it, and it would keep the listening socket."""
+    if not sys.platform.startswith("linux"):
+        return
+    # Looked up here: a child only calls it, loading nothing while a lock may be held.
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    server = os.getpid()
+
+    def in_child() -> None:
+        prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != server:  # gin serve died before the line above could count
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    os.register_at_fork(after_in_child=in_child)
 
 
 def stop_with_parent() -> None:

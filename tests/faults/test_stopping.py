@@ -216,3 +216,43 @@ def test_a_worker_whose_server_died_while_it_started_stops_all_the_same(
     finally:
         process.kill()
         process.wait()
+
+
+# gin serve forking a worker that hangs before any code of ours runs in it, as a process forked
+# while other threads hold locks can.
+FORKING_SERVER = """
+import os, time, web.parent_death as p
+p.kill_forked_workers_with_server()
+worker = os.fork()
+if worker == 0:
+    time.sleep(600)
+    os._exit(0)
+print(worker, flush=True)
+time.sleep(600)
+"""
+
+
+def ended(pid: int) -> bool:
+    try:
+        status: str = psutil.Process(pid).status()
+    except psutil.NoSuchProcess:
+        return True
+    return bool(status == psutil.STATUS_ZOMBIE)
+
+
+async def test_a_worker_that_hangs_before_it_starts_is_killed_when_its_server_dies() -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-c", FORKING_SERVER], stdout=subprocess.PIPE, cwd=ROOT, text=True
+    )
+    assert server.stdout is not None
+    worker = int(server.stdout.readline())
+    try:
+        assert not ended(worker)
+        server.kill()
+        server.wait()
+        assert await until(lambda: ended(worker)), f"worker {worker} outlived its server"
+    finally:
+        server.kill()
+        server.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)
