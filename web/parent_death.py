@@ -31,19 +31,26 @@ CHECK_SECONDS = 2.0
 SERVER_PID = "GIN_SERVER_PID"
 
 
+# Looked up at import, in gin serve: a forked worker only calls it, loading nothing while a
+# lock another thread held at the fork may still be held. Linux only.
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+
+
+def _death_signal(signum: int) -> None:
+    """Ask the kernel for ``signum`` when this process's parent dies."""
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_PDEATHSIG, signum, 0, 0, 0)
+
+
 def kill_forked_workers_with_server() -> None:
     """In ``gin serve``, before it forks its workers: each is killed outright should gin serve
     die before the worker has reached ``stop_with_parent`` (which then asks for SIGTERM). A
     process forked while other threads hold locks can hang in its first steps, before any code
     of ours runs; nothing would ever end it, and it would keep the listening socket."""
-    if not sys.platform.startswith("linux"):
-        return
-    # Looked up here: a child only calls it, loading nothing while a lock may be held.
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
     server = os.getpid()
 
     def in_child() -> None:
-        prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        _death_signal(signal.SIGKILL)
         if os.getppid() != server:  # gin serve died before the line above could count
             os.kill(os.getpid(), signal.SIGKILL)
 
@@ -58,9 +65,7 @@ def stop_with_parent() -> None:
     if server is None or server == str(os.getpid()):
         return
     parent = int(server)
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    _death_signal(signal.SIGTERM)
     # gin serve may have died while this worker was starting, before the line above: then no
     # signal is coming, and the watcher, seeing another parent already, stops it at once.
     threading.Thread(

@@ -151,14 +151,14 @@ def _table_view(state: TablesState, index: int, viewer: int | None) -> SeatedTab
     table = state.tables[index]
     table_seat = None if viewer is None else table.table_seat(viewer)
     if table_seat is None:
-        shown = asdict(public_view(table.state))
+        seen = public_view(table.state)
     else:
         # A seat's own table as a two-player seat sees it, less its hand and its actions,
         # which the match view gives with match seats.
         full = asdict(view(table.state, table_seat))
-        shown = {name: full[name] for name in _TABLE_FIELDS}
-    shown["options"] = _hand_options(state.options)
-    return SeatedTableView(table=index, seats=list(table.seats), view=TableView(**shown))
+        seen = TableView(**{name: full[name] for name in _TABLE_FIELDS})
+    seen = replace(seen, options=_hand_options(state.options))
+    return SeatedTableView(table=index, seats=list(table.seats), view=seen)
 
 
 @lru_cache(maxsize=64)
