@@ -110,17 +110,17 @@ class SeatView(TableView, frozen=True, kw_only=True):
 
 
 def public_view(state: MatchState) -> TableView:
-    return _table(state, viewer=None)
+    return table_view(state, viewer=None)
 
 
 def view(state: MatchState, seat: int) -> SeatView:
     opponent = 1 - seat
     return SeatView(
-        **asdict(_table(state, viewer=seat)),
+        **asdict(table_view(state, viewer=seat)),
         seat=seat,
-        hand=_names(state.hands[seat]),
+        hand=names_of(state.hands[seat]),
         opponent_card_count=state.hands[opponent].bit_count(),
-        opponent_took=_names(state.from_pile[opponent]),
+        opponent_took=names_of(state.from_pile[opponent]),
         legal_actions=legal_actions(state, seat),
     )
 
@@ -142,7 +142,8 @@ def redact_event(event: Event, seat: int | None, hand_over: bool) -> Event:
     return event
 
 
-def _table(state: MatchState, viewer: int | None) -> TableView:
+def table_view(state: MatchState, viewer: int | None) -> TableView:
+    """What ``viewer`` (None: a spectator) sees of the table, its own hand and moves aside."""
     return TableView(
         phase=state.phase,
         turn=state.turn,
@@ -150,7 +151,7 @@ def _table(state: MatchState, viewer: int | None) -> TableView:
         game=state.game,
         hand_number=state.hand,
         card_counts=[hand.bit_count() for hand in state.hands],
-        took_from_pile=[_names(taken) for taken in state.from_pile],
+        took_from_pile=[names_of(taken) for taken in state.from_pile],
         discard_pile=names(state.pile),
         stock_size=state.stock_left,
         knock_limit=state.knock_limit,
@@ -200,9 +201,9 @@ def knock_view(
     sees_card = everything or state.hand_over or viewer == knock.knocker
     return KnockView(
         knocker=knock.knocker,
-        shown_melds=[_names(meld) for meld in knock.shown_melds],
-        melds=[_names(meld) for meld in knock.melds],
-        deadwood=_names(knock.deadwood),
+        shown_melds=[names_of(meld) for meld in knock.shown_melds],
+        melds=[names_of(meld) for meld in knock.melds],
+        deadwood=names_of(knock.deadwood),
         deadwood_count=knock.count,
         gin=knock.gin,
         big_gin=knock.big_gin,
@@ -221,7 +222,7 @@ def scores_view(state: MatchState) -> ScoresView:
     )
 
 
-def _names(mask: Mask) -> list[str]:
+def names_of(mask: Mask) -> list[str]:
     return names(cards_of(mask))
 
 

@@ -28,9 +28,8 @@ from domain.tables.events import (
 )
 from domain.tables.legal import tables_legal_actions
 from domain.tables.state import FormatPhase, Players, TablesState
-from domain.views import TableView, hands_over, public_view, redact_event, view
+from domain.views import TableView, hands_over, names_of, redact_event, table_view
 
-_TABLE_FIELDS = TableView.__struct_fields__
 # A table's hand ends no game, and its view has always said so with these targets, which no
 # hand reaches (one scores at most (100 + 1000) * 2): what a client of the first release reads.
 _HAND_ONLY_TARGETS = {"game_target": 10_000, "match_target": 0}
@@ -101,7 +100,7 @@ def tables_view(state: TablesState, seat: int) -> FormatSeatView:
         table = state.tables[index]
         table_seat = table.table_seat(seat)
         assert table_seat is not None
-        hand = view(table.state, table_seat).hand
+        hand = names_of(table.state.hands[table_seat])
     return FormatSeatView(
         **asdict(_match_view(state, viewer=seat)),
         seat=seat,
@@ -149,15 +148,10 @@ def _join_due_at(state: TablesState) -> datetime | None:
 
 def _table_view(state: TablesState, index: int, viewer: int | None) -> SeatedTableView:
     table = state.tables[index]
+    # A seat's own table as a two-player seat sees it; its hand and its actions are the match
+    # view's, with match seats.
     table_seat = None if viewer is None else table.table_seat(viewer)
-    if table_seat is None:
-        seen = public_view(table.state)
-    else:
-        # A seat's own table as a two-player seat sees it, less its hand and its actions,
-        # which the match view gives with match seats.
-        full = asdict(view(table.state, table_seat))
-        seen = TableView(**{name: full[name] for name in _TABLE_FIELDS})
-    seen = replace(seen, options=_hand_options(state.options))
+    seen = replace(table_view(table.state, table_seat), options=_hand_options(state.options))
     return SeatedTableView(table=index, seats=list(table.seats), view=seen)
 
 
