@@ -62,7 +62,7 @@ from domain.evolve import evolve, fold  # noqa: E402
 from domain.legal import legal_actions  # noqa: E402
 from domain.options import RuleOptions, parse_options  # noqa: E402
 from domain.shuffle import shuffled_deck  # noqa: E402
-from domain.state import MatchState, Phase, new_match  # noqa: E402
+from domain.state import HandState, MatchState, Phase, new_match  # noqa: E402
 from domain.views import SeatView, TableView, public_view, redact_event, view  # noqa: E402
 
 __all__ = [
@@ -85,6 +85,7 @@ __all__ = [
     "FinishLayoff",
     "GameWon",
     "HandDrawn",
+    "HandState",
     "Knock",
     "Knocked",
     "LaidOff",

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from typing import TypeVar
 
 from domain.commands import AwaitJoin, Command, NoShow, StampTime, TimeOut
 from domain.default_moves import default_move
-from domain.endings import Standing, conceded, ended, two_seat_standing
+from domain.endings import Standing, ended, two_seat_standing
 from domain.errors import IllegalMove, MatchOver
 from domain.events import DeadlineSet, Event, MatchEnded, TimedOut
 from domain.guards import checked_seat
 from domain.options import RuleOptions
-from domain.state import MatchState, Phase
+from domain.state import HandState, MatchState, Phase
 from domain.views import view
 
-Play = Callable[[MatchState, Command], list[Event]]
+# A two-player match's clock and a table's hand's alike; a move is played by the caller's rules.
+S = TypeVar("S", bound=HandState)
 
 
 def await_join(state: MatchState, command: AwaitJoin) -> list[Event]:
@@ -72,7 +74,7 @@ def no_show_in(
     ]
 
 
-def stamp_time(state: MatchState, command: StampTime) -> list[Event]:
+def stamp_time(state: HandState, command: StampTime) -> list[Event]:
     options = state.options
     clock = state.clock
     if not options.turn_seconds:
@@ -94,9 +96,10 @@ def stamp_time(state: MatchState, command: StampTime) -> list[Event]:
     return [DeadlineSet(seat=seat, at=command.at, due_at=command.at + allowed, banks_ms=banks)]
 
 
-def time_out(state: MatchState, command: TimeOut, play: Play) -> list[Event]:
+def time_out(state: S, command: TimeOut, play: Callable[[S, Command], list[Event]]) -> list[Event]:
     """The seat's timeout, then its default move made by ``play`` (the rules' own decision);
-    the seat's ``timeouts_to_forfeit``-th timeout in a row forfeits the match instead."""
+    the seat's ``timeouts_to_forfeit``-th timeout in a row alone: it forfeits the match, which
+    the match decides (``endings.conceded``)."""
     seat = checked_seat(command.seat)
     if state.phase is Phase.MATCH_OVER:
         raise MatchOver("the match is over")
@@ -112,7 +115,7 @@ def time_out(state: MatchState, command: TimeOut, play: Play) -> list[Event]:
         TimedOut(seat=seat, due_at=clock.due_at, at=command.at, consecutive=consecutive)
     ]
     if consecutive >= state.options.timeouts_to_forfeit:
-        return [*events, conceded(two_seat_standing(state), "forfeited_on_time", seat)]
+        return events
     return [*events, *play(state, default_move(view(state, seat)))]
 
 

@@ -33,50 +33,71 @@ from domain.commands import (
     TakeUpcard,
     TimeOut,
 )
-from domain.endings import abandon, adjudicate, resign, two_seat_standing
+from domain.endings import abandon, adjudicate, conceded, resign, two_seat_standing
 from domain.errors import InvalidCommand
-from domain.events import Event, Scored, SeatReturned
+from domain.events import Event, Scored, SeatReturned, TimedOut
 from domain.evolve import evolve
 from domain.going_out import big_gin, finish_layoff, knock, lay_off
 from domain.hand_end import game_end
 from domain.setup import choose_dealer, cut, deal, start_match
-from domain.state import MatchState
+from domain.state import HandState, MatchState
 from domain.turns import discard, draw_from_discard, draw_from_stock, pass_upcard, take_upcard
 
 
 def decide(state: MatchState, command: Command) -> list[Event]:
     """A two-player match: its hand's decision, and the game and match a scored hand ends."""
-    events = decide_hand(state, command)
+    events = _seat_back(state, command, _play_match(state, command))
     if events and type(events[-1]) is Scored:
         # A look-ahead of the rules, as inside ``close_hand``: the match is folded elsewhere.
         events += game_end(reduce(evolve, events, state))
     return events
 
 
-def decide_hand(state: MatchState, command: Command) -> list[Event]:
+def decide_hand(state: HandState, command: Command) -> list[Event]:
     """The decision at a hand's table, which ends no game: a larger match's round does."""
-    events = _play(state, command)
+    return _seat_back(state, command, _play_hand(state, command))
+
+
+def _seat_back(state: HandState, command: Command, events: list[Event]) -> list[Event]:
     if isinstance(command, SeatCommand) and state.timeouts[command.seat]:
         # The seat is back: its next timeout counts from one again.
         return [SeatReturned(seat=command.seat), *events]
     return events
 
 
-def _play(state: MatchState, command: Command) -> list[Event]:
-    handler = _HANDLERS.get(type(command))
+def _play_match(state: MatchState, command: Command) -> list[Event]:
+    handler = _MATCH_HANDLERS.get(type(command))
+    return _play_hand(state, command) if handler is None else handler(state, command)
+
+
+def _play_hand(state: HandState, command: Command) -> list[Event]:
+    handler = _HAND_HANDLERS.get(type(command))
     if handler is None:
         raise InvalidCommand(f"{type(command).__name__} is not a command of this game")
     return handler(state, command)
 
 
 def _time_out(state: MatchState, command: TimeOut) -> list[Event]:
-    return time_out(state, command, _play)
+    events = time_out(state, command, _play_match)
+    if type(events[-1]) is TimedOut:  # no default move: the timeout forfeits the match
+        return [*events, conceded(two_seat_standing(state), "forfeited_on_time", command.seat)]
+    return events
 
 
-_HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
+# What a two-player match decides beyond its hand.
+_MATCH_HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
     StartMatch: start_match,
     Cut: cut,
     ChooseDealer: choose_dealer,
+    Resign: lambda state, command: [resign(two_seat_standing(state), command)],
+    TimeOut: _time_out,
+    Adjudicate: lambda state, command: [adjudicate(two_seat_standing(state), command)],
+    AwaitJoin: await_join,
+    NoShow: no_show,
+    Abandon: lambda state, command: [abandon(two_seat_standing(state))],
+}
+
+_HAND_HANDLERS: dict[type[Any], Callable[[HandState, Any], list[Event]]] = {
     Deal: deal,
     TakeUpcard: take_upcard,
     PassUpcard: pass_upcard,
@@ -87,20 +108,15 @@ _HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
     BigGin: big_gin,
     LayOff: lay_off,
     FinishLayoff: finish_layoff,
-    Resign: lambda state, command: [resign(two_seat_standing(state), command)],
     StampTime: stamp_time,
-    TimeOut: _time_out,
-    Adjudicate: lambda state, command: [adjudicate(two_seat_standing(state), command)],
-    AwaitJoin: await_join,
-    NoShow: no_show,
-    Abandon: lambda state, command: [abandon(two_seat_standing(state))],
+    TimeOut: lambda state, command: time_out(state, command, _play_hand),
 }
 
 # The moves of a hand being played, by command type: a caller that has checked the seat is
 # to play and is not coming back from a timeout (no ``SeatReturned`` due) decides them with
 # one call instead of two (the tables of a larger match: ``domain.tables.decide``).
-PLAY_HANDLERS: dict[type[Any], Callable[[MatchState, Any], list[Event]]] = {
-    kind: _HANDLERS[kind]
+PLAY_HANDLERS: dict[type[Any], Callable[[HandState, Any], list[Event]]] = {
+    kind: _HAND_HANDLERS[kind]
     for kind in (
         TakeUpcard,
         PassUpcard,

@@ -43,12 +43,11 @@ class Standing(NamedTuple):
 
 
 def two_seat_standing(state: MatchState) -> Standing:
-    score = state.score
     return Standing(
         started=state.phase is not Phase.START,
         over=state.phase is Phase.MATCH_OVER,
-        match_scores=score.match_scores,
-        games_won=score.games_won,
+        match_scores=state.match_scores,
+        games_won=state.games_won,
         checked_seat=checked_seat,
         side_of=lambda seat: seat,
         conceded_to=lambda seat: 1 - seat,

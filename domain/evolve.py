@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import reduce
-from typing import Any
+from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
@@ -34,11 +34,19 @@ from domain.events import (
     TimedOut,
     UpcardPassed,
 )
-from domain.state import KnockState, MatchState, Phase, Score, new_match
+from domain.state import HandState, KnockState, MatchState, Phase, new_match
+
+# A hand's events change a two-player match's hand and a table's hand alike.
+S = TypeVar("S", bound=HandState)
 
 
 def evolve(state: MatchState, event: Event) -> MatchState:
     return _EVOLVERS[type(event)](state, event)
+
+
+def evolve_hand(state: HandState, event: Event) -> HandState:
+    """A hand's event on a hand alone: the look-ahead of a hand's own rules."""
+    return HAND_EVOLVERS[type(event)](state, event)
 
 
 def fold(events: Iterable[Event], state: MatchState | None = None) -> MatchState:
@@ -75,7 +83,7 @@ def _dealer_chosen(state: MatchState, e: DealerChosen) -> MatchState:
     return replace(state, dealer=e.dealer, phase=Phase.DEAL, turn=None)
 
 
-def _dealt(state: MatchState, e: Dealt) -> MatchState:
+def _dealt(state: S, e: Dealt) -> S:
     return replace(
         state,
         phase=Phase.OFFER,
@@ -97,12 +105,12 @@ def _dealt(state: MatchState, e: Dealt) -> MatchState:
     )
 
 
-def _upcard_passed(state: MatchState, e: UpcardPassed) -> MatchState:
+def _upcard_passed(state: S, e: UpcardPassed) -> S:
     # The non-dealer passes to the dealer; the dealer passing gives the non-dealer the draw.
     return replace(state, upcard_passes=state.upcard_passes + 1, turn=1 - e.seat)
 
 
-def _drew(state: MatchState, e: Drew) -> MatchState:
+def _drew(state: S, e: Drew) -> S:
     seat = e.seat
     hands = state.hands
     if e.source == "stock":
@@ -126,7 +134,7 @@ def _drew(state: MatchState, e: Drew) -> MatchState:
     )
 
 
-def _discarded(state: MatchState, e: Discarded) -> MatchState:
+def _discarded(state: S, e: Discarded) -> S:
     seat = e.seat
     card = parse_card(e.card)
     keep = ~(1 << card)
@@ -141,7 +149,7 @@ def _discarded(state: MatchState, e: Discarded) -> MatchState:
     )
 
 
-def _knocked(state: MatchState, e: Knocked) -> MatchState:
+def _knocked(state: S, e: Knocked) -> S:
     seat = e.seat
     card = None if e.card is None else parse_card(e.card)
     held = state.hands[seat] if card is None else state.hands[seat] & ~(1 << card)
@@ -167,7 +175,7 @@ def _knocked(state: MatchState, e: Knocked) -> MatchState:
     )
 
 
-def _laid_off(state: MatchState, e: LaidOff) -> MatchState:
+def _laid_off(state: S, e: LaidOff) -> S:
     knock = state.knock
     assert knock is not None
     card = parse_card(e.card)
@@ -189,9 +197,8 @@ def _laid_off(state: MatchState, e: LaidOff) -> MatchState:
     )
 
 
-def _scored(state: MatchState, e: Scored) -> MatchState:
-    score = state.score
-    hands_won = score.hands_won
+def _scored(state: S, e: Scored) -> S:
+    hands_won = state.hands_won
     dealer = state.dealer
     if e.winner is not None:
         hands_won = _with_seat(hands_won, e.winner, hands_won[e.winner] + 1)
@@ -203,34 +210,43 @@ def _scored(state: MatchState, e: Scored) -> MatchState:
         phase=Phase.DEAL,
         turn=None,
         dealer=dealer,
-        score=replace(score, hand_points=points, hands_won=hands_won),
+        hand_points=points,
+        hands_won=hands_won,
         last_hand=e,
     )
 
 
-def _hand_drawn(state: MatchState, e: HandDrawn) -> MatchState:
+def _hand_drawn(state: S, e: HandDrawn) -> S:
     return replace(state, phase=Phase.DEAL, turn=None, last_hand=e)
 
 
 def _game_won(state: MatchState, e: GameWon) -> MatchState:
-    games_won = _with_seat(state.score.games_won, e.winner, state.score.games_won[e.winner] + 1)
-    score = Score(match_scores=(e.match_scores[0], e.match_scores[1]), games_won=games_won)
-    return replace(state, score=score, game=e.game + 1, hand=0, last_game=e)
+    games_won = _with_seat(state.games_won, e.winner, state.games_won[e.winner] + 1)
+    return replace(
+        state,
+        hand_points=(0, 0),
+        hands_won=(0, 0),
+        match_scores=(e.match_scores[0], e.match_scores[1]),
+        games_won=games_won,
+        game=e.game + 1,
+        hand=0,
+        last_game=e,
+    )
 
 
 def _match_won(state: MatchState, e: MatchWon) -> MatchState:
     return replace(state, phase=Phase.MATCH_OVER, turn=None, winner=e.winner)
 
 
-def _deadline_set(state: MatchState, e: DeadlineSet) -> MatchState:
+def _deadline_set(state: S, e: DeadlineSet) -> S:
     return replace(state, clock=e)
 
 
-def _timed_out(state: MatchState, e: TimedOut) -> MatchState:
+def _timed_out(state: S, e: TimedOut) -> S:
     return replace(state, timeouts=_with_seat(state.timeouts, e.seat, e.consecutive))
 
 
-def _seat_returned(state: MatchState, e: SeatReturned) -> MatchState:
+def _seat_returned(state: S, e: SeatReturned) -> S:
     return replace(state, timeouts=_with_seat(state.timeouts, e.seat, 0))
 
 
@@ -263,6 +279,18 @@ _EVOLVERS: dict[type[Any], Callable[[MatchState, Any], MatchState]] = {
     SeatJoined: _seat_joined,
 }
 
-# By event type, for a caller folding the events of a hand it holds, one call fewer than
-# ``evolve`` (the tables of a larger match: ``domain.tables.evolve``).
-EVOLVERS = _EVOLVERS
+# By event type, the events of a hand, for a caller folding a hand it holds, one call fewer
+# than ``evolve`` (the tables of a larger match: ``domain.tables.evolve``).
+HAND_EVOLVERS: dict[type[Any], Callable[[HandState, Any], HandState]] = {
+    Dealt: _dealt,
+    UpcardPassed: _upcard_passed,
+    Drew: _drew,
+    Discarded: _discarded,
+    Knocked: _knocked,
+    LaidOff: _laid_off,
+    Scored: _scored,
+    HandDrawn: _hand_drawn,
+    DeadlineSet: _deadline_set,
+    TimedOut: _timed_out,
+    SeatReturned: _seat_returned,
+}

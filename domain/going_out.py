@@ -11,7 +11,7 @@ from domain.cards import CARD_NAMES, card_name, cards_of, format_cards, names
 from domain.commands import BigGin, FinishLayoff, Knock, LayOff
 from domain.errors import IllegalMove, InvalidCommand
 from domain.events import Event, Knocked, LaidOff
-from domain.evolve import evolve
+from domain.evolve import evolve_hand
 from domain.guards import (
     checked_card,
     checked_melds,
@@ -29,10 +29,10 @@ from domain.melds import (
     knocker_arrangement,
     layoff_targets,
 )
-from domain.state import MatchState, Phase
+from domain.state import HandState, Phase
 
 
-def knock(state: MatchState, command: Knock) -> list[Event]:
+def knock(state: HandState, command: Knock) -> list[Event]:
     seat = checked_seat(command.seat)
     card = checked_card(command.card)
     chosen = checked_melds(command.melds)
@@ -52,7 +52,7 @@ def knock(state: MatchState, command: Knock) -> list[Event]:
     return _after_showing(state, shown)
 
 
-def big_gin(state: MatchState, command: BigGin) -> list[Event]:
+def big_gin(state: HandState, command: BigGin) -> list[Event]:
     seat = checked_seat(command.seat)
     chosen = checked_melds(command.melds)
     require_turn(state, seat, Phase.DISCARD, "go big gin")
@@ -70,7 +70,7 @@ def big_gin(state: MatchState, command: BigGin) -> list[Event]:
     return _after_showing(state, _shown(seat, None, arrangement, big_gin=True))
 
 
-def lay_off(state: MatchState, command: LayOff) -> list[Event]:
+def lay_off(state: HandState, command: LayOff) -> list[Event]:
     seat = checked_seat(command.seat)
     card = checked_card(command.card)
     index = command.meld
@@ -88,11 +88,11 @@ def lay_off(state: MatchState, command: LayOff) -> list[Event]:
         meld = format_cards(cards_of(melds[index]))
         raise IllegalMove(f"{card_name(card)} does not fit the knocker's meld {index} ({meld})")
     laid = LaidOff(seat=seat, card=CARD_NAMES[card], meld=index)
-    after = evolve(state, laid)
+    after = evolve_hand(state, laid)
     return [laid] if can_lay_off(after) else [laid, *close_hand(after)]
 
 
-def finish_layoff(state: MatchState, command: FinishLayoff) -> list[Event]:
+def finish_layoff(state: HandState, command: FinishLayoff) -> list[Event]:
     seat = checked_seat(command.seat)
     require_turn(state, seat, Phase.LAYOFF, "finish laying off")
     return close_hand(state)
@@ -110,9 +110,9 @@ def _shown(seat: int, card: str | None, arrangement: Arrangement, *, big_gin: bo
     )
 
 
-def _after_showing(state: MatchState, shown: Knocked) -> list[Event]:
+def _after_showing(state: HandState, shown: Knocked) -> list[Event]:
     """Score at once unless the defender has something to lay off."""
-    after = evolve(state, shown)
+    after = evolve_hand(state, shown)
     return [shown] if can_lay_off(after) else [shown, *close_hand(after)]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain.cards import Card, Mask, card_name, mask_of, parse_card, parse_cards
 from domain.errors import IllegalMove, InvalidCommand, MatchOver, NotYourTurn
-from domain.state import MatchState, Phase
+from domain.state import HandState, Phase
 
 
 def checked_seat(seat: object) -> int:
@@ -22,7 +22,7 @@ def checked_card(text: object) -> Card:
     return parse_card(text)  # type: ignore[arg-type]  # parse_card refuses non-text itself
 
 
-def require_turn(state: MatchState, seat: int, phase: Phase, doing: str) -> None:
+def require_turn(state: HandState, seat: int, phase: Phase, doing: str) -> None:
     """``seat`` may act in ``phase``, where acting means ``doing`` (e.g. "discard")."""
     if state.phase is Phase.MATCH_OVER:
         raise MatchOver("the match is over")
@@ -34,14 +34,14 @@ def require_turn(state: MatchState, seat: int, phase: Phase, doing: str) -> None
         raise IllegalMove(f"you cannot {doing} now: {waiting_for(state, seat)}")
 
 
-def require_system_phase(state: MatchState, phase: Phase, doing: str) -> None:
+def require_system_phase(state: HandState, phase: Phase, doing: str) -> None:
     if state.phase is Phase.MATCH_OVER:
         raise MatchOver("the match is over")
     if state.phase is not phase:
         raise IllegalMove(f"cannot {doing} now: {waiting_for(state)}")
 
 
-def require_held(state: MatchState, seat: int, card: Card) -> Mask:
+def require_held(state: HandState, seat: int, card: Card) -> Mask:
     """The seat's hand, which must hold ``card``."""
     hand = state.hands[seat]
     if not hand >> card & 1:
@@ -49,14 +49,14 @@ def require_held(state: MatchState, seat: int, card: Card) -> Mask:
     return hand
 
 
-def require_not_from_pile(state: MatchState, card: Card, doing: str = "discard it") -> None:
+def require_not_from_pile(state: HandState, card: Card, doing: str = "discard it") -> None:
     """The card just taken from the pile may not go back this turn: neither discarded nor
     put face down as the knock card (``doing``: "discard it", "knock with it")."""
     if card == state.pile_card:
         raise IllegalMove(f"you took {card_name(card)} from the pile and cannot {doing} this turn")
 
 
-def waiting_for(state: MatchState, seat: int | None = None) -> str:
+def waiting_for(state: HandState, seat: int | None = None) -> str:
     """What the match waits for, in a player's words, addressed to ``seat``."""
     phase, turn = state.phase, state.turn
     who = "you" if turn is not None and turn == seat else f"seat {turn}"

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from domain.cards import CARD_NAMES, Mask, cards_of, names
 from domain.events import Event, GameWon, LaidOff, MatchWon, Scored
-from domain.evolve import evolve
+from domain.evolve import evolve, evolve_hand
 from domain.melds import defender_result, layoff_targets
 from domain.scoring import game_winner, match_winner, score_hand, tally_game
-from domain.state import KnockState, MatchState
+from domain.state import HandState, KnockState, MatchState
 
 
-def can_lay_off(state: MatchState) -> bool:
+def can_lay_off(state: HandState) -> bool:
     """Whether any card of the defender fits a meld of the knocker as it stands now."""
     knock = _knock(state)
     if knock.gin or knock.big_gin:
@@ -24,7 +24,7 @@ def can_lay_off(state: MatchState) -> bool:
     return any(layoff_targets(card, melds) for card in cards_of(state.hands[1 - knock.knocker]))
 
 
-def close_hand(state: MatchState) -> list[Event]:
+def close_hand(state: HandState) -> list[Event]:
     """Lay off the best of what the defender holds and score the hand."""
     knock = _knock(state)
     defender = 1 - knock.knocker
@@ -35,14 +35,14 @@ def close_hand(state: MatchState) -> list[Event]:
     for card, meld in result.layoffs:
         laid = LaidOff(seat=defender, card=CARD_NAMES[card], meld=meld)
         events.append(laid)
-        state = evolve(state, laid)
+        state = evolve_hand(state, laid)
     scored = _scored(state, result.count, result.melds, result.deadwood)
     events.append(scored)
     return events
 
 
 def _scored(
-    state: MatchState, defender_count: int, defender_melds: tuple[Mask, ...], dead: Mask
+    state: HandState, defender_count: int, defender_melds: tuple[Mask, ...], dead: Mask
 ) -> Scored:
     knock = _knock(state)
     knocker, defender = knock.knocker, 1 - knock.knocker
@@ -55,7 +55,7 @@ def _scored(
         multiplier=state.multiplier,
         options=state.options,
     )
-    points = list(state.score.hand_points)
+    points = list(state.hand_points)
     if score.winner is not None:
         points[score.winner] += score.points
     return Scored(
@@ -87,19 +87,19 @@ def _by_seat(first_seat: int, first: list[str], other: list[str]) -> list[list[s
 def game_end(state: MatchState) -> list[Event]:
     """After a hand's score, the two-player game it wins and the match that game wins, when
     their targets are reached."""
-    options, score = state.options, state.score
-    winner = game_winner(score.hand_points, options)
+    options = state.options
+    winner = game_winner(state.hand_points, options)
     if winner is None:
         return []
-    tally = tally_game(winner, score.hand_points, score.hands_won, options)
-    match_scores = list(score.match_scores)
+    tally = tally_game(winner, state.hand_points, state.hands_won, options)
+    match_scores = list(state.match_scores)
     if tally.scored_by is not None:
         match_scores[tally.scored_by] += tally.points
     won = GameWon(
         game=state.game,
         winner=winner,
-        hand_points=list(score.hand_points),
-        hands_won=list(score.hands_won),
+        hand_points=list(state.hand_points),
+        hands_won=list(state.hands_won),
         game_bonus=tally.game_bonus,
         line_bonuses=list(tally.line_bonuses),
         shutout_bonus=tally.shutout_bonus,
@@ -109,13 +109,13 @@ def game_end(state: MatchState) -> list[Event]:
         match_scores=match_scores,
     )
     state = evolve(state, won)
-    champion = match_winner(state.score.match_scores, winner, options)
+    champion = match_winner(state.match_scores, winner, options)
     if champion is None:
         return [won]
-    games = list(state.score.games_won)
+    games = list(state.games_won)
     return [won, MatchWon(winner=champion, match_scores=match_scores, games_won=games)]
 
 
-def _knock(state: MatchState) -> KnockState:
+def _knock(state: HandState) -> KnockState:
     assert state.knock is not None, "only a knocked hand is closed here"
     return state.knock

@@ -32,7 +32,7 @@ from domain.commands import (
     TakeUpcard,
 )
 from domain.melds import is_big_gin, knock_options, layoff_targets, min_deadwood_after_discard
-from domain.state import MatchState, Phase
+from domain.state import HandState, Phase
 
 # Commands are frozen values, so the common ones are made once and shared, by the seat number
 # they carry: a hand's own seats, or a larger match's seats (up to four) playing at it.
@@ -54,7 +54,7 @@ _DEALER_CHOICES: tuple[list[Command], ...] = tuple(
 )
 
 
-def legal_actions(state: MatchState, seat: int | None) -> list[Command]:
+def legal_actions(state: HandState, seat: int | None) -> list[Command]:
     if seat is None:
         return _system_actions(state)
     if seat != state.turn:
@@ -62,7 +62,7 @@ def legal_actions(state: MatchState, seat: int | None) -> list[Command]:
     return _BY_PHASE[state.phase](state, seat, seat)
 
 
-def legal_actions_as(state: MatchState, seat: int, sender: int) -> list[Command]:
+def legal_actions_as(state: HandState, seat: int, sender: int) -> list[Command]:
     """``seat``'s legal actions, each carrying ``sender`` (0 to 3) as its seat."""
     if seat != state.turn:
         return []
@@ -82,7 +82,7 @@ def shared_commands(sender: int) -> tuple[Command, ...]:
     )
 
 
-def _system_actions(state: MatchState) -> list[Command]:
+def _system_actions(state: HandState) -> list[Command]:
     if state.phase is Phase.START:
         return [StartMatch()]
     if state.phase is Phase.CUT:
@@ -92,19 +92,19 @@ def _system_actions(state: MatchState) -> list[Command]:
     return []
 
 
-def _choose_dealer(state: MatchState, seat: int, sender: int) -> list[Command]:
+def _choose_dealer(state: HandState, seat: int, sender: int) -> list[Command]:
     return list(_DEALER_CHOICES[sender])
 
 
-def _offer(state: MatchState, seat: int, sender: int) -> list[Command]:
+def _offer(state: HandState, seat: int, sender: int) -> list[Command]:
     return list(_STOCK_ONLY[sender] if state.upcard_passes == 2 else _TAKE_OR_PASS[sender])
 
 
-def _draw(state: MatchState, seat: int, sender: int) -> list[Command]:
+def _draw(state: HandState, seat: int, sender: int) -> list[Command]:
     return list(_DRAWS[sender])
 
 
-def _discard(state: MatchState, seat: int, sender: int) -> list[Command]:
+def _discard(state: HandState, seat: int, sender: int) -> list[Command]:
     hand, taken, limit = state.hands[seat], state.pile_card, state.knock_limit
     discards = _DISCARDS[sender]
     actions: list[Command] = [discards[card] for card in cards_of(hand) if card != taken]
@@ -121,7 +121,7 @@ def _discard(state: MatchState, seat: int, sender: int) -> list[Command]:
     return actions
 
 
-def _layoff(state: MatchState, seat: int, sender: int) -> list[Command]:
+def _layoff(state: HandState, seat: int, sender: int) -> list[Command]:
     assert state.knock is not None
     melds = state.knock.melds
     actions: list[Command] = [
@@ -133,11 +133,11 @@ def _layoff(state: MatchState, seat: int, sender: int) -> list[Command]:
     return actions
 
 
-def _nothing(state: MatchState, seat: int, sender: int) -> list[Command]:
+def _nothing(state: HandState, seat: int, sender: int) -> list[Command]:
     return []
 
 
-_BY_PHASE: dict[Phase, Callable[[MatchState, int, int], list[Command]]] = {
+_BY_PHASE: dict[Phase, Callable[[HandState, int, int], list[Command]]] = {
     Phase.START: _nothing,
     Phase.CUT: _nothing,
     Phase.CHOOSE_DEALER: _choose_dealer,

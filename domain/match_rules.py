@@ -25,7 +25,7 @@ from domain.events import MATCH_ENDINGS, DeadlineSet, Event, GameWon, HandDrawn,
 from domain.evolve import fold
 from domain.legal import legal_actions
 from domain.options import RuleOptions
-from domain.state import MatchState, Phase, new_match
+from domain.state import HandState, MatchState, Phase, new_match
 from domain.tables.commands import CutSeats, DealTable, StampClocks, StartFormatMatch
 from domain.tables.decide import decide_tables
 from domain.tables.events import (
@@ -80,7 +80,7 @@ class MatchRules(Generic[S, E]):
     clock_step: Callable[[S, Sequence[E], datetime, Sequence[int]], Any | None]
     deadline: Callable[[S], DeadlineSet | None]  # the match's next deadline
     # The two-player hand whose clock a seat plays on, and its seat there (None: none).
-    hand_of: Callable[[S, int], tuple[MatchState, int] | None]
+    hand_of: Callable[[S, int], tuple[HandState, int] | None]
     awaits: Callable[[S, int], bool]  # whether the match waits on ``seat``'s move
     bot_view: Callable[[S, int], SeatView]  # what a bot at ``seat`` decides on
     seats: int
@@ -221,7 +221,7 @@ def _tables_decided(
     return [*charged, *decide_tables(fold_tables(charged, state), command)]
 
 
-def _table_hand(state: TablesState, seat: int) -> tuple[MatchState, int] | None:
+def _table_hand(state: TablesState, seat: int) -> tuple[HandState, int] | None:
     place = state.place_of(seat)
     return None if place is None else (state.hands[place[0]], place[1])
 

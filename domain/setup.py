@@ -11,7 +11,7 @@ from domain.events import CardsCut, DealerChosen, Dealt, Event, MatchCreated
 from domain.guards import checked_seat, require_system_phase, require_turn
 from domain.options import RuleOptions
 from domain.shuffle import cut_pairs, seed_bytes, shuffled_deck
-from domain.state import MatchState, Phase
+from domain.state import HandState, MatchState, Phase
 
 HAND_SIZE = 10
 _SPADES = 3
@@ -41,13 +41,13 @@ def choose_dealer(state: MatchState, command: ChooseDealer) -> list[Event]:
     return [DealerChosen(seat=seat, dealer=command.dealer)]
 
 
-def deal(state: MatchState, command: Deal) -> list[Event]:
+def deal(state: HandState, command: Deal) -> list[Event]:
     seed = seed_bytes(command.seed)
     require_system_phase(state, Phase.DEAL, "deal")
     return [dealt_from_deck(state, shuffled_deck(seed))]
 
 
-def dealt_from_deck(state: MatchState, deck: Sequence[Card]) -> Dealt:
+def dealt_from_deck(state: HandState, deck: Sequence[Card]) -> Dealt:
     """Deal ``deck`` from the top (index 0): one card at a time, the non-dealer first, ten
     each; the next card is the upcard, the rest the stock in draw order."""
     dealer = state.dealer

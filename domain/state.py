@@ -27,15 +27,6 @@ class Phase(StrEnum):
     MATCH_OVER = "match_over"
 
 
-class Score(msgspec.Struct, frozen=True):
-    """Running totals; pairs are indexed by seat. Hand points and hands won are this game's."""
-
-    hand_points: tuple[int, int] = (0, 0)
-    hands_won: tuple[int, int] = (0, 0)
-    match_scores: tuple[int, int] = (0, 0)
-    games_won: tuple[int, int] = (0, 0)
-
-
 class KnockState(msgspec.Struct, frozen=True):
     """What the knocker showed; ``melds`` grow as the defender lays off onto them."""
 
@@ -51,11 +42,13 @@ class KnockState(msgspec.Struct, frozen=True):
     laid_off: Mask = 0
 
 
-class MatchState(msgspec.Struct, frozen=True):
+class HandState(msgspec.Struct, frozen=True):
+    """A two-player hand: the deal, the turns, the knock and its score. The hand of a
+    two-player match (``MatchState``) and each table's hand of a larger match alike."""
+
     options: RuleOptions = RuleOptions()
     phase: Phase = Phase.START
     turn: int | None = None  # the seat expected to act, if any
-    cut: CardsCut | None = None
     dealer: int | None = None
     game: int = 1
     hand: int = 0  # hands dealt in this game, the current one included
@@ -70,17 +63,33 @@ class MatchState(msgspec.Struct, frozen=True):
     knock_limit: int = 10
     multiplier: int = 1
     knock: KnockState | None = None
-    score: Score = Score()
+    # The game's running totals by seat as the hand's score leaves them (a table's hand, which
+    # ends no game, starts at zero).
+    hand_points: tuple[int, int] = (0, 0)
+    hands_won: tuple[int, int] = (0, 0)
     last_hand: Scored | HandDrawn | None = None
-    last_game: GameWon | None = None
-    winner: int | None = None
     clock: DeadlineSet | None = None  # the turn clock as last set; None without one
     timeouts: tuple[int, int] = (0, 0)  # each seat's consecutive timeouts
-    ending: MatchEnded | None = None  # how the match ended, when not by play
 
     @property
     def stock_left(self) -> int:
         return len(self.stock) - self.stock_next
+
+    @property
+    def hand_over(self) -> bool:
+        """Between hands: every card of the last hand may be shown."""
+        return self.last_hand is not None and self.phase is Phase.DEAL
+
+
+class MatchState(HandState, frozen=True):
+    """A two-player match: its hand, and the cut, the games and the match around it."""
+
+    cut: CardsCut | None = None
+    match_scores: tuple[int, int] = (0, 0)
+    games_won: tuple[int, int] = (0, 0)
+    last_game: GameWon | None = None
+    winner: int | None = None
+    ending: MatchEnded | None = None  # how the match ended, when not by play
 
     @property
     def hand_over(self) -> bool:

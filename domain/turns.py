@@ -13,13 +13,13 @@ from domain.guards import (
     require_not_from_pile,
     require_turn,
 )
-from domain.state import MatchState, Phase
+from domain.state import HandState, Phase
 
 # The last two cards of the stock are never drawn.
 WALL = 2
 
 
-def take_upcard(state: MatchState, command: TakeUpcard) -> list[Event]:
+def take_upcard(state: HandState, command: TakeUpcard) -> list[Event]:
     seat = checked_seat(command.seat)
     require_turn(state, seat, Phase.OFFER, "take the upcard")
     if state.upcard_passes == 2:
@@ -27,7 +27,7 @@ def take_upcard(state: MatchState, command: TakeUpcard) -> list[Event]:
     return [Drew(seat=seat, source="discard", card=CARD_NAMES[state.pile[-1]])]
 
 
-def pass_upcard(state: MatchState, command: PassUpcard) -> list[Event]:
+def pass_upcard(state: HandState, command: PassUpcard) -> list[Event]:
     seat = checked_seat(command.seat)
     require_turn(state, seat, Phase.OFFER, "pass the upcard")
     if state.upcard_passes == 2:
@@ -35,7 +35,7 @@ def pass_upcard(state: MatchState, command: PassUpcard) -> list[Event]:
     return [UpcardPassed(seat=seat)]
 
 
-def draw_from_stock(state: MatchState, command: DrawFromStock) -> list[Event]:
+def draw_from_stock(state: HandState, command: DrawFromStock) -> list[Event]:
     seat = checked_seat(command.seat)
     if state.phase is Phase.OFFER and state.turn == seat:
         if state.upcard_passes < 2:
@@ -45,7 +45,7 @@ def draw_from_stock(state: MatchState, command: DrawFromStock) -> list[Event]:
     return [Drew(seat=seat, source="stock", card=CARD_NAMES[state.stock[state.stock_next]])]
 
 
-def draw_from_discard(state: MatchState, command: DrawFromDiscard) -> list[Event]:
+def draw_from_discard(state: HandState, command: DrawFromDiscard) -> list[Event]:
     seat = checked_seat(command.seat)
     if state.phase is Phase.OFFER and state.turn == seat:
         raise IllegalMove(
@@ -57,7 +57,7 @@ def draw_from_discard(state: MatchState, command: DrawFromDiscard) -> list[Event
     return [Drew(seat=seat, source="discard", card=CARD_NAMES[state.pile[-1]])]
 
 
-def discard(state: MatchState, command: Discard) -> list[Event]:
+def discard(state: HandState, command: Discard) -> list[Event]:
     seat = checked_seat(command.seat)
     card = checked_card(command.card)
     require_turn(state, seat, Phase.DISCARD, "discard")
@@ -71,6 +71,6 @@ def discard(state: MatchState, command: Discard) -> list[Event]:
     return events
 
 
-def _dealer(state: MatchState) -> int:
+def _dealer(state: HandState) -> int:
     assert state.dealer is not None
     return state.dealer

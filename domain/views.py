@@ -28,7 +28,7 @@ from domain.events import (
 )
 from domain.legal import legal_actions
 from domain.options import RuleOptions
-from domain.state import MatchState, Phase
+from domain.state import HandState, MatchState, Phase
 
 
 class ScoresView(msgspec.Struct, frozen=True):
@@ -109,11 +109,11 @@ class SeatView(TableView, frozen=True, kw_only=True):
     legal_actions: list[Command]
 
 
-def public_view(state: MatchState) -> TableView:
+def public_view(state: HandState) -> TableView:
     return table_view(state, viewer=None)
 
 
-def view(state: MatchState, seat: int) -> SeatView:
+def view(state: HandState, seat: int) -> SeatView:
     opponent = 1 - seat
     return SeatView(
         **asdict(table_view(state, viewer=seat)),
@@ -142,8 +142,10 @@ def redact_event(event: Event, seat: int | None, hand_over: bool) -> Event:
     return event
 
 
-def table_view(state: MatchState, viewer: int | None) -> TableView:
-    """What ``viewer`` (None: a spectator) sees of the table, its own hand and moves aside."""
+def table_view(state: HandState, viewer: int | None) -> TableView:
+    """What ``viewer`` (None: a spectator) sees of the table, its own hand and moves aside. A
+    table's hand of a larger match has no cut, game or match of its own: the match view's."""
+    match = state if isinstance(state, MatchState) else None
     return TableView(
         phase=state.phase,
         turn=state.turn,
@@ -159,17 +161,17 @@ def table_view(state: MatchState, viewer: int | None) -> TableView:
         upcard_passes=state.upcard_passes,
         scores=scores_view(state),
         knock=knock_view(state, viewer),
-        cut=state.cut,
+        cut=None if match is None else match.cut,
         last_hand=state.last_hand,
-        last_game=state.last_game,
-        winner=state.winner,
+        last_game=None if match is None else match.last_game,
+        winner=None if match is None else match.winner,
         options=state.options,
         clock=clock_view(state),
-        ending=ending_view(state),
+        ending=None if match is None else ending_view(match),
     )
 
 
-def clock_view(state: MatchState) -> ClockView | None:
+def clock_view(state: HandState) -> ClockView | None:
     clock = state.clock
     if clock is None:
         return None
@@ -191,7 +193,7 @@ def how_it_ended(over: bool, ending: MatchEnded | None, winner: int | None) -> E
 
 
 def knock_view(
-    state: MatchState, viewer: int | None, *, everything: bool = False
+    state: HandState, viewer: int | None, *, everything: bool = False
 ) -> KnockView | None:
     """The knocker's cards on the table; the face-down card only to the knocker, to everybody
     once the hand is over, or with ``everything`` (a replay of a finished hand)."""
@@ -212,13 +214,14 @@ def knock_view(
     )
 
 
-def scores_view(state: MatchState) -> ScoresView:
-    score = state.score
+def scores_view(state: HandState) -> ScoresView:
+    if not isinstance(state, MatchState):
+        return ScoresView(list(state.hand_points), list(state.hands_won), [0, 0], [0, 0])
     return ScoresView(
-        list(score.hand_points),
-        list(score.hands_won),
-        list(score.match_scores),
-        list(score.games_won),
+        list(state.hand_points),
+        list(state.hands_won),
+        list(state.match_scores),
+        list(state.games_won),
     )
 
 

@@ -1,7 +1,7 @@
 """The match of tables: three players (round robin) and four (partnerships) play in rounds,
 each round one or two tables, each table a two-player hand.
 
-A match of either format runs one or two two-player hand states (``domain.state.MatchState``)
+A match of either format runs one or two two-player hand states (``domain.state.HandState``)
 at a time, each mapping its table seats 0 and 1 to seats of the match; the two-player engine
 decides and folds every card of play. What this package adds is who plays whom, who sits out
 and deals, and how hand results become scores of players or teams (``TablesState``,

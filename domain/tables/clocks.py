@@ -16,7 +16,7 @@ from domain.commands import AwaitJoin, NoShow, StampTime, TimeOut
 from domain.decide import decide_hand
 from domain.endings import conceded
 from domain.errors import IllegalMove, InvalidCommand, MatchOver
-from domain.events import DeadlineSet, MatchEnded
+from domain.events import DeadlineSet, TimedOut
 from domain.tables.commands import StampClocks
 from domain.tables.endings import standing
 from domain.tables.events import FormatEvent, TableEvent
@@ -82,7 +82,7 @@ def time_out(state: TablesState, command: TimeOut) -> list[FormatEvent]:
     table = state.tables[index]
     inner = decide_hand(table.state, TimeOut(seat=table_seat, at=command.at))
     seats = list(table.seats)
-    if type(inner[-1]) is MatchEnded:  # the forfeit
+    if type(inner[-1]) is TimedOut:  # the timeout alone: it forfeits the match
         forfeit = conceded(standing(state), "forfeited_on_time", seat)
         return [TableEvent(index, seats, inner[0]), forfeit]
     # The bank is spent at once: the default move may end the round, and the table with it.

@@ -9,10 +9,10 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.events import DeadlineSet, DealerChosen, Dealt, MatchCreated, MatchEnded, TimedOut
-from domain.evolve import EVOLVERS, fold
+from domain.events import DeadlineSet, Dealt, MatchEnded, TimedOut
+from domain.evolve import HAND_EVOLVERS
 from domain.options import RuleOptions
-from domain.state import MatchState, Phase
+from domain.state import HandState, Phase
 from domain.tables.events import (
     FormatEvent,
     FormatGameWon,
@@ -38,7 +38,7 @@ def evolve_tables(state: TablesState, event: FormatEvent) -> TablesState:
     inner = event.event
     hands = state.hands
     index = event.table
-    hand = EVOLVERS[type(inner)](hands[index], inner)
+    hand = HAND_EVOLVERS[type(inner)](hands[index], inner)
     # Whose turn it is at each table (a hand waiting for its deal has no turn), written out
     # for one table or two.
     seats = state.table_seats
@@ -64,17 +64,19 @@ def fold_tables(events: Iterable[FormatEvent], state: TablesState | None = None)
     return reduce(evolve_tables, events, state or TablesState())
 
 
-def table_hand(options: RuleOptions, game: int, hand: int) -> MatchState:
+def table_hand(options: RuleOptions, game: int, hand: int) -> HandState:
     """A two-player hand waiting for its deal, with table seat 1 as its dealer; it numbers its
     deal as the match's ``game`` and ``hand``."""
     return replace(_ready_table(options), game=game, hand=hand - 1)
 
 
 @lru_cache(maxsize=64)
-def _ready_table(options: RuleOptions) -> MatchState:
+def _ready_table(options: RuleOptions) -> HandState:
     # The same for every hand of a match (states are frozen, so one is shared by them all).
     # Its hand ends no game (``domain.decide.decide_hand``): the match's targets are the round's.
-    return fold([MatchCreated(options=options), DealerChosen(seat=1, dealer=_TABLE_DEALER)])
+    return HandState(
+        options=options, phase=Phase.DEAL, dealer=_TABLE_DEALER, knock_limit=options.knock_limit
+    )
 
 
 def _created(state: TablesState, e: FormatMatchCreated) -> TablesState:
@@ -128,13 +130,13 @@ def _clocks_handed_on(state: TablesState) -> tuple[tuple[int, ...], tuple[int, .
 
 def _with_timeouts(
     state: TablesState, e: RoundStarted, seats: list[int], timeouts: tuple[int, ...]
-) -> MatchState:
+) -> HandState:
     hand = table_hand(state.options, e.game, e.hand)
     counts = (timeouts[seats[0]], timeouts[seats[1]])
     return replace(hand, timeouts=counts) if any(counts) else hand
 
 
-def _dealt(state: TablesState, hands: tuple[MatchState, ...], turns: list[int]) -> TablesState:
+def _dealt(state: TablesState, hands: tuple[HandState, ...], turns: list[int]) -> TablesState:
     dealt = all(hand.deals > 0 for hand in hands)
     return replace(
         state,

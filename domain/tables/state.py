@@ -13,7 +13,7 @@ import msgspec
 from domain.events import DeadlineSet, HandDrawn, MatchEnded, Scored
 from domain.options import RuleOptions
 from domain.rules_versions import UNVERSIONED, RulesVersion
-from domain.state import MatchState
+from domain.state import HandState
 from domain.tables.events import (
     FormatGameWon,
     FormatMatchCreated,
@@ -44,7 +44,7 @@ class SeatedHand(msgspec.Struct, frozen=True, gc=False):
     """A two-player hand at a table: ``seats[t]`` is the match seat at table seat ``t``."""
 
     seats: tuple[int, int]
-    state: MatchState
+    state: HandState
 
     @property
     def dealt(self) -> bool:
@@ -72,7 +72,7 @@ class TablesState(msgspec.Struct, frozen=True, gc=False):
     hand: int = 0  # rounds dealt in this game, the current one included
     # By table, its two-player hand and the match seats at its table seats 0 and 1 (together:
     # ``tables``). Kept apart, so that a move makes only its table's new hand.
-    hands: tuple[MatchState, ...] = ()
+    hands: tuple[HandState, ...] = ()
     table_seats: tuple[tuple[int, int], ...] = ()
     # By match seat, where it plays this round: (table, table seat), None sitting out. Every
     # move looks its seat up here.
@@ -89,7 +89,7 @@ class TablesState(msgspec.Struct, frozen=True, gc=False):
     last_game: FormatGameWon | None = None
     winner: int | None = None  # the side that won the match
     ending: MatchEnded | None = None  # how the match ended, when not by play
-    # The turn clocks (each table's hand keeps its own, ``MatchState.clock``): the match's
+    # The turn clocks (each table's hand keeps its own, ``HandState.clock``): the match's
     # next deadline, and by match seat what each table's clock hands on to the next round.
     deadline: DeadlineSet | None = None
     banks_ms: tuple[int, ...] = ()

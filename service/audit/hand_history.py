@@ -20,6 +20,7 @@ from domain import (
     Event,
     GameWon,
     HandDrawn,
+    HandState,
     Knocked,
     MatchState,
     MatchWon,
@@ -29,6 +30,7 @@ from domain import (
     new_match,
 )
 from domain.events import MatchEnded, TimedOut
+from domain.evolve import HAND_EVOLVERS, evolve_hand
 from domain.tables import FormatEvent, TableEvent, TablesState, evolve_tables
 from service.audit.hand_text import (
     game_ending,
@@ -88,7 +90,7 @@ def _told_table(
 
 def told_hand(
     match_id: str,
-    state: MatchState,
+    state: HandState,
     events: Sequence[tuple[int, Event]],
     fairness: FairnessView,
     deal: int,
@@ -110,7 +112,7 @@ def told_hand(
         *_seed_lines(match_id, fairness, deal),
         "",
     ]
-    state = evolve(state, dealt)
+    state = evolve_hand(state, dealt)
     number = 0
     for version, event in events[1:]:
         said = (
@@ -118,7 +120,9 @@ def told_hand(
             if isinstance(event, TimedOut)
             else move(event, upcard_offer=state.phase is Phase.OFFER)
         )
-        state = evolve(state, event)
+        # Only the hand's own events move its phase (the end of a game or match moves none).
+        step = HAND_EVOLVERS.get(type(event))
+        state = state if step is None else step(state, event)
         if said is not None:
             number += 1
             lines.append(f"{number:3}. (version {version}) {said}")

@@ -17,6 +17,7 @@ from domain import (
     Event,
     GameWon,
     HandDrawn,
+    HandState,
     MatchState,
     Phase,
     RuleOptions,
@@ -99,7 +100,7 @@ class HandCards(msgspec.Struct, frozen=True):
     knock: KnockView | None
 
 
-def hand_cards(state: MatchState) -> HandCards:
+def hand_cards(state: HandState) -> HandCards:
     return HandCards(
         hands=[_names(hand) for hand in state.hands],
         stock=names(state.stock[state.stock_next :]),

@@ -35,6 +35,7 @@ from domain import (
     FinishLayoff,
     GameWon,
     HandDrawn,
+    HandState,
     Knock,
     Knocked,
     LaidOff,
@@ -169,7 +170,7 @@ def decided_as_recorded(
     raise Discrepancy(where + problems[0])
 
 
-def implied_commands(state: MatchState, event: Event, seeds: SeedBook) -> list[Command]:
+def implied_commands(state: HandState, event: Event, seeds: SeedBook) -> list[Command]:
     """The commands that could have made ``event`` (a layoff may be the player's own, or one
     of those the service makes when the defender finishes)."""
     if isinstance(event, MatchCreated):
@@ -198,7 +199,7 @@ def implied_commands(state: MatchState, event: Event, seeds: SeedBook) -> list[C
     return _clock_or_ending(state, event)
 
 
-def _clock_or_ending(state: MatchState, event: Event) -> list[Command]:
+def _clock_or_ending(state: HandState, event: Event) -> list[Command]:
     """A timeout is decided again at its recorded time: ``decide`` refuses one before the
     deadline the recorded clock set, and makes the documented default move, which must be the
     move recorded."""
@@ -227,7 +228,7 @@ def _ending(event: MatchEnded) -> list[Resign | Abandon | Adjudicate]:
     return []
 
 
-def _draw(state: MatchState, event: Drew) -> Command:
+def _draw(state: HandState, event: Drew) -> Command:
     if event.source == "stock":
         return DrawFromStock(seat=event.seat)
     if state.phase is Phase.OFFER:

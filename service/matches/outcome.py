@@ -51,8 +51,8 @@ def two_player_outcome(state: MatchState, events: Sequence[Event]) -> Outcome:
         sides=[[0], [1]],
         over=over,
         winner=state.winner,
-        match_scores=list(state.score.match_scores),
-        games_won=list(state.score.games_won),
+        match_scores=list(state.match_scores),
+        games_won=list(state.games_won),
         hand_winners=[
             event.winner if isinstance(event, Scored) else None
             for event in events

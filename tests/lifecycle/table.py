@@ -20,7 +20,7 @@ from domain import RuleOptions
 from domain.commands import SeatCommand
 from domain.events import DeadlineSet, Event
 from domain.match_rules import MatchRules
-from domain.state import MatchState, Phase
+from domain.state import HandState, Phase
 from domain.tables import TableEvent
 from service.audit.game_record import GameRecord
 from service.audit.served_record import served_record
@@ -112,16 +112,16 @@ class Lifecycle:
     async def state(self, match_id: str) -> Any:
         return (await self.load(match_id)).state
 
-    async def hand(self, match_id: str, seat: int) -> tuple[MatchState, int]:
+    async def hand(self, match_id: str, seat: int) -> tuple[HandState, int]:
         """The two-player hand the seat plays and its seat there."""
         placed = (await self.rules(match_id)).hand_of(await self.state(match_id), seat)
         assert placed is not None
         return placed
 
-    async def hands(self, match_id: str) -> list[tuple[MatchState, int]]:
+    async def hands(self, match_id: str) -> list[tuple[HandState, int]]:
         """Every hand being played, once each, with the seat there of its first match seat."""
         rules, state = await self.rules(match_id), await self.state(match_id)
-        found: dict[int, tuple[MatchState, int]] = {}
+        found: dict[int, tuple[HandState, int]] = {}
         for seat in range(len((await self.matches.match(match_id)).seats)):
             placed = rules.hand_of(state, seat)
             if placed is not None:

@@ -99,7 +99,7 @@ def test_bots_only_make_legal_moves_and_finish_a_game(first: str, second: str) -
 
 def test_bots_finish_a_whole_match_under_the_default_options() -> None:
     state = play_match((bot_for("strong"), bot_for("simple")), 7, RuleOptions())
-    assert max(state.score.match_scores) >= RuleOptions().match_target
+    assert max(state.match_scores) >= RuleOptions().match_target
 
 
 @pytest.mark.parametrize(

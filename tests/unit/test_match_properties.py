@@ -61,7 +61,7 @@ from domain.melds import (
     min_deadwood,
 )
 from domain.options import RuleOptions
-from domain.state import MatchState, Phase, new_match
+from domain.state import HandState, MatchState, Phase, new_match
 from domain.views import SeatView, TableView, public_view, redact_event, view
 from tests.card_names import card_names_in
 from tests.unit.helpers import examples
@@ -163,7 +163,7 @@ def other_commands(rng: random.Random) -> Iterator[Command]:
         yield rng.choice(kinds)
 
 
-def where_cards_are(state: MatchState) -> list[int]:
+def where_cards_are(state: HandState) -> list[int]:
     knock = state.knock
     stock = mask_of(state.stock[state.stock_next :])
     places = [state.hands[0], state.hands[1], stock, mask_of(state.pile)]
@@ -255,7 +255,7 @@ def shown_of(event: Event, viewer: int | None) -> set[str]:
     return set()
 
 
-def check_cards_accounted(state: MatchState) -> None:
+def check_cards_accounted(state: HandState) -> None:
     if state.hand == 0:
         return
     places = where_cards_are(state)

@@ -36,9 +36,9 @@ def test_game_ends_when_hand_points_reach_the_target_with_a_shutout() -> None:
         points=229,
         match_scores=[229, 0],
     )
-    assert table.state.score.match_scores == (229, 0)
-    assert table.state.score.games_won == (1, 0)
-    assert table.state.score.hand_points == (0, 0)
+    assert table.state.match_scores == (229, 0)
+    assert table.state.games_won == (1, 0)
+    assert table.state.hand_points == (0, 0)
     assert (table.state.game, table.state.phase) == (2, Phase.DEAL)
 
 
@@ -72,7 +72,7 @@ def test_game_bonus_and_a_line_bonus_per_hand_won_without_shutout() -> None:
 def test_no_game_ends_below_the_target() -> None:
     table = three_hand_game(RuleOptions(game_target=35))
     assert not [event for event in table.events if isinstance(event, GameWon)]
-    assert table.state.score.hand_points == (34, 4)
+    assert table.state.hand_points == (34, 4)
 
 
 def test_the_higher_total_scores_the_difference_even_when_line_bonuses_outweigh() -> None:
@@ -84,8 +84,8 @@ def test_the_higher_total_scores_the_difference_even_when_line_bonuses_outweigh(
     assert (won.winner, won.hands_won) == (0, [1, 2])
     assert won.totals == [30 + 25, 8 + 50]
     assert (won.scored_by, won.points) == (1, 3)
-    assert table.state.score.match_scores == (0, 3)
-    assert table.state.score.games_won == (1, 0)
+    assert table.state.match_scores == (0, 3)
+    assert table.state.games_won == (1, 0)
 
 
 def test_equal_game_totals_score_nothing_into_the_match() -> None:
@@ -97,8 +97,8 @@ def test_equal_game_totals_score_nothing_into_the_match() -> None:
     won = game_won(table)
     assert (won.winner, won.totals) == (0, [58, 58])
     assert (won.scored_by, won.points, won.match_scores) == (None, 0, [0, 0])
-    assert table.state.score.match_scores == (0, 0)
-    assert table.state.score.games_won == (1, 0)
+    assert table.state.match_scores == (0, 0)
+    assert table.state.games_won == (1, 0)
     assert (table.state.game, table.state.phase) == (2, Phase.DEAL)
 
 
@@ -108,7 +108,7 @@ def test_a_match_to_one_point_plays_on_after_a_game_of_equal_totals() -> None:
     knock_hand(table, knocker=1, dead="Ac")
     knock_hand(table, knocker=0, dead="5d")
     assert not any(isinstance(event, MatchWon) for event in table.events)
-    assert (table.state.score.match_scores, table.state.phase) == ((0, 0), Phase.DEAL)
+    assert (table.state.match_scores, table.state.phase) == ((0, 0), Phase.DEAL)
 
 
 def test_a_single_game_match_with_equal_totals_goes_to_the_winner_of_the_game() -> None:
@@ -143,7 +143,7 @@ def test_next_dealer_alternate_keeps_alternating_across_the_games_of_a_match(
 def test_a_match_reaching_500() -> None:
     table = new_table(dealer=1)
     knock_hand(table, knocker=0, dead="5d", defender=DEFENDER_92)  # gin: 92 + 25
-    assert table.state.score.match_scores == (117 + 100 + 25 + 100, 0)
+    assert table.state.match_scores == (117 + 100 + 25 + 100, 0)
     assert table.state.phase is Phase.DEAL
     knock_hand(table, knocker=0, dead="5d", defender=DEFENDER_92)  # seat 0 now deals
     assert table.events[-1] == MatchWon(winner=0, match_scores=[684, 0], games_won=[2, 0])
@@ -169,7 +169,7 @@ def test_the_match_goes_on_below_the_match_target() -> None:
     table = new_table(RuleOptions(match_target=230, game_target=4), dealer=1)
     knock_hand(table, knocker=0, dead="Ac")
     assert table.state.phase is Phase.DEAL
-    assert table.state.score.match_scores == (229, 0)
+    assert table.state.match_scores == (229, 0)
 
 
 def line_heavy_game(options: RuleOptions) -> Table:
@@ -192,7 +192,7 @@ def test_a_game_total_higher_by_a_single_point_scores_that_point(
     assert (won.winner, won.scored_by, won.points) == (0, scored_by, 1)
     expected = [0, 0]
     expected[scored_by] = 1
-    assert table.state.score.match_scores == tuple(expected)
+    assert table.state.match_scores == tuple(expected)
 
 
 def test_seat_1_wins_the_match_on_reaching_the_target() -> None:
@@ -219,6 +219,6 @@ def test_equal_match_scores_below_the_target_play_on() -> None:
     table = new_table(RuleOptions(game_target=4, match_target=230), dealer=1)
     knock_hand(table, knocker=0, dead="Ac")  # game 1: seat 0, 229
     knock_hand(table, knocker=1, dead="Ac")  # game 2: seat 1, 229
-    assert table.state.score.match_scores == (229, 229)
+    assert table.state.match_scores == (229, 229)
     assert not [event for event in table.events if isinstance(event, MatchWon)]
     assert (table.state.game, table.state.phase) == (3, Phase.DEAL)

@@ -48,7 +48,7 @@ def test_either_seat_knocking_can_be_undercut_by_the_other(knocker: int) -> None
     table = new_table(dealer=1)
     scored = scored_in(knock_hand(table, knocker=knocker, dead="9c"))
     assert (scored.outcome, scored.winner, scored.points) == ("undercut", 1 - knocker, 29)
-    assert table.state.score.hand_points[1 - knocker] == 29
+    assert table.state.hand_points[1 - knocker] == 29
 
 
 def test_undercut_on_tie_scores_for_the_defender() -> None:
@@ -59,8 +59,8 @@ def test_tie_without_undercut_on_tie_scores_nothing_and_the_dealer_deals_again()
     table = new_table(RuleOptions(undercut_on_tie=False), dealer=1)
     scored = scored_in(knock_hand(table, knocker=0, dead="5c"))
     assert (scored.outcome, scored.winner, scored.points) == ("tie", None, 0)
-    assert table.state.score.hand_points == (0, 0)
-    assert table.state.score.hands_won == (0, 0)
+    assert table.state.hand_points == (0, 0)
+    assert table.state.hands_won == (0, 0)
     assert table.state.dealer == 1
 
 
@@ -149,8 +149,8 @@ def test_a_scored_hand_adds_to_the_winners_hand_points() -> None:
     table = new_table(dealer=1)
     knock_hand(table, knocker=0, dead="Ac")
     knock_hand(table, knocker=0, dead="Ac")
-    assert table.state.score.hand_points == (8, 0)
-    assert table.state.score.hands_won == (2, 0)
+    assert table.state.hand_points == (8, 0)
+    assert table.state.hands_won == (2, 0)
     assert table.state.phase is Phase.DEAL
 
 

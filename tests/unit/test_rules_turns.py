@@ -116,7 +116,7 @@ def test_the_wall_is_a_drawn_hand_and_the_same_dealer_deals_again() -> None:
     assert table.state.phase is Phase.DEAL
     assert table.state.turn is None  # nobody plays until the next deal
     assert table.state.deals == 1
-    assert table.state.score.hand_points == (0, 0)
+    assert table.state.hand_points == (0, 0)
     assert table.state.dealer == 1
     table.deal(seat0=SEAT0, seat1=SEAT1, upcard="5c", dealer=1)
     assert table.state.turn == 0
