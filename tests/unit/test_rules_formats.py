@@ -192,6 +192,27 @@ def test_each_table_s_view_shows_the_targets_of_a_hand_that_ends_no_game(
         assert seen.options == options
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_table_s_view_scores_its_hand_alone(players: Players) -> None:
+    """A table's hand has no game or match of its own: its view's scores are the hand's
+    points and hands won, and the match's scores are the match view's alone."""
+    match = format_match(players, dealer=players - 1, options=RuleOptions(game_target=500))
+    match.deal_knock(0, knocker=0, dead="5d")
+    if players == 4:
+        match.deal_knock(1, knocker=3, dead="Ac")
+    match.play(0)  # at four seats table 1 still plays; at three a new round waits to deal
+    scored = [e.event for e in match.events if isinstance(e, TableEvent)][-1]
+    assert isinstance(scored, Scored)
+    assert scored.winner == 0
+    for seen in (tables_public_view(match.state), tables_view(match.state, 0)):
+        for table in seen.tables:
+            scores = table.view.scores
+            assert (scores.match_scores, scores.games_won) == ([0, 0], [0, 0])
+        if players == 4:  # the scored hand is still on show
+            scores = seen.tables[0].view.scores
+            assert (scores.hand_points, scores.hands_won) == (scored.hand_points, [1, 0])
+
+
 def test_three_bonuses_apply_per_player_and_each_pair_settles_its_difference() -> None:
     match = format_match(3, dealer=2, options=RuleOptions(game_target=30, match_target=0))
     match.knock_hand(0, knocker=0, dead="Ac")  # seat 0 beats seat 1: 4
