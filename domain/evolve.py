@@ -258,39 +258,35 @@ def _match_ended(state: MatchState, e: MatchEnded) -> MatchState:
     return replace(state, phase=Phase.MATCH_OVER, turn=None, winner=e.winner, ending=e)
 
 
+def _hand_evolvers(kind: type[S]) -> dict[type[Any], Callable[[S, Any], S]]:
+    """The evolvers of a hand's events, for a state of ``kind``: a two-player match or a
+    table's hand alone."""
+    return {
+        Dealt: _dealt,
+        UpcardPassed: _upcard_passed,
+        Drew: _drew,
+        Discarded: _discarded,
+        Knocked: _knocked,
+        LaidOff: _laid_off,
+        Scored: _scored,
+        HandDrawn: _hand_drawn,
+        DeadlineSet: _deadline_set,
+        TimedOut: _timed_out,
+        SeatReturned: _seat_returned,
+    }
+
+
 _EVOLVERS: dict[type[Any], Callable[[MatchState, Any], MatchState]] = {
     MatchCreated: _match_created,
     CardsCut: _cards_cut,
     DealerChosen: _dealer_chosen,
-    Dealt: _dealt,
-    UpcardPassed: _upcard_passed,
-    Drew: _drew,
-    Discarded: _discarded,
-    Knocked: _knocked,
-    LaidOff: _laid_off,
-    Scored: _scored,
-    HandDrawn: _hand_drawn,
     GameWon: _game_won,
     MatchWon: _match_won,
-    DeadlineSet: _deadline_set,
-    TimedOut: _timed_out,
-    SeatReturned: _seat_returned,
     MatchEnded: _match_ended,
     SeatJoined: _seat_joined,
+    **_hand_evolvers(MatchState),
 }
 
 # By event type, the events of a hand, for a caller folding a hand it holds, one call fewer
 # than ``evolve`` (the tables of a larger match: ``domain.tables.evolve``).
-HAND_EVOLVERS: dict[type[Any], Callable[[HandState, Any], HandState]] = {
-    Dealt: _dealt,
-    UpcardPassed: _upcard_passed,
-    Drew: _drew,
-    Discarded: _discarded,
-    Knocked: _knocked,
-    LaidOff: _laid_off,
-    Scored: _scored,
-    HandDrawn: _hand_drawn,
-    DeadlineSet: _deadline_set,
-    TimedOut: _timed_out,
-    SeatReturned: _seat_returned,
-}
+HAND_EVOLVERS = _hand_evolvers(HandState)
