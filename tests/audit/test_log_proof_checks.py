@@ -18,7 +18,8 @@ from cli.main import main
 from service.audit.checkpoints import parse_attestation
 from service.audit.notes import expand, parse_note
 from tests.api.any_size import EVERY_SIZE, create_at, play_one, play_out
-from tests.audit.test_log_proofs import Client, client, covering
+from tests.audit.test_log_proofs import Client, client
+from tests.log_checkpoints import covering
 
 __all__ = ["client"]
 

@@ -7,11 +7,10 @@ no proof shows a leaf, an event hash or a blind of a match in play."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import random
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 
 import msgspec
 import pytest
@@ -19,21 +18,19 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from service.audit.checkpoints import parse_attestation
-from service.audit.log_checkpoints import parse_log_checkpoint
 from service.audit.log_tree import NO_BLIND, event_leaf, leaf_hash, leaf_of
 from service.audit.merkle_proofs import consistent, root_from_inclusion
 from service.audit.notes import expand, parse_note
 from service.ports.event_store import StoredEvent
 from tests.api.any_size import EVERY_SIZE, create_at, play_out
 from tests.api.conftest import settings_for
-from tests.api.players import HttpClient
 from tests.api.problems import assert_problem
 from tests.audit import rfc9162
 from tests.audit.log_leaves import log_events, match_blinds, owner, play_some
+from tests.log_checkpoints import Params, checkpoint, covering
 from web.app import create_app
 
 Client = AsyncTestClient[Litestar]
-Params = Mapping[str, str | int | None]  # an event named by position, or by stream and version
 
 
 @pytest.fixture(scope="module")
@@ -44,33 +41,6 @@ async def client(
     settings = msgspec.structs.replace(settings_for(database_url), signing_key_file=str(key_file))
     async with AsyncTestClient(app=create_app(settings)) as test_client:
         yield test_client
-
-
-async def checkpoint(client: Client | HttpClient) -> tuple[int, bytes]:
-    return (await signed_checkpoint(client))[:2]
-
-
-async def signed_checkpoint(client: Client | HttpClient) -> tuple[int, bytes, str]:
-    """A log checkpoint's size, head and signed note."""
-    response = await client.get("/log/checkpoint")
-    assert response.status_code == 200, response.text
-    return (*parse_log_checkpoint(parse_note(response.text).text), response.text)
-
-
-async def covering(client: Client | HttpClient, *events: Params) -> tuple[int, bytes, str]:
-    """A log checkpoint whose log holds every event named (by position, or by stream and
-    version): a committed event joins the log once every transaction begun before its own
-    has ended, which on a busy server may be a moment later."""
-    for _ in range(1_000):
-        size, head, note = await signed_checkpoint(client)
-        answers = [
-            await client.get("/log/proofs/inclusion", params={**event, "size": size})
-            for event in events
-        ]
-        if all(answer.status_code == 200 for answer in answers):
-            return size, head, note
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"the log never reached {events}")
 
 
 async def leaves_of(url: str) -> tuple[list[StoredEvent], list[bytes]]:

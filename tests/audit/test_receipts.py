@@ -33,6 +33,7 @@ from service.store.hash_chain import link_hash
 from tests.api.conftest import settings_for
 from tests.api.players import choose, without_going_out
 from tests.audit.api_play import FairTable, create_fair_table, view_of
+from tests.log_checkpoints import Params, covering
 from web.app import create_app
 
 Client = AsyncTestClient[Litestar]
@@ -245,12 +246,11 @@ async def test_a_rewrite_is_found_by_a_log_checkpoint_issued_after_the_event_onl
     files = {"key": tmp_path / "key"}
     files["key"].write_text(public_key)
 
-    async def keep_log_checkpoint(name: str) -> None:
-        response = await client.get("/log/checkpoint")
-        assert response.status_code == 200, response.text
-        assert response.text.startswith("gin-rummy-log\n")
+    async def keep_log_checkpoint(name: str, *events: Params) -> None:
+        _, _, note = await covering(client, *events)
+        assert note.startswith("gin-rummy-log\n")
         files[name] = tmp_path / name
-        files[name].write_text(response.text)
+        files[name].write_text(note)
 
     def gin_audit(*checkpoints: str) -> list[str]:
         args = ["audit", "--database-url", database_url, "--public-key", str(files["key"])]
@@ -259,7 +259,9 @@ async def test_a_rewrite_is_found_by_a_log_checkpoint_issued_after_the_event_onl
     table = await create_fair_table(client, game_target=500, match_target=0)
     await keep_log_checkpoint("early")  # before any discard of this match
     receipts = await play(client, table, random.Random(21), until_hand=2, then=6)
-    await keep_log_checkpoint("late")
+    # One given out once the log holds the whole match so far, the discard to be rewritten too.
+    last: Params = {"stream": f"match-{table.match_id}", "version": receipts[-1].version}
+    await keep_log_checkpoint("late", last)
     other = await create_fair_table(client, game_target=500, match_target=0)
     await play(client, other, random.Random(22), until_hand=1, then=3)  # the log goes on
     assert await asyncio.to_thread(main, gin_audit("early", "late")) == 0

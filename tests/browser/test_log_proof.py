@@ -18,8 +18,8 @@ from bench.servers import Server
 from service.audit.checkpoints import parse_attestation
 from service.audit.notes import expand, parse_note
 from tests.api.any_size import EVERY_SIZE, create_at, play_out
-from tests.audit.test_log_proofs import covering
 from tests.browser.conftest import Pages
+from tests.log_checkpoints import covering
 
 
 async def check(page: Page, receipt: str, kept: str = "") -> tuple[str | None, str]:
