@@ -45,7 +45,7 @@ class Target:
 class Record:
     statuses: list[int] = field(default_factory=list)
     slow_refusals: list[float] = field(default_factory=list)
-    transport_errors: int = 0
+    transport_errors: list[str] = field(default_factory=list)  # each: the request, the error
     # Each Idempotency-Key's acknowledged versions, and the command it carried.
     acknowledged: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     sent: dict[str, tuple[Table, int, Json]] = field(default_factory=dict)
@@ -90,8 +90,8 @@ async def call(
             started = time.monotonic()
             try:
                 response = await http.request(method, target.url + path, **kwargs)
-            except httpx.TransportError:
-                record.transport_errors += 1
+            except httpx.TransportError as error:
+                record.transport_errors.append(f"{method} {path}: {error!r}")
                 pause = RECONNECT_PAUSE
             else:
                 record.note(response, time.monotonic() - started)

@@ -120,8 +120,9 @@ async def test_nothing_acknowledged_is_lost_when_the_primary_dies_and_the_standb
                 f"{len(record.acknowledged)} in all, 0 lost, 0 applied twice; promotion took "
                 f"{promoted - waiting:.2f} s, the first command acknowledged after it "
                 f"{back - promoted:.2f} s later: {back - killed:.2f} s from the kill; seen as "
-                f"{record.statuses.count(503)} 503s, {record.transport_errors} transport errors"
-                f" and {record.across(waiting, promoted)} for a request held across the promotion"
+                f"{record.statuses.count(503)} 503s, {len(record.transport_errors)} transport "
+                f"errors and {record.across(waiting, promoted)} for a request held across the "
+                "promotion"
             )
 
 

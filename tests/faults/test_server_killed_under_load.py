@@ -59,5 +59,5 @@ async def test_nothing_acknowledged_is_lost_when_the_server_is_killed_under_load
             await check_nothing_lost(http, target, tables, record)
 
     await audit_every_match(database_url, tables)
-    assert record.transport_errors > 0, "no request saw the kill: the test proved nothing"
+    assert record.transport_errors, "no request saw the kill: the test proved nothing"
     record.check_answers()
