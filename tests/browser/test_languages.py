@@ -90,6 +90,8 @@ async def start(page: Page, players: int, game_target: int) -> None:
     await page.locator("#players").select_option(str(players))
     await page.locator("#game-target").fill(str(game_target))
     await page.locator("[data-start=bot]").click()
+    # The new match's table, not the last one's: the lobby is left once the match is created.
+    await expect(page).to_have_url(re.compile(r"#/play/"))
     await expect(board(page)).to_have_attribute("data-players", str(players))
     await expect(board(page)).to_have_attribute("data-version", re.compile(r"\d+"))
 

@@ -206,3 +206,17 @@ async def test_people_joined_by_invite_links_follow_each_other_live(
     others = [outcome for seat, outcome in enumerate(outcomes) if seat not in winners]
     assert others == [f"{lost} won the match"] * (players - len(winners)), outcomes
     await expect(host.locator(".ended-hand")).to_have_count(TABLES[players])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_the_lobby_reached_from_a_table_says_nothing_of_the_table(
+    pages: Pages, players: int
+) -> None:
+    page = await pages.open("/")
+    await page.get_by_label("Players").select_option(str(players))
+    await page.locator("[data-start=bot]").click()
+    await expect(board(page)).to_have_attribute("data-phase", re.compile(r"\w"))
+    await page.goto("/#/")
+    for name in ("data-version", "data-phase", "data-players", "data-turn"):
+        await expect(board(page)).not_to_have_attribute(name, re.compile(".*"))
+    await expect(page.locator("#players")).to_be_visible()

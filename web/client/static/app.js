@@ -113,6 +113,9 @@ let routed = 0;
 
 async function route() {
   document.onkeydown = null;
+  // The table's state on <main> (its version, phase, turn) is the table screen's: no other
+  // screen, the lobby after a match included, says a match's phase.
+  for (const name of Object.keys(main.dataset)) delete main.dataset[name];
   const mine = ++routed;
   const [, screen, argument] = location.hash.split("/");
   if (screen === "play" && argument) {

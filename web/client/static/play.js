@@ -224,7 +224,8 @@ export async function playScreen(root, matchId, key) {
   };
 
   function render() {
-    if (!view) return;
+    // An answer that arrives after the person left the table draws nothing on the next screen.
+    if (!view || !status.isConnected) return;
     const current = view;
     // While the other seats' moves are shown, the seat's next move waits.
     const actions = othersMoving ? [] : current.legal_actions;
