@@ -98,7 +98,10 @@ class Server:
             conn.execute("SELECT pg_reload_conf()")
 
     def start(self) -> None:
-        tool("pg_ctl", "-D", self.folder, "-l", self.folder / "server.log", "-w", "start")
+        try:
+            tool("pg_ctl", "-D", self.folder, "-l", self.folder / "server.log", "-w", "start")
+        except RuntimeError as error:
+            raise RuntimeError(f"{error}\nthe server's log ends:\n{self.log()[-3000:]}") from None
 
     def promote(self) -> None:
         """A standby becomes a primary (``pg_ctl promote``, waiting until it takes writes)."""
@@ -205,10 +208,15 @@ def restore(backup: Path, archive: Path, folder: Path, target: Mapping[str, str]
 
 def archiving(archive: Path) -> dict[str, str]:
     """A primary's settings that copy every finished WAL segment to ``archive`` (never over
-    one already there: the archive is append-only)."""
+    one already there: the archive is append-only). A segment appears under its name whole:
+    copied beside it, then renamed, so that one seen in the archive is all there even if the
+    server is stopped mid-copy (a restore from a truncated segment ends short of its target)."""
     return {
         "archive_mode": "on",
-        "archive_command": f"test ! -f {archive}/%f && cp %p {archive}/%f",
+        "archive_command": (
+            f"test ! -f {archive}/%f && cp %p {archive}/%f.part"
+            f" && mv {archive}/%f.part {archive}/%f"
+        ),
         "archive_timeout": "0",
     }
 
