@@ -99,7 +99,28 @@ def left_in_group(server: Server) -> str:
             if os.getpgid(process.pid) == server.pid:
                 command = " ".join(process.info["cmdline"] or [])[:150]
                 left.append(f"{process.pid} {process.info['status']} {command}")
+                left.extend(inside(process.pid))
     return "\n".join([*left, server.output()[-4000:]])
+
+
+def inside(pid: int) -> list[str]:
+    """Where a process left behind is stuck: its signals (pending, blocked, caught) and each
+    thread's name, state and the kernel function it waits in."""
+    proc = Path(f"/proc/{pid}")
+    try:
+        status = (proc / "status").read_text().splitlines()
+        lines = [
+            f"  {line}"
+            for line in status
+            if line.startswith(("SigPnd", "ShdPnd", "SigBlk", "SigCgt"))
+        ]
+        for task in sorted((proc / "task").iterdir()):
+            state = (task / "stat").read_text().rpartition(")")[2].split()[0]
+            name = (task / "comm").read_text().strip()
+            lines.append(f"  thread {task.name} {name} {state} in {(task / 'wchan').read_text()}")
+    except OSError as error:
+        return [f"  ({error})"]
+    return lines
 
 
 @pytest.mark.parametrize(
