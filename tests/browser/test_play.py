@@ -213,9 +213,7 @@ async def test_the_lobby_reached_from_a_table_says_nothing_of_the_table(
     pages: Pages, players: int
 ) -> None:
     page = await pages.open("/")
-    await page.get_by_label("Players").select_option(str(players))
-    await page.locator("[data-start=bot]").click()
-    await expect(board(page)).to_have_attribute("data-phase", re.compile(r"\w"))
+    await start(page, "bot", players, 100)
     await page.goto("/#/")
     for name in ("data-version", "data-phase", "data-players", "data-turn"):
         await expect(board(page)).not_to_have_attribute(name, re.compile(".*"))
