@@ -1,18 +1,26 @@
 """A real browser for the web client: Playwright driving the system's headless Chromium
 (Debian's ``chromium`` package; `.ci/run` installs it), against ``gin serve`` processes.
 
-Every page a test opens records its console errors and uncaught exceptions; a test fails if
-any page had one (``pages``)."""
+Every page a test opens records its console errors and uncaught exceptions, and the requests
+it sent that the server held without an answer; a test fails if any page had one (``pages``)."""
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Request,
+    async_playwright,
+    expect,
+)
 
 from bench.servers import Server, gin_serve
 from tests.api.players import Table
@@ -35,6 +43,9 @@ CHROMIUM_ARGS = [
 ReducedMotion = Literal["reduce", "no-preference"]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+# The server answers every request but a live stream within a few seconds (its database timeout,
+# twice over at most); the page gives up a read after 10 s. Longer unanswered is held.
+HELD_SECONDS = 15.0
 
 
 @pytest.fixture(scope="session")
@@ -64,6 +75,8 @@ class Pages:
     tolerated: tuple[str, ...] = ()
     errors: list[str] = field(default_factory=list)
     contexts: list[BrowserContext] = field(default_factory=list)
+    # Each request sent and not yet answered (or failed), with when it was sent.
+    unanswered: dict[Request, float] = field(default_factory=dict)
 
     async def open(
         self,
@@ -105,12 +118,32 @@ class Pages:
     def watch(self, page: Page) -> None:
         page.on("console", lambda message: self._console(message.type, message.text))
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("request", self._sent)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _sent(self, request: Request) -> None:
+        if request.resource_type != "eventsource":
+            self.unanswered[request] = time.monotonic()
+
+    def _ended(self, request: Request) -> None:
+        sent = self.unanswered.pop(request, None)
+        if sent is not None and request.failure is not None:
+            # A read the page gave up (or a request cut off): said in the test's output.
+            waited = time.monotonic() - sent
+            print(f"{request.method} {request.url}: {request.failure} after {waited:.1f} s")
 
     def _console(self, kind: str, text: str) -> None:
         if kind == "error" and not any(expected in text for expected in self.tolerated):
             self.errors.append(text)
 
     async def close(self) -> None:
+        now = time.monotonic()
+        self.errors.extend(
+            f"{request.method} {request.url} unanswered for {now - sent:.0f} s"
+            for request, sent in self.unanswered.items()
+            if now - sent > HELD_SECONDS
+        )
         for context in self.contexts:
             await context.close()
         assert self.errors == [], "the page logged errors"

@@ -18,6 +18,10 @@ import { has, t } from "./i18n.js";
 /** @typedef {"random" | "simple" | "strong"} BotLevel */
 /** @typedef {2 | 3 | 4} Players */
 
+// The server answers a read within its database timeout (2 s by default, twice over at most) or
+// answers that it cannot: a read unanswered for longer than this is not coming.
+const READ_GIVEN_UP_MS = 10_000;
+
 /** A refusal from the service, with its problem details (RFC 9457). */
 export class ApiError extends Error {
   /** @param {number} status @param {Partial<Problem>} problem */
@@ -48,11 +52,18 @@ async function call(path, options = {}) {
   const headers = { Accept: "application/json" };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const method = options.method ?? "GET";
+  // A read the server has not begun to answer in time is given up, to be read again: the
+  // server answers within seconds or says it cannot, so the wait is a connection that went
+  // dead on the way. A command is never given up: it may have been made.
+  const unanswered = new AbortController();
+  const giveUp = method === "GET" ? setTimeout(() => unanswered.abort(), READ_GIVEN_UP_MS) : undefined;
   const response = await fetch(path, {
-    method: options.method ?? "GET",
+    method,
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
+    signal: unanswered.signal,
+  }).finally(() => clearTimeout(giveUp));
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, body);
   return body;

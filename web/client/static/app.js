@@ -114,8 +114,11 @@ let routed = 0;
 async function route() {
   document.onkeydown = null;
   // The table's state on <main> (its version, phase, turn) is the table screen's: no other
-  // screen, the lobby after a match included, says a match's phase.
+  // screen, the lobby after a match included, says a match's phase. The screen left goes at
+  // once, not when the next one is drawn: its answers still on the way draw nothing (a table
+  // draws only while its own parts are on the page), even while the next screen's modules load.
   for (const name of Object.keys(main.dataset)) delete main.dataset[name];
+  main.replaceChildren();
   const mine = ++routed;
   const [, screen, argument] = location.hash.split("/");
   if (screen === "play" && argument) {
