@@ -65,7 +65,10 @@ async def play_one_move(page: Page, *, keyboard: bool) -> None:
         await expect(board(page)).not_to_have_attribute("data-version", before)
     except AssertionError as error:
         said = await page.locator("[role=status]").all_inner_texts()
-        raise AssertionError(f"{error}\ntook {offered}; the page says {said}") from error
+        busy = await page.locator(".board").get_attribute("aria-busy")
+        raise AssertionError(
+            f"{error}\ntook {offered}; the page says {said}; its move in flight: {busy}"
+        ) from error
 
 
 async def _take(page: Page, offered: dict[str, Any], keyboard: bool) -> None:

@@ -12,7 +12,15 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE, Pages
-from tests.browser.table import board, match_over, my_turn, play_one_move
+from tests.browser.table import (
+    GOING_OUT,
+    KEEPING_ON,
+    OFFERED,
+    board,
+    match_over,
+    my_turn,
+    play_one_move,
+)
 
 MOVES = 2000
 # A first round can end the game while the person sits out, or after a move or two: then
@@ -218,3 +226,25 @@ async def test_the_lobby_reached_from_a_table_says_nothing_of_the_table(
     for name in ("data-version", "data-phase", "data-players", "data-turn"):
         await expect(board(page)).not_to_have_attribute(name, re.compile(".*"))
     await expect(page.locator("#players")).to_be_visible()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_a_move_pressed_while_the_page_redraws_is_made(pages: Pages, players: int) -> None:
+    """A browser sends no click when the element pressed is gone at the release: the page's
+    redraws (a live event, an answer about another table) keep what they do not change."""
+    page = await pages.open("/")
+    await start(page, "bot", players, 100)
+    await expect(page.locator("main[data-turn=me]")).to_have_count(1, timeout=15_000)
+    offered = await page.evaluate(OFFERED, [*GOING_OUT, *KEEPING_ON])
+    pressed = page.locator(offered["first"] or ".hand button.card").first
+    box = await pressed.bounding_box()
+    assert box is not None
+    await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    await page.mouse.down()
+    # Held down while the page redraws: the browser says its network went away.
+    await page.evaluate("dispatchEvent(new Event('offline'))")
+    await expect(page.get_by_role("status")).to_contain_text("Reconnecting")
+    await page.mouse.up()
+    await expect(board(page)).not_to_have_attribute("data-version", offered["version"])
+    await page.evaluate("dispatchEvent(new Event('online'))")
+    await expect(page.get_by_role("status")).not_to_contain_text("Reconnecting")

@@ -25,6 +25,23 @@ export function el(tag, attributes = {}, children = []) {
 }
 
 /**
+ * Draws ``next`` as ``parent``'s children, keeping each child that equals its replacement (its
+ * listeners aside): a button pressed while the page redraws for something else (a live event,
+ * an answer about another table) is still there when it is released, so the click is made
+ * (a browser sends no click when the pressed element was removed before the release).
+ * @param {HTMLElement} parent
+ * @param {Node[]} next
+ */
+export function redraw(parent, next) {
+  next.forEach((node, index) => {
+    const was = parent.childNodes[index];
+    if (!was) parent.append(node);
+    else if (!was.isEqualNode(node)) parent.replaceChild(node, was);
+  });
+  while (parent.childNodes.length > next.length) parent.lastChild?.remove();
+}
+
+/**
  * A card face: a button when it can be played (``onClick``), otherwise a plain figure; both
  * carry the card's spoken name.
  * @param {string} card

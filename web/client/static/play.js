@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { clockReading } from "./clock.js";
-import { el } from "./dom.js";
+import { el, redraw } from "./dom.js";
 import { t } from "./i18n.js";
 import { follow } from "./live.js";
 import { moveLog } from "./move_log.js";
@@ -158,6 +158,8 @@ export async function playScreen(root, matchId, key) {
       return;
     }
     busy = true;
+    // The board is about to change: assistive technology waits for the answer to read it.
+    board.setAttribute("aria-busy", "true");
     sentAt = view?.version ?? -1;
     problem = null;
     knocking = false;
@@ -172,6 +174,7 @@ export async function playScreen(root, matchId, key) {
       if (error instanceof api.ApiError) await refresh();
     } finally {
       busy = false;
+      board.removeAttribute("aria-busy");
       othersMoving = false;
       render();
     }
@@ -258,8 +261,8 @@ export async function playScreen(root, matchId, key) {
       .join(" · ");
     const focused = document.activeElement;
     const hadFocus = focused instanceof HTMLElement && board.contains(focused) ? focused : null;
-    board.replaceChildren(...parts.filter((part) => part !== null));
-    if (hadFocus) keepFocus(board, hadFocus);
+    redraw(board, parts.filter((part) => part !== null));
+    if (hadFocus && !hadFocus.isConnected) keepFocus(board, hadFocus);
     tick();
   }
 
