@@ -126,12 +126,16 @@ class Pages:
         if request.resource_type != "eventsource":
             self.unanswered[request] = time.monotonic()
 
-    def _ended(self, request: Request) -> None:
+    async def _ended(self, request: Request) -> None:
+        """Each request the pages sent, as it ended, in the test's output (shown when it fails):
+        what a page asked, and what it was answered, when it seems to have stopped."""
         sent = self.unanswered.pop(request, None)
-        if sent is not None and request.failure is not None:
-            # A read the page gave up (or a request cut off): said in the test's output.
-            waited = time.monotonic() - sent
-            print(f"{request.method} {request.url}: {request.failure} after {waited:.1f} s")
+        if sent is None:
+            return
+        response = None if request.failure is not None else await request.response()
+        ended = request.failure if response is None else response.status
+        took = time.monotonic() - sent
+        print(f"{sent:.3f} +{took:.3f} s {request.method} {request.url}: {ended}")
 
     def _console(self, kind: str, text: str) -> None:
         if kind == "error" and not any(expected in text for expected in self.tolerated):
