@@ -209,8 +209,11 @@ def _plugins(settings: Settings, tracer_provider: TracerProvider | None) -> list
 
 def create_app_from_env() -> Litestar:
     """The app for a server started with ``--factory`` (each worker reads the environment)."""
-    stop_with_parent()
     app = create_app(Settings.from_env())
+    # A worker is told to stop (SIGTERM) when gin serve dies only once it has started: until
+    # then it is killed outright, as one stuck while starting (on a lock held across the fork,
+    # with the interpreter's own) could run no handler of that signal, nor its watcher thread.
+    app.on_startup.append(stop_with_parent)
     # What is made by now (modules, the app, its routes and schemas) lives as long as the
     # process: frozen, the garbage collector stops walking it again. Over 15 s of commands at
     # 8 clients (bench/floor.py's C), collections took 7.6% of the server's CPU, and 0.7% frozen.

@@ -6,8 +6,9 @@ On Linux the kernel sends a worker SIGTERM when its parent dies (``PR_SET_PDEATH
 stops as if told to, ending its streams. granian loses a signal that comes while a worker is
 still starting, and nobody is left to kill that worker: so an orphaned worker is sent SIGTERM
 again every few seconds, and killed if it has not stopped by the time granian would have
-killed it (elsewhere than Linux, that is the only way). Until a worker gets that far, the
-kernel kills it outright when gin serve dies (``kill_forked_workers_with_server``).
+killed it (elsewhere than Linux, that is the only way). Until a worker's app has started
+(``stop_with_parent`` runs on its startup), the kernel kills it outright when gin serve dies
+(``kill_forked_workers_with_server``).
 """
 
 from __future__ import annotations
