@@ -127,8 +127,8 @@ class Pages:
             self.unanswered[request] = time.monotonic()
 
     async def _ended(self, request: Request) -> None:
-        """Each request the pages sent, as it ended, in the test's output (shown when it fails):
-        what a page asked, and what it was answered, when it seems to have stopped."""
+        """Each request the pages sent, as it ended, in the test's output (shown when the test
+        fails): what a page asked and was answered, before it seemed to stop."""
         sent = self.unanswered.pop(request, None)
         if sent is None:
             return
