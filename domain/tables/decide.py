@@ -49,8 +49,9 @@ from domain.tables.events import (
     TableEvent,
 )
 from domain.tables.evolve import evolve_tables
+from domain.tables.formats import FORMATS
 from domain.tables.scoring import round_result
-from domain.tables.seating import cut_for_dealer, next_dealer_side, round_tables, sitting_out
+from domain.tables.seating import cut_for_dealer, next_dealer_side
 from domain.tables.state import FormatPhase, TablesState
 from domain.tables.table_seats import BY_IDENTITY, as_table_seat
 
@@ -111,8 +112,8 @@ def decide_tables(state: TablesState, command: FormatCommand) -> list[FormatEven
 def _start(state: TablesState, command: StartFormatMatch) -> list[FormatEvent]:
     if not isinstance(command.options, RuleOptions):
         raise InvalidOptions("options must be a set of rule options")
-    if command.players not in (3, 4) or type(command.players) is not int:
-        raise InvalidCommand("a match of this kind has 3 or 4 players")
+    if type(command.players) is not int or command.players not in FORMATS:
+        raise InvalidCommand(f"a match of this kind has {' or '.join(map(str, FORMATS))} players")
     version = command.rules_version
     if type(version) is not int or version not in KNOWN_RULES_VERSIONS:
         raise InvalidCommand(f"rules_version must be one of {list(KNOWN_RULES_VERSIONS)}")
@@ -230,8 +231,8 @@ def _round_started(
         game=game,
         hand=hand,
         dealer_side=dealer_side,
-        tables=round_tables(state.players, dealer_side, round_number),
-        sitting_out=sitting_out(state.players, dealer_side),
+        tables=state.format.round_tables(dealer_side, round_number),
+        sitting_out=state.format.sitting_out(dealer_side),
     )
 
 

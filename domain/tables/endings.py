@@ -1,17 +1,13 @@
 """How a three- or four-player match stands when it ends other than by play
-(``domain.endings`` decides the endings at every table size; docs/rules.md, "Three and four
-players"):
-
-- Four players: the seat concedes for its team, so the other team wins the match.
-- Three players: the other two players' standing decides: the higher match score; if equal,
-  the higher hand points in the game in progress; if equal too, the lower seat.
+(``domain.endings`` decides the endings at every table size, and each format who wins a match
+a seat gives up: ``domain.tables.formats``; docs/rules.md, "Three and four players").
 """
 
 from __future__ import annotations
 
 from domain.endings import Standing
 from domain.errors import InvalidCommand
-from domain.tables.state import FormatPhase, TablesState, team_of
+from domain.tables.state import FormatPhase, TablesState
 
 
 def standing(state: TablesState) -> Standing:
@@ -27,16 +23,5 @@ def standing(state: TablesState) -> Standing:
         games_won=state.games_won,
         checked_seat=checked_seat,
         side_of=state.side_of,
-        conceded_to=lambda seat: conceded_to(state, seat),
+        conceded_to=lambda seat: state.format.conceded_to(state, seat),
     )
-
-
-def conceded_to(state: TablesState, seat: int) -> int:
-    """The side that wins the match when ``seat`` gives it up."""
-    if state.players == 4:
-        return 1 - team_of(seat)
-
-    def standing(other: int) -> tuple[int, int, int]:
-        return (state.match_scores[other], state.hand_points[other], -other)
-
-    return max((other for other in state.seats if other != seat), key=standing)

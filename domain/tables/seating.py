@@ -1,15 +1,5 @@
-"""Who plays whom, who sits out and who deals: RULES.md "Three and four players".
-
-Three players: the dealer sits the hand out and deals it to the other two; of those, the
-first after the dealer in seat order is dealt to first and offered the upcard first (the
-two-player non-dealer), the second plays the two-player dealer's part. After a hand someone
-won, its loser deals the next and sits it out; after a hand nobody won, the same dealer deals
-the same two again.
-
-Four players: each round the dealing team's members deal at both tables. Opponents switch
-every round: odd rounds pair seat 0 with 1 and 2 with 3, even rounds 0 with 3 and 2 with 1.
-The team that wins a round deals the next (with ``next_dealer`` "alternate", the teams
-alternate); after a round nobody won, the same team deals again.
+"""The cut for the first deal, and who deals after a round (who plays whom and who sits out
+is each format's: ``domain.tables.formats``).
 """
 
 from __future__ import annotations
@@ -18,37 +8,16 @@ import hashlib
 
 from domain.cards import DECK_SIZE, rank_of
 from domain.shuffle import shuffled_deck
-from domain.tables.state import TablesState, team_of
-
-
-def round_tables(players: int, dealer_side: int, round_number: int) -> list[list[int]]:
-    """Each table's two match seats, by table seat: [dealt to first, plays the dealer's part]."""
-    if players == 3:
-        return [[(dealer_side + 1) % 3, (dealer_side + 2) % 3]]
-    pairs = [(0, 1), (2, 3)] if round_number % 2 == 1 else [(0, 3), (2, 1)]
-    return [
-        [b, a] if team_of(a) == dealer_side else [a, b]  # the dealing team's member deals
-        for a, b in pairs
-    ]
-
-
-def sitting_out(players: int, dealer_side: int) -> int | None:
-    return dealer_side if players == 3 else None
+from domain.tables.state import TablesState
 
 
 def next_dealer_side(state: TablesState, round_winner: int | None) -> int:
     """Who deals the round after the one just scored."""
     dealer = state.dealer_side
     assert dealer is not None
-    if round_winner is None:
+    if round_winner is None:  # the same side deals again
         return dealer
-    if state.players == 3:
-        table = state.tables[0]
-        (loser,) = [seat for seat in table.seats if seat != round_winner]
-        return loser
-    if state.options.next_dealer == "alternate":
-        return 1 - dealer
-    return round_winner
+    return state.format.next_dealer_side(state, round_winner)
 
 
 def cut_for_dealer(seed: bytes, players: int) -> tuple[list[list[int]], int]:

@@ -21,14 +21,13 @@ from domain.tables.events import (
     RoundScored,
     SeatsCut,
 )
+from domain.tables.formats import FORMATS, TableFormat
 
 __all__ = [
     "FormatPhase",
     "Players",
     "SeatedHand",
     "TablesState",
-    "sides_of",
-    "team_of",
 ]
 
 
@@ -100,11 +99,15 @@ class TablesState(msgspec.Struct, frozen=True, gc=False):
         return range(self.players)
 
     @property
+    def format(self) -> TableFormat:
+        return FORMATS[self.players]
+
+    @property
     def sides(self) -> int:
-        return sides_of(self.players)
+        return self.format.sides
 
     def side_of(self, seat: int) -> int:
-        return team_of(seat) if self.players == 4 else seat
+        return self.format.side_by_seat[seat]
 
     def table_of(self, seat: int) -> int | None:
         place = self.place_of(seat)
@@ -121,17 +124,8 @@ class TablesState(msgspec.Struct, frozen=True, gc=False):
         return tuple(map(SeatedHand, self.table_seats, self.hands))
 
 
-def sides_of(players: int) -> int:
-    return 2 if players == 4 else players
-
-
-def team_of(seat: int) -> int:
-    """Partners sit opposite: seats 0 and 2 are team 0, seats 1 and 3 team 1."""
-    return seat % 2
-
-
 def created(event: FormatMatchCreated) -> TablesState:
-    zeros = (0,) * sides_of(event.players)
+    zeros = (0,) * FORMATS[event.players].sides
     options = event.options
     return TablesState(
         players=event.players,

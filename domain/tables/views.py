@@ -117,7 +117,7 @@ def _match_view(state: TablesState, viewer: int | None) -> FormatTableView:
         turns=[] if state.ending is not None else list(state.turns),
         dealer_side=state.dealer_side,
         sitting_out=state.sitting_out,
-        teams=[[0, 2], [1, 3]] if state.players == 4 else None,
+        teams=None if state.format.teams is None else [list(team) for team in state.format.teams],
         round=state.round,
         game=state.game,
         hand_number=state.hand,
