@@ -18,6 +18,7 @@ from playwright.async_api import (
     BrowserContext,
     Page,
     Request,
+    Response,
     async_playwright,
     expect,
 )
@@ -77,6 +78,7 @@ class Pages:
     contexts: list[BrowserContext] = field(default_factory=list)
     # Each request sent and not yet answered (or failed), with when it was sent.
     unanswered: dict[Request, float] = field(default_factory=dict)
+    statuses: dict[Request, int] = field(default_factory=dict)
 
     async def open(
         self,
@@ -119,6 +121,7 @@ class Pages:
         page.on("console", lambda message: self._console(message.type, message.text))
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("request", self._sent)
+        page.on("response", self._answered)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", self._ended)
 
@@ -126,14 +129,19 @@ class Pages:
         if request.resource_type != "eventsource":
             self.unanswered[request] = time.monotonic()
 
-    async def _ended(self, request: Request) -> None:
+    def _answered(self, response: Response) -> None:
+        self.statuses[response.request] = response.status
+
+    def _ended(self, request: Request) -> None:
         """Each request the pages sent, as it ended, in the test's output (shown when the test
-        fails): what a page asked and was answered, before it seemed to stop."""
+        fails): what a page asked and was answered, before it seemed to stop. It asks the
+        browser nothing: an awaited question outlives the test when its context closes, and
+        fails the next test."""
         sent = self.unanswered.pop(request, None)
+        status = self.statuses.pop(request, None)
         if sent is None:
             return
-        response = None if request.failure is not None else await request.response()
-        ended = request.failure if response is None else response.status
+        ended = request.failure or status
         took = time.monotonic() - sent
         print(f"{sent:.3f} +{took:.3f} s {request.method} {request.url}: {ended}")
 
