@@ -132,12 +132,15 @@ def _decided_group(
     where: str,
 ) -> list[Event]:
     event = events[index][1]
-    # A seat back from a timeout: the command is the one its next event implies.
-    implied = events[index + 1][1] if isinstance(event, SeatReturned) else event
-    if implied is not event and index + 1 == len(events):
-        implied = event
-    commands = implied_commands(state, implied, seeds)
+    following = events[index + 1][1] if index + 1 < len(events) else None
+    commands = implied_commands(state, _made_by(event, following), seeds)
     return decided_as_recorded(decide, state, commands, events, index, where, name(event))
+
+
+def _made_by(event: Event, following: Event | None) -> Event:
+    """The event whose command made ``event``: a seat back from a timeout is back by the move
+    recorded after it."""
+    return following if isinstance(event, SeatReturned) and following is not None else event
 
 
 def decided_as_recorded(
@@ -246,7 +249,8 @@ def _where(state: MatchState, event: Event) -> str:
 
 def _announce(event: Event, where: str, dealer: int | None, report: Report) -> None:
     if isinstance(event, Scored | HandDrawn):
-        scores = "" if isinstance(event, HandDrawn) else f"; hand points {_pair(event)}"
+        points = "" if isinstance(event, HandDrawn) else _listed(event.hand_points)
+        scores = points and f"; hand points {points}"
         report(f"{where.rstrip(', ')}: {seat(dealer)} dealt; {hand_ending(event)}{scores}")
     elif isinstance(event, GameWon):
         report(game_ending(event))
@@ -254,10 +258,6 @@ def _announce(event: Event, where: str, dealer: int | None, report: Report) -> N
         report(match_ending(event))
     elif isinstance(event, MatchEnded):
         report(match_ended(event))
-
-
-def _pair(event: Scored) -> str:
-    return f"{event.hand_points[0]}-{event.hand_points[1]}"
 
 
 def check_tables_play(
@@ -290,13 +290,17 @@ def _decided_table_group(
             f"{where}version {version}: {_table_name(event)} is at table {event.table}, where "
             f"{_tables(state)}"
         )
-    commands = _table_clock_or_ending(state, events, index) or _table_commands(state, event, seeds)
+    commands = _table_clock_or_ending(state, events, index)
+    commands = commands or _table_commands(state, events, index, seeds)
     return decided_as_recorded(
         decide_tables, state, commands, events, index, where, _table_name(event)
     )
 
 
-def _table_commands(state: TablesState, event: FormatEvent, seeds: SeedBook) -> list[FormatCommand]:
+def _table_commands(
+    state: TablesState, events: Sequence[tuple[int, FormatEvent]], index: int, seeds: SeedBook
+) -> list[FormatCommand]:
+    event = events[index][1]
     if isinstance(event, FormatMatchCreated):
         # Under the rules version the match recorded: the reading its rounds were scored by.
         return [
@@ -311,8 +315,10 @@ def _table_commands(state: TablesState, event: FormatEvent, seeds: SeedBook) -> 
     if isinstance(event.event, Dealt):
         return [DealTable(seed=seeds.seed_for(deal_link(state.deals + 1)))]
     table = state.tables[event.table]
+    after = events[index + 1][1] if index + 1 < len(events) else None
+    moved = after.event if isinstance(after, TableEvent) and after.table == event.table else None
     commands: list[FormatCommand] = []
-    for command in implied_commands(table.state, event.event, seeds):
+    for command in implied_commands(table.state, _made_by(event.event, moved), seeds):
         if isinstance(command, SeatCommand) and command.seat in (0, 1):
             commands.append(msgspec.structs.replace(command, seat=table.seats[command.seat]))
     return commands

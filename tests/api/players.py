@@ -48,8 +48,11 @@ class Table:
         return f"/matches/{self.match_id}"
 
 
-async def create_table(client: HttpClient, **options: Any) -> Table:
-    response = await client.post("/matches", json={"options": options or ONE_GAME})
+async def create_table(client: HttpClient, players: int = 2, **options: Any) -> Table:
+    """A match of ``players`` seats, every one a token's (no bots)."""
+    response = await client.post(
+        "/matches", json={"players": players, "options": options or ONE_GAME}
+    )
     assert response.status_code == 201, response.text
     body = response.json()
     return Table(body["match_id"], {seat["seat"]: seat["token"] for seat in body["seats"]})

@@ -5,7 +5,8 @@ with a move (so the two tables at four seats finish their hands in either order)
 is the one ``GET /matches/{id}/record`` serves, built by the same ``served_record``.
 
 A seed fixes everything the record depends on (the match id, the server secret behind the
-commitment, every bot's move), so the same seed plays the same match.
+commitment, every bot's move, and with a turn clock the time each decision takes and which
+deadlines pass), so the same seed plays the same match.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import hashlib
 import random
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from adapters.memory.event_store import InMemoryEventStore
@@ -36,6 +38,7 @@ from service.store.match_streams import MatchStreams
 SHORT_MATCH = RuleOptions(game_target=30, match_target=500)
 ONE_GAME = RuleOptions(game_target=40, match_target=0)  # a few rounds at three and four seats
 ENTROPY = ("alice", "")
+START = datetime(2026, 1, 1, tzinfo=UTC)
 
 # Called after every command with the service, the match and the state the command led to.
 Watch = Callable[[MatchService, RegisteredMatch, Any], Awaitable[None]]
@@ -49,12 +52,21 @@ def played_match(
     moves: int = 100_000,
     links: int = CHAIN_LINKS,
     invite: bool = False,
+    timeouts: float = 0.0,
 ) -> GameRecord:
     """The record of a match played ``moves`` moves (to its end by default), the same for the
     same seed; ``links`` is the length of its seed chains. ``invite``: seat 1 is invited, and
     joins with its invite code before play."""
     return asyncio.run(
-        play_match(seed, seats=seats, options=options, moves=moves, links=links, invite=invite)
+        play_match(
+            seed,
+            seats=seats,
+            options=options,
+            moves=moves,
+            links=links,
+            invite=invite,
+            timeouts=timeouts,
+        )
     )
 
 
@@ -67,15 +79,21 @@ async def play_match(
     links: int = CHAIN_LINKS,
     invite: bool = False,
     watch: Watch | None = None,
+    timeouts: float = 0.0,
 ) -> GameRecord:
-    """``played_match`` from a running event loop; ``watch`` sees every command's state."""
+    """``played_match`` from a running event loop; ``watch`` sees every command's state.
+    With a turn clock (``options.turn_seconds``) each decision takes up to twice the turn's
+    time (the bank paying beyond it), never past its deadline, and a ``timeouts`` share of
+    the seats on the clock let their deadline pass instead."""
     rng = random.Random(seed)
+    now = START
     matches = MatchService(
         MatchStreams(InMemoryEventStore()),
         InMemoryMatchRegistry(),
         SeedCommitments(InMemorySeedCommitmentStore(), new_secret=lambda: rng.randbytes(32)),
         new_match_id=lambda: str(uuid.UUID(int=rng.getrandbits(128))),
         chain_links=links,
+        clock=lambda: now,
     )
     assert matches.commitments is not None
     committed = await matches.commitments.create()
@@ -99,6 +117,17 @@ async def play_match(
         movers = [seat for seat in range(seats) if rules.awaits(loaded.state, seat)]
         if not movers:
             break
+        deadline = rules.deadline(loaded.state)
+        if deadline is not None and deadline.due_at is not None and rng.random() < timeouts:
+            now = deadline.due_at
+            timed_out = await matches.time_out(match_id)
+            if timed_out is not None:
+                loaded = timed_out
+                continue
+        if options.turn_seconds:
+            now += timedelta(seconds=rng.uniform(0, 2 * options.turn_seconds))
+            if deadline is not None and deadline.due_at is not None:
+                now = min(now, deadline.due_at - timedelta(milliseconds=1))
         seat = movers[0] if len(movers) == 1 else rng.choice(movers)
         seated = await matches.authenticate(match_id, tokens[seat])
         bot = wild if rng.random() < 0.1 else simple

@@ -9,50 +9,70 @@ import re
 from datetime import datetime, timedelta
 
 import httpx
+import msgspec
 import pytest
 from playwright.async_api import expect
 
 from bench.servers import Server
+from domain import RuleOptions
 from tests.api.players import create_table
-from tests.audit.tampering import Document, data, find, rehash, set_data, verdict
+from tests.audit.service_play import play_match
+from tests.audit.tampering import Document, Entry, data, entries, rehash, set_data, verdict
 from tests.browser.conftest import Pages
 from tests.browser.table import board
 from tests.browser.test_replay import browser_verdict
 
 # Short enough that seats run out of time within the test, long enough to read the clock.
-CLOCK = {"turn_seconds": 5, "bank_seconds": 1, "timeouts_to_forfeit": 3}
+CLOCK = {"turn_seconds": 5, "bank_seconds": 1, "timeouts_to_forfeit": 2}
 RUNNING = re.compile(
     r"^Your( opponent's)? time: 0:0[0-5] for this turn, then 0:0[01] of time bank\.$"
 )
 
 
+def on_the_clock(view: Document) -> int:
+    """The match seat whose clock the seat's page shows: a two-player match's; with three or
+    four players, that of the seat's table or, sitting out, of the table in play."""
+    if view["kind"] == "two_players":
+        return int(view["clock"]["seat"])
+    mine = [table for table in view["tables"] if table["table"] == view["table"]]
+    at = (mine or [t for t in view["tables"] if t["view"]["clock"]])[0]
+    return int(at["seats"][at["view"]["clock"]["seat"]])
+
+
+def timeout_of(doc: Document) -> Entry:
+    """The record's first timeout: the match's (two seats) or a table's (three or four)."""
+    return next(entry for entry in entries(doc) if "timed_out" in kinds(entry))
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
 async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
-    pages: Pages, server: Server
+    pages: Pages, server: Server, players: int
 ) -> None:
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        table = await create_table(http, game_target=100, match_target=0, **CLOCK)
+        table = await create_table(http, players, game_target=100, match_target=0, **CLOCK)
         first = (await http.get(f"{table.path}/view", headers=table.headers(0))).json()
-    assert first["clock"]["seat"] == first["turn"]
     page = await pages.open_seat(table)
     clock = page.locator(".clock")
     await expect(clock).to_be_visible()
     await expect(clock).to_have_attribute("role", "timer")
-    await expect(clock).to_have_attribute("data-whose", "me" if first["turn"] == 0 else "them")
+    whose = "me" if on_the_clock(first) == 0 else "them"
+    await expect(clock).to_have_attribute("data-whose", whose)
     await expect(clock).to_have_text(RUNNING)
     # It counts down by itself, with no event from the server.
     shown = await clock.inner_text()
     await expect(clock).not_to_have_text(shown)
     assert await board(page).get_attribute("data-version") == str(first["version"])
 
-    # The seat that won the cut lets its time run out: the server has its opponent deal, and
-    # offers it the upcard with its bank spent. That is due a turn and a bank (6 s) after the
-    # clock was set, beyond the default wait of an expectation.
+    # The seat on the clock lets its time run out: the server makes its default move, and the
+    # next seat's turn starts; once that one has timed out too, the clock shows a spent bank.
+    # The first is due a turn and a bank (6 s) after the clock was set, beyond the default
+    # wait of an expectation.
     await expect(board(page)).not_to_have_attribute(
         "data-version", str(first["version"]), timeout=20_000
     )
     await expect(clock).to_contain_text("then 0:00 of time bank", timeout=15_000)
-    # Three timeouts in a row forfeit the match; the clock stops.
+    # Two timeouts in a row forfeit the match; the clock stops.
     await expect(board(page)).to_have_attribute("data-phase", "match_over", timeout=60_000)
     await expect(page.locator(".status")).to_contain_text("ran out of time too often")
     await expect(clock).to_be_hidden()
@@ -61,22 +81,72 @@ async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
         doc: Document = (await http.get(f"{table.path}/record")).json()
     assert verdict(doc).ok
     await page.goto("/#/replay")
-    assert (await browser_verdict(page, doc))[0]
+    verified, said = await browser_verdict(page, doc)
+    assert verified, said
     # A timeout a moment before its deadline, every hash recomputed.
-    timed_out = find(doc, "timed_out")
-    early = datetime.fromisoformat(data(timed_out)["due_at"]) - timedelta(milliseconds=1)
-    set_data(timed_out, {**data(timed_out), "at": early.isoformat().replace("+00:00", "Z")})
+    timed_out = timeout_of(doc)
+    event = data(timed_out)
+    inner = event.get("event", event)
+    early = datetime.fromisoformat(inner["due_at"]) - timedelta(milliseconds=1)
+    inner["at"] = early.isoformat().replace("+00:00", "Z")
+    set_data(timed_out, event)
     rehash(doc)
     in_browser, said = await browser_verdict(page, doc)
     assert not in_browser, said
     assert not verdict(doc).ok
 
 
-async def test_a_match_started_with_a_clock_shows_the_players_time(pages: Pages) -> None:
+# Decisions that take the bank's time, and seats that time out and come back, over rounds.
+TIMED_PLAY = RuleOptions(
+    game_target=40, match_target=0, turn_seconds=5, bank_seconds=3, timeouts_to_forfeit=100
+)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_both_verifiers_follow_the_banks_and_timeouts_from_hand_to_hand(
+    pages: Pages, players: int
+) -> None:
+    doc: Document = msgspec.json.decode(
+        msgspec.json.encode(await play_match(1, seats=players, options=TIMED_PLAY, timeouts=0.15))
+    )
+    dealt = [entry for entry in entries(doc) if "dealt" in kinds(entry)]
+    assert len(dealt) > 1
+    assert any("timed_out" in kinds(entry) for entry in entries(doc))
+    page = await pages.open("/#/replay")
+    assert verdict(doc).ok, verdict(doc).problem
+    verified, said = await browser_verdict(page, doc)
+    assert verified, said
+    # A later hand's clock starting with a full bank for a seat that spent it before.
+    after = entries(doc)[entries(doc).index(dealt[-1]) :]
+    banks = next(entry for entry in after if "deadline_set" in kinds(entry))
+    event = data(banks)
+    inner = event.get("event", event)
+    full = TIMED_PLAY.bank_seconds * 1000
+    assert inner["banks_ms"] != [full] * len(inner["banks_ms"]), "no bank was spent"
+    inner["banks_ms"] = [full] * len(inner["banks_ms"])
+    set_data(banks, event)
+    rehash(doc)
+    assert not verdict(doc).ok
+    in_browser, said = await browser_verdict(page, doc)
+    assert not in_browser, said
+
+
+def kinds(entry: Entry) -> tuple[str, str | None]:
+    """An event's type, and a table's event's own."""
+    event = data(entry)
+    return event["type"], event.get("event", {}).get("type")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_a_match_started_with_a_clock_shows_the_players_time(
+    pages: Pages, players: int
+) -> None:
     page = await pages.open("/")
+    await page.get_by_label("Players").select_option(str(players))
     await page.get_by_label("Clock").select_option(label="30 s a move, 5 min bank")
     await page.locator("[data-start=bot]").click()
-    # The bot moves at once; then the clock runs for the person, whose bank is untouched.
+    # The bots move at once (a whole hand while the person sits out); then the clock runs for
+    # the person, whose bank is untouched.
     clock = page.locator(".clock[data-whose=me]")
     await expect(clock).to_have_text(
         re.compile(r"^Your time: 0:[0-3]\d for this turn, then 5:00 of time bank\.$")

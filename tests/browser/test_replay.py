@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from typing import Any
 
 import httpx
 import pytest
@@ -160,7 +161,7 @@ async def test_laid_off_cards_are_not_shown_back_in_the_defenders_hand(
 
 
 # Rule options the scores and the deals depend on, each set in a match of its own.
-OTHER_RULES: list[dict[str, object]] = [
+OTHER_RULES: list[dict[str, Any]] = [
     {"oklahoma": True, "game_target": 40, "match_target": 0},
     {
         "oklahoma": True,

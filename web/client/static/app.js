@@ -45,10 +45,7 @@ function lobby() {
   const clock = /** @type {HTMLSelectElement} */ (
     el("select", { id: "clock" }, clocks.map(([value, label]) => el("option", { value }, [label])))
   );
-  // The page shows one clock, a two-player table's: three and four players play without.
   players.onchange = () => {
-    clock.disabled = count() !== 2;
-    if (clock.disabled) clock.value = "";
     const start = main.querySelector("[data-start=bot]");
     if (start) start.textContent = t("lobby.vsBots", { count: count() - 1 });
     const invite = main.querySelector("[data-start=friend]");
@@ -56,7 +53,7 @@ function lobby() {
   };
   const options = () => {
     const [turn, bank] = clock.value.split(" ").map(Number);
-    const timed = clock.value && count() === 2 ? { turn_seconds: turn, bank_seconds: bank } : {};
+    const timed = clock.value ? { turn_seconds: turn, bank_seconds: bank } : {};
     return { game_target: Number(target.value) || 100, match_target: 0, ...timed };
   };
   const errors = el("div");

@@ -29,6 +29,10 @@ export class ClockCheck {
     this.deadline = null;
     /** @type {number | null} a seat whose bank its timeout emptied */
     this.emptied = null;
+    // Each seat's bank and timeouts in a row as the hand starts: a table of a larger match
+    // starts with what its seats carry from their hands before (match_check.js).
+    const full = table.options.bank_seconds * 1000;
+    this.startBanks = [full, full];
     this.timeouts = [0, 0];
     /** @type {number | null} a seat that timed out, whose default move comes next */
     this.defaulted = null;
@@ -76,6 +80,9 @@ export class ClockCheck {
     const due = e.due_at === null ? null : micros(c, e.due_at);
     if (e.kind === "join") {
       if (phase !== "cut") c.refuse("a join deadline once both seats are in");
+    } else if (this.spendsTheBank(e, due)) {
+      // At a table of a larger match a timeout spends the seat's bank at once, before its
+      // default move (which may end the round, and the table's clock with it).
     } else {
       c.expect("seat", DECIDING.includes(phase) ? turn : null);
       // The deadline is the decision's start plus the turn's time plus what is left of the bank.
@@ -88,6 +95,13 @@ export class ClockCheck {
     this.deadline = { seat: e.seat, at, due, kind: e.kind, banks: e.banks_ms };
   }
 
+  /** Whether `e` records the bank a timeout at a table of a larger match spent: nobody on
+   * the clock, between the timeout and its default move.
+   * @param {any} e @param {number | null} due */
+  spendsTheBank(e, due) {
+    return !this.table.endsGames && this.defaulted !== null && e.seat === null && due === null;
+  }
+
   /**
    * Each seat's bank: the time its decision took beyond `turn_seconds` comes out of it (to
    * the millisecond, either way: the rules name no rounding); a timeout empties it.
@@ -96,8 +110,7 @@ export class ClockCheck {
   checkBanks(c, at) {
     const banks = c.event.banks_ms;
     const previous = this.deadline?.kind === "turn" ? this.deadline : null;
-    const full = this.table.options.bank_seconds * 1000;
-    const want = previous ? [...previous.banks] : [full, full];
+    const want = [...(previous ? previous.banks : this.startBanks)];
     const seat = previous?.seat;
     if (previous && seat !== null && seat !== undefined) {
       const over = Math.max(0, at - previous.at - this.table.options.turn_seconds * 1_000_000);

@@ -65,6 +65,19 @@ function checkRounds(events) {
   let hands = 0;
   let handPoints = Array(sides).fill(0);
   let handsWon = Array(sides).fill(0);
+  // Each seat's bank and timeouts in a row, carried from its table's hand to its next.
+  const banks = Array(players).fill((created.data.options?.bank_seconds ?? 0) * 1000);
+  const timeouts = Array(players).fill(0);
+  let over = false;
+  const carry = () => {
+    for (const { seats, table } of tables) {
+      const deadline = table.clock.deadline;
+      seats.forEach((seat, tableSeat) => {
+        timeouts[seat] = table.clock.timeouts[tableSeat];
+        if (deadline?.kind === "turn") banks[seat] = deadline.banks[tableSeat];
+      });
+    }
+  };
   for (const { version, data } of rest) {
     const where = `round ${round}, version ${version}`;
     if (data.type === "round_started") {
@@ -79,14 +92,19 @@ function checkRounds(events) {
         handPoints = Array(sides).fill(0);
         handsWon = Array(sides).fill(0);
       }
+      carry();
       tables = data.tables.map((/** @type {number[]} */ seats) => {
         const table = new Table(created.data.options, false); // the round ends the game
         Object.assign(table, { phase: "deal", nextDealer: 1, game: data.game, handInGame: data.hand - 1 });
+        table.clock.startBanks = seats.map((seat) => banks[seat]);
+        table.clock.timeouts = seats.map((seat) => timeouts[seat]);
         return { seats, table };
       });
       scored = false;
     } else if (data.type === "table_event") {
       const at = tables[data.table];
+      const stopped = data.event?.type === "deadline_set" && data.event.seat === null && data.event.due_at === null;
+      if (over && at && stopped) continue; // the match is over: its tables' clocks stop
       if (!at || scored) fail(`${where}: there is no table ${show(data.table)} in play`);
       if (show(data.seats) !== show(at.seats)) fail(`${where}: TableEvent seats ${show(data.seats)} at table ${data.table}, where the round seated ${show(at.seats)}`);
       try {
@@ -135,6 +153,8 @@ function checkRounds(events) {
       c.expect("hand_points", handPoints);
       c.expect("hands_won", handsWon);
       scored = true;
+    } else if (data.type === "format_match_won" || data.type === "match_ended") {
+      over = true;
     }
   }
   return t("verified.format", { players, hands: t("verified.hands", { count: hands }), rounds: t("verified.rounds", { count: round }) });

@@ -67,8 +67,7 @@ export async function playScreen(root, matchId, key) {
   );
 
   const tick = () => {
-    // Three- and four-player matches have no clock.
-    const reading = view?.kind === "two_players" ? clockReading(view, Date.now()) : null;
+    const reading = view ? clockReading(view, Date.now()) : null;
     clock.hidden = !reading;
     clock.textContent = reading ? reading.text : "";
     clock.dataset.whose = reading ? reading.whose : "";
