@@ -45,8 +45,7 @@ SETTLEMENTS = {2: 0, 3: 3, 4: 1}
 
 async def start(page: Page, how: str, players: int, game_target: int) -> None:
     await page.get_by_label("Players").select_option(str(players))
-    clock = expect(page.get_by_label("Clock"))
-    await (clock.to_be_enabled() if players == 2 else clock.to_be_disabled())
+    await expect(page.get_by_label("Clock")).to_be_enabled()
     await page.get_by_label("Game to").fill(str(game_target))
     await page.locator(f"[data-start={how}]").click()
     await expect(board(page)).to_have_attribute("data-players", str(players))
