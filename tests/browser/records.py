@@ -233,6 +233,29 @@ def change_a_round_score(doc: Document) -> None:
     rehash(doc)
 
 
+def change_who_deals_the_second_round(doc: Document) -> None:
+    entry = [e for e in entries(doc) if e["type"] == "round_started"][1]
+    started = data(entry)
+    sides = len(data(find(doc, "round_scored"))["hand_points"])
+    set_data(entry, {**started, "dealer_side": (started["dealer_side"] + 1) % sides})
+    rehash(doc)
+
+
+def change_a_settlement(doc: Document) -> None:
+    entry = find(doc, "format_game_won")
+    won = data(entry)
+    won["settlements"][0]["points"] += 5
+    set_data(entry, won)
+    rehash(doc)
+
+
+def change_who_wins_the_match(doc: Document) -> None:
+    entry = find(doc, "format_match_won")
+    won = data(entry)
+    set_data(entry, {**won, "winner": (won["winner"] + 1) % len(won["match_scores"])})
+    rehash(doc)
+
+
 def play_a_card_not_held(doc: Document) -> None:
     """A discard of a card from the other hand at its table, every hash recomputed."""
     entry = table_events(doc, "discarded")[0]
@@ -257,6 +280,9 @@ TABLE_TAMPERS: list[Tamper] = [
     change_a_hand_score,
     change_a_round_score,
     play_a_card_not_held,
+    change_who_deals_the_second_round,
+    change_a_settlement,
+    change_who_wins_the_match,
 ]
 
 # Every tamper of a table's hand, of a round and of the stream's frame, by table size.

@@ -5,12 +5,16 @@
 // and hand numbers, a target no hand reaches); the seats of every table are those its round
 // seated; a round is scored only once every table's hand is over, and its points, net,
 // winner, hand points and hands won are recomputed from the hands' results, by the rules
-// version the match recorded (docs/rules.md, "Rules versions"). Who deals and sits out each
-// round, the games' settlements and the match's end are left to `gin verify`.
+// version the match recorded (docs/rules.md, "Rules versions"). Who deals, plays whom and sits
+// out each round follows from the cut and the rounds' winners (formats.js); each game won is
+// settled between every two sides, and the match won where the rules say. How a match ends
+// other than by play (a resignation, a forfeit, an operator's verdict) is left to `gin verify`.
 
 import { Checking, eventName, fail, show } from "./discrepancy.js";
 import { t } from "./i18n.js";
+import { FORMATS } from "./formats.js";
 import { Table } from "./play_check.js";
+import { gameWinner, matchWinner, settleGame } from "./rules.js";
 
 /**
  * Every event of the match stream checked; the verdict's line.
@@ -46,27 +50,40 @@ function checkOneTable(events) {
 const UNVERSIONED = 1;
 const RULES_VERSIONS = [1, 2];
 
+// The steps of a match between its rounds' play, each only where the rules give it.
+const ROUND_STEPS = ["round_started", "format_game_won", "format_match_won"];
+
 /**
  * @param {{ version: number, data: any }[]} events the match stream's events, parsed
  * @returns {string} the verdict's line
  */
 function checkRounds(events) {
   const [created, ...rest] = events;
-  const players = created.data.players;
+  const { players, options } = created.data;
   const rulesVersion = created.data.rules_version ?? UNVERSIONED;
   if (!RULES_VERSIONS.includes(rulesVersion)) fail(`match stream version ${created.version}: rules version ${show(rulesVersion)} is not one of ${show(RULES_VERSIONS)}`);
-  const sides = players === 4 ? 2 : players;
-  const sideOf = (/** @type {number} */ seat) => (players === 4 ? seat % 2 : seat);
+  const format = FORMATS[players];
+  if (!format) fail(`match stream version ${created.version}: a match of ${show(players)} players`);
+  const { sides, sideOf } = format;
   /** @type {{ seats: number[], table: Table }[]} */
   let tables = [];
   let round = 0;
   let game = 1;
+  let hand = 0;
   let scored = true;
   let hands = 0;
   let handPoints = Array(sides).fill(0);
   let handsWon = Array(sides).fill(0);
+  const matchScores = Array(sides).fill(0);
+  const gamesWon = Array(sides).fill(0);
+  /** @type {number | null} who deals the next round: the cut's dealer's side, then the rules' */
+  let dealerSide = null;
+  /** @type {number | null} */
+  let champion = null;
+  /** @type {string | null} the step the rules give next, between rounds */
+  let due = null;
   // Each seat's bank and timeouts in a row, carried from its table's hand to its next.
-  const banks = Array(players).fill((created.data.options?.bank_seconds ?? 0) * 1000);
+  const banks = Array(players).fill((options?.bank_seconds ?? 0) * 1000);
   const timeouts = Array(players).fill(0);
   let over = false;
   const carry = () => {
@@ -80,22 +97,27 @@ function checkRounds(events) {
   };
   for (const { version, data } of rest) {
     const where = `round ${round}, version ${version}`;
-    if (data.type === "round_started") {
-      if (!scored) fail(`${where}: round ${data.round} starts before round ${round} is scored`);
-      const seated = data.tables.flat();
-      if (new Set(seated).size !== seated.length || seated.some((/** @type {number} */ seat) => !(seat >= 0 && seat < players))) {
-        fail(`${where}: RoundStarted seats ${show(data.tables)}, not two different seats of the match at each table`);
-      }
-      round = data.round;
-      if (data.game !== game) {
-        game = data.game;
-        handPoints = Array(sides).fill(0);
-        handsWon = Array(sides).fill(0);
-      }
+    const c = new Checking(data, where);
+    if (ROUND_STEPS.includes(data.type) && data.type !== due) {
+      c.fail(`the record has ${c.name} where the rules give ${due ? eventName(due) : "the round's play"}`);
+    }
+    if (data.type === "seats_cut") {
+      if (dealerSide !== null) c.fail("the seats are cut twice");
+      dealerSide = sideOf(data.dealer);
+      due = "round_started";
+    } else if (data.type === "round_started") {
+      // Who deals, plays whom and sits out, by the format's rules; the game's next hand.
+      const dealer = /** @type {number} */ (dealerSide);
+      round += 1;
+      hand += 1;
+      for (const [field, want] of Object.entries({ round, game, hand, dealer_side: dealer })) c.expect(field, want);
+      c.expect("tables", format.roundTables(dealer, round));
+      c.expect("sitting_out", format.sittingOut(dealer));
+      due = null;
       carry();
       tables = data.tables.map((/** @type {number[]} */ seats) => {
-        const table = new Table(created.data.options, false); // the round ends the game
-        Object.assign(table, { phase: "deal", nextDealer: 1, game: data.game, handInGame: data.hand - 1 });
+        const table = new Table(options, false); // the round ends the game
+        Object.assign(table, { phase: "deal", nextDealer: 1, game, handInGame: hand - 1 });
         table.clock.startBanks = seats.map((seat) => banks[seat]);
         table.clock.timeouts = seats.map((seat) => timeouts[seat]);
         return { seats, table };
@@ -115,7 +137,6 @@ function checkRounds(events) {
       }
       if (data.event?.type === "scored" || data.event?.type === "hand_drawn") hands++;
     } else if (data.type === "round_scored") {
-      const c = new Checking(data, where);
       if (scored || tables.some(({ table }) => table.phase !== "deal" || table.hands !== 1)) c.fail("the round is scored before every table's hand is over");
       const points = Array(sides).fill(0);
       /** @type {number | null} */
@@ -149,13 +170,40 @@ function checkRounds(events) {
       if (ahead !== null) {
         handPoints[ahead] += net;
         handsWon[ahead] += 1;
+        // After a round nobody won the same side deals again.
+        const seated = tables.map(({ seats }) => seats);
+        dealerSide = format.nextDealerSide(/** @type {number} */ (dealerSide), seated, ahead, options.next_dealer);
       }
       c.expect("hand_points", handPoints);
       c.expect("hands_won", handsWon);
       scored = true;
-    } else if (data.type === "format_match_won" || data.type === "match_ended") {
+      due = gameWinner(options, handPoints) === null ? "round_started" : "format_game_won";
+    } else if (data.type === "format_game_won") {
+      // Every two sides settle the game; the match may be won.
+      const winner = /** @type {number} */ (gameWinner(options, handPoints));
+      const settlements = settleGame(options, winner, handPoints, handsWon);
+      for (const settled of settlements) if (settled.scored_by !== null) matchScores[settled.scored_by] += settled.points;
+      gamesWon[winner] += 1;
+      const lineBonuses = handsWon.map((won) => won * options.line_bonus);
+      const want = { game, winner, hand_points: handPoints, hands_won: handsWon, game_bonus: options.game_bonus, line_bonuses: lineBonuses, settlements, match_scores: matchScores };
+      for (const [field, value] of Object.entries(want)) c.expect(field, value);
+      game += 1;
+      hand = 0;
+      handPoints = Array(sides).fill(0);
+      handsWon = Array(sides).fill(0);
+      champion = matchWinner(options, matchScores, winner);
+      due = champion === null ? "round_started" : "format_match_won";
+    } else if (data.type === "format_match_won") {
+      for (const [field, want] of Object.entries({ winner: champion, match_scores: matchScores, games_won: gamesWon })) c.expect(field, want);
       over = true;
+      due = null;
+    } else if (data.type === "match_ended") {
+      over = true;
+      due = null;
     }
+  }
+  if (due === "format_game_won" || due === "format_match_won") {
+    fail(`the record ends at version ${events.at(-1)?.version}, where the rules go on with ${eventName(due)}`);
   }
   return t("verified.format", { players, hands: t("verified.hands", { count: hands }), rounds: t("verified.rounds", { count: round }) });
 }

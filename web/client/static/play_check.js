@@ -8,7 +8,7 @@
 import { deadwoodOf } from "./cards.js";
 import { ClockCheck } from "./clock_check.js";
 import { Checking, show } from "./discrepancy.js";
-import { allMeld, fits, gameScore, handScore, handTerms, inOrder, isMeld, leastAfterLayoffs, leastDeadwood, sameCards } from "./rules.js";
+import { allMeld, fits, gameScore, gameWinner, handScore, handTerms, inOrder, isMeld, leastAfterLayoffs, leastDeadwood, matchWinner, sameCards } from "./rules.js";
 
 /** @typedef {import("./rules.js").Options} Options */
 /** @typedef {"cut" | "choose" | "deal" | "offer" | "draw" | "act" | "layoff" | "score" | "wall" | "game_over" | "match_over" | "over"} Phase */
@@ -285,7 +285,7 @@ export class Table {
   gameOver(c) {
     c.only("game_won");
     const { options, handPoints, handsWon, matchScores } = this;
-    const winner = handPoints[0] >= options.game_target ? 0 : 1;
+    const winner = gameWinner(options, handPoints) ?? 1;
     c.expect("game", this.game);
     c.expect("winner", winner);
     c.expect("hand_points", handPoints);
@@ -295,12 +295,7 @@ export class Table {
     if (scored.scored_by !== null) matchScores[scored.scored_by] += scored.points;
     c.expect("match_scores", matchScores);
     this.gamesWon[winner] += 1;
-    const ahead = matchScores[0] > matchScores[1] ? 0 : 1;
-    if (options.match_target === 0) {
-      this.matchWinner = matchScores[0] === matchScores[1] ? winner : ahead;
-    } else if (matchScores.some((score) => score >= options.match_target)) {
-      this.matchWinner = ahead;
-    }
+    this.matchWinner = matchWinner(options, matchScores, winner);
     if (this.matchWinner !== null) {
       this.phase = "match_over";
       return;

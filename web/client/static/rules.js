@@ -140,15 +140,58 @@ export function handScore(options, hand) {
 }
 
 /**
- * A game's bonuses, totals and what is scored into the match (docs/rules.md, "A game").
+ * A game's settlement between every two sides (docs/rules.md, "A game", and "Three and four
+ * players"): each side's total is its hand points and a line bonus per hand (or round) won;
+ * the game's winner adds the game bonus, and the shutout bonus against a side that won
+ * nothing; the higher total scores the difference.
+ * @param {Options} options @param {number} winner @param {number[]} handPoints @param {number[]} handsWon
+ */
+export function settleGame(options, winner, handPoints, handsWon) {
+  const settlements = [];
+  for (let first = 0; first < handPoints.length; first++) {
+    for (let second = first + 1; second < handPoints.length; second++) {
+      const sides = [first, second];
+      const totals = sides.map((side) => handPoints[side] + handsWon[side] * options.line_bonus);
+      const at = sides.indexOf(winner);
+      const shutout = at >= 0 && handsWon[sides[1 - at]] === 0 ? options.shutout_bonus : 0;
+      if (at >= 0) totals[at] += options.game_bonus + shutout;
+      const difference = totals[0] - totals[1];
+      const scoredBy = difference > 0 ? first : difference < 0 ? second : null;
+      settlements.push({ sides, totals, shutout_bonus: shutout, scored_by: scoredBy, points: Math.abs(difference) });
+    }
+  }
+  return settlements;
+}
+
+/**
+ * A two-player game's bonuses, totals and what is scored into the match: its one settlement.
  * @param {Options} options @param {number} winner @param {number[]} handPoints @param {number[]} handsWon
  */
 export function gameScore(options, winner, handPoints, handsWon) {
+  const [{ totals, shutout_bonus, scored_by, points }] = settleGame(options, winner, handPoints, handsWon);
   const lineBonuses = handsWon.map((won) => won * options.line_bonus);
-  const shutoutBonus = handsWon[1 - winner] === 0 ? options.shutout_bonus : 0;
-  const totals = [0, 1].map((seat) => handPoints[seat] + lineBonuses[seat] + (seat === winner ? options.game_bonus + shutoutBonus : 0));
-  const scoredBy = totals[0] === totals[1] ? null : totals[0] > totals[1] ? 0 : 1;
-  return { game_bonus: options.game_bonus, line_bonuses: lineBonuses, shutout_bonus: shutoutBonus, totals, scored_by: scoredBy, points: Math.abs(totals[0] - totals[1]) };
+  return { game_bonus: options.game_bonus, line_bonuses: lineBonuses, shutout_bonus, totals, scored_by, points };
+}
+
+/** The side whose hand points reached the game target, if any. @param {Options} options @param {number[]} handPoints */
+export const gameWinner = (options, handPoints) => {
+  const side = handPoints.findIndex((points) => points >= options.game_target);
+  return side < 0 ? null : side;
+};
+
+/**
+ * The match's winner once a game is won: the side with the highest match score once it
+ * reaches the target (a target of 0: after one game); equal highest go to the game's winner
+ * if among them, else to the lowest side.
+ * @param {Options} options @param {number[]} matchScores @param {number} winner the game's
+ * @returns {number | null}
+ */
+export function matchWinner(options, matchScores, winner) {
+  let best = 0;
+  matchScores.forEach((score, side) => {
+    if (score > matchScores[best] || (score === matchScores[best] && side === winner)) best = side;
+  });
+  return options.match_target === 0 || matchScores[best] >= options.match_target ? best : null;
 }
 
 /**

@@ -1,0 +1,35 @@
+// What sets three and four players apart (docs/rules.md, "Three and four players"), as the
+// server's format table has it: who is on each side, who plays whom and who sits out each
+// round, and who deals the round after one somebody won (after a round nobody won, the same
+// side deals again).
+
+/**
+ * @typedef {object} Format
+ * @property {number} sides
+ * @property {(seat: number) => number} sideOf
+ * @property {(dealerSide: number, round: number) => number[][]} roundTables each table's two
+ *   seats: [dealt to first, plays the dealer's part]
+ * @property {(dealerSide: number) => number | null} sittingOut
+ * @property {(dealerSide: number, tables: number[][], winner: number, nextDealer: string) => number} nextDealerSide
+ */
+
+/** @type {Record<number, Format>} */
+export const FORMATS = {
+  // The dealer sits the hand out and deals it to the other two; the loser of a hand deals next.
+  3: {
+    sides: 3,
+    sideOf: (seat) => seat,
+    roundTables: (dealer) => [[(dealer + 1) % 3, (dealer + 2) % 3]],
+    sittingOut: (dealer) => dealer,
+    nextDealerSide: (_, tables, winner) => tables[0].find((seat) => seat !== winner) ?? winner,
+  },
+  // Partners sit opposite; opponents switch every round; the dealing team's members deal at
+  // both tables; the team that won the round deals next, or the teams alternate.
+  4: {
+    sides: 2,
+    sideOf: (seat) => seat % 2,
+    roundTables: (dealer, round) => (round % 2 === 1 ? [[0, 1], [2, 3]] : [[0, 3], [2, 1]]).map(([a, b]) => (a % 2 === dealer ? [b, a] : [a, b])),
+    sittingOut: () => null,
+    nextDealerSide: (dealer, _, winner, nextDealer) => (nextDealer === "alternate" ? 1 - dealer : winner),
+  },
+};
