@@ -1,10 +1,11 @@
 """The page shows a clocked match's turn clock, counting down for whichever seat is to move,
 in words; when a seat lets its time run out, the page follows the server's default move and
 the emptied time bank, and shows the match forfeited on time. Both verifiers check the
-timeouts of its record."""
+timeouts and the forfeit of its record."""
 
 from __future__ import annotations
 
+import copy
 import re
 from datetime import datetime, timedelta
 
@@ -83,6 +84,16 @@ async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
     await page.goto("/#/replay")
     verified, said = await browser_verdict(page, doc)
     assert verified, said
+    # The forfeit won by another side, every hash recomputed.
+    wrong = copy.deepcopy(doc)
+    ended = next(entry for entry in entries(wrong) if entry["type"] == "match_ended")
+    event = data(ended)
+    assert event["reason"] == "forfeited_on_time"
+    set_data(ended, {**event, "winner": (event["winner"] + 1) % len(event["match_scores"])})
+    rehash(wrong)
+    in_browser, said = await browser_verdict(page, wrong)
+    assert not in_browser, said
+    assert not verdict(wrong).ok
     # A timeout a moment before its deadline, every hash recomputed.
     timed_out = timeout_of(doc)
     event = data(timed_out)

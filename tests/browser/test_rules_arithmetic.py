@@ -1,8 +1,8 @@
 """The page's verifier does a game's and a round's arithmetic by its own code
 (``web/client/static/rules.js``, ``formats.js``): on many random cases, small numbers so that
 ties are common, it gives what the domain gives: who wins a game, its settlement between every
-two sides, who wins the match, and at three and four seats who plays whom, who sits out and who
-deals next."""
+two sides, who wins the match, and at three and four seats who plays whom, who sits out, who
+deals next and who wins a match a seat gives up."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ async (cases) => {
       tables,
       sitting_out: format.sittingOut(dealer),
       next_dealer: format.nextDealerSide(dealer, tables, c.roundWinner, options.next_dealer),
+      conceded_to: format.concededTo(c.seat, matchScores, handPoints),
     };
   });
 }
@@ -64,6 +65,7 @@ def a_case(rng: random.Random) -> dict[str, Any]:
         "dealer": dealer,
         "round": round_number,
         "roundWinner": FORMATS[players].side_by_seat[seat],
+        "seat": rng.randrange(players),
     }
 
 
@@ -77,6 +79,8 @@ def in_the_domain(case: dict[str, Any]) -> dict[str, Any]:
         options=options,
         dealer_side=dealer,
         table_seats=tuple((a, b) for a, b in tables),
+        match_scores=tuple(case["matchScores"]),
+        hand_points=tuple(case["handPoints"]),
     )
     return {
         "game_winner": game_winner(case["handPoints"], options),
@@ -87,6 +91,7 @@ def in_the_domain(case: dict[str, Any]) -> dict[str, Any]:
         "tables": tables,
         "sitting_out": format_.sitting_out(dealer),
         "next_dealer": format_.next_dealer_side(state, case["roundWinner"]),
+        "conceded_to": format_.conceded_to(state, case["seat"]),
     }
 
 

@@ -7,8 +7,8 @@
 // winner, hand points and hands won are recomputed from the hands' results, by the rules
 // version the match recorded (docs/rules.md, "Rules versions"). Who deals, plays whom and sits
 // out each round follows from the cut and the rounds' winners (formats.js); each game won is
-// settled between every two sides, and the match won where the rules say. How a match ends
-// other than by play (a resignation, a forfeit, an operator's verdict) is left to `gin verify`.
+// settled between every two sides, and the match won where the rules say; a match ended
+// other than by play goes to the side the rules name, the scores standing.
 
 import { Checking, eventName, fail, show } from "./discrepancy.js";
 import { t } from "./i18n.js";
@@ -49,6 +49,31 @@ function checkOneTable(events) {
 // What a record without a rules version was played by, and the versions this page knows.
 const UNVERSIONED = 1;
 const RULES_VERSIONS = [1, 2];
+
+/**
+ * A match ended other than by play (docs/rules.md, "Resigning, clocks and forfeits"): a seat
+ * that resigns or forfeits concedes it to the side the format names, an award goes to the
+ * seat's side, nobody wins a voided or abandoned match; the scores stand. A forfeit on time
+ * comes only at the seat's `timeouts_to_forfeit`-th timeout in a row.
+ * @param {Checking} c @param {import("./formats.js").Format} format @param {boolean} forfeits
+ * @param {{ matchScores: number[], gamesWon: number[], handPoints: number[] }} scores
+ */
+function checkEnding(c, format, forfeits, { matchScores, gamesWon, handPoints }) {
+  const { reason, seat } = c.event;
+  const conceded = () => format.concededTo(seat, matchScores, handPoints);
+  /** @type {Record<string, () => number | null>} */
+  const winners = {
+    resigned: conceded, forfeited_on_time: conceded, forfeited: conceded, awarded: () => format.sideOf(seat),
+    voided: () => null, abandoned: () => null,
+    // A no-show forfeits in an operator's match, and cancels a casual one.
+    no_show: () => (c.event.winner === null ? null : conceded()),
+  };
+  if (!Object.hasOwn(winners, reason)) c.refuse(`${show(reason)} is no reason a match ends`);
+  if (reason === "forfeited_on_time" && !forfeits) c.refuse("nothing made it end forfeited_on_time");
+  c.expect("winner", winners[reason]());
+  c.expect("match_scores", matchScores);
+  c.expect("games_won", gamesWon);
+}
 
 // The steps of a match between its rounds' play, each only where the rules give it.
 const ROUND_STEPS = ["round_started", "format_game_won", "format_match_won"];
@@ -198,6 +223,8 @@ function checkRounds(events) {
       over = true;
       due = null;
     } else if (data.type === "match_ended") {
+      const forfeits = tables.some(({ seats, table }) => table.clock.forfeits && seats.includes(data.seat));
+      checkEnding(c, format, forfeits, { matchScores, gamesWon, handPoints });
       over = true;
       due = null;
     }
