@@ -102,7 +102,7 @@ export async function playScreen(root, matchId, key) {
     const round = at.last_round?.round ?? 0;
     // Each round ends one hand at every table, and no hand of a round ends before the round
     // ahead of it is scored: round r's hands come after those of the rounds before it.
-    const tables = at.players === 4 ? 2 : 1;
+    const tables = Math.max(1, at.tables.length);
     ended = summary.rounds.length >= round && round > 0 ? summary.hands.slice((round - 1) * tables, round * tables) : [];
     render();
   };

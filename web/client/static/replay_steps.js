@@ -6,6 +6,7 @@
 
 import { bestArrangement, cardLabel, sortCards } from "./cards.js";
 import { cardRow, el } from "./dom.js";
+import { FORMATS } from "./formats.js";
 import { t } from "./i18n.js";
 
 /**
@@ -40,7 +41,10 @@ import { t } from "./i18n.js";
 const seatName = (seat) => t("seat.number", { seat });
 
 /** @param {number} players @param {number} side */
-const sideName = (players, side) => (players === 4 ? t("replay.team", { team: side, a: side, b: side + 2 }) : seatName(side));
+const sideName = (players, side) => {
+  const team = FORMATS[players]?.teams?.[side];
+  return team ? t("replay.team", { team: side, a: team[0], b: team[1] }) : seatName(side);
+};
 
 /**
  * @param {{ version: number, event: any }[]} entries the match stream's events, in order
@@ -53,7 +57,7 @@ export function steps(entries) {
   const found = [];
   for (const { version, event: e } of entries) {
     const next = { ...match };
-    const sides = () => Array(next.players === 4 ? 2 : next.players).fill(0);
+    const sides = () => Array(FORMATS[next.players]?.sides ?? next.players).fill(0);
     let jump = null;
     let said = e.type;
     /** The event of one table's hand. @param {number} index @param {any} event */
