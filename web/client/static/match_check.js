@@ -11,8 +11,8 @@
 // other than by play goes to the side the rules name, the scores standing.
 
 import { Checking, eventName, fail, show } from "./discrepancy.js";
-import { t } from "./i18n.js";
 import { FORMATS } from "./formats.js";
+import { t } from "./i18n.js";
 import { Table } from "./play_check.js";
 import { gameWinner, matchWinner, settleGame } from "./rules.js";
 
