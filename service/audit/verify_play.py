@@ -138,8 +138,7 @@ def _decided_group(
 
 
 def _made_by(event: Event, following: Event | None) -> Event:
-    """The event whose command made ``event``: a seat back from a timeout is back by the move
-    recorded after it."""
+    """The event whose command made ``event``: a seat's return, the seat's move after it."""
     return following if isinstance(event, SeatReturned) and following is not None else event
 
 
@@ -162,6 +161,8 @@ def decided_as_recorded(
             produced = decide(state, command)
         except DomainError as error:
             problems.append(f"version {version}: {named} breaks the rules: {error}")
+            continue
+        if not produced:  # a decision of nothing accounts for no recorded event
             continue
         recorded = events[index : index + len(produced)]
         difference = first_difference(recorded, produced, version - 1)
@@ -359,8 +360,7 @@ def _table_clock_or_ending(
 
 
 def _in_play(state: TablesState, event: TableEvent) -> bool:
-    """Whether the event's table is in play: a recorded table number is only a number
-    (negative, or past the tables, no command can give it)."""
+    """Whether the event's table is in play (a recorded table number may be any number)."""
     return 0 <= event.table < len(state.tables)
 
 

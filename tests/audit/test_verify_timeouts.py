@@ -1,13 +1,19 @@
 """``gin verify`` on clocked matches of every size in which seats spend their banks, time out
-and come back (``seat_returned``, made by the seat's own next move), over several hands."""
+and come back (``seat_returned``, made by the seat's own next move), over several hands; and
+on such a record with a clock restart that decides nothing, which it answers."""
 
 from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from domain import RuleOptions
 from tests.audit.service_play import played_match
-from tests.audit.tampering import Document, data, document, entries, verdict
+from tests.audit.tampering import Document, data, document, entries, rehash, verdict
 
 TIMED_PLAY = RuleOptions(
     game_target=40, match_target=0, turn_seconds=5, bank_seconds=3, timeouts_to_forfeit=100
@@ -27,3 +33,30 @@ def timed(request: pytest.FixtureRequest) -> Document:
 def test_a_match_whose_seats_time_out_and_come_back_verifies(timed: Document) -> None:
     assert any(returned(entry) for entry in entries(timed))
     assert verdict(timed).ok, verdict(timed).problem
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_stamp_that_decides_nothing_is_no_event_of_the_record(
+    players: int, tmp_path: Path
+) -> None:
+    """A table's deadline replaced by a copy of the match's, every hash recomputed: a restart
+    of the clocks that changes nothing accounts for no recorded event, so ``gin verify`` names
+    the event, where it once went round the same event for ever."""
+    timed = document(played_match(1, seats=players, options=TIMED_PLAY, timeouts=0.15))
+    events = entries(timed)
+    at = next(
+        index
+        for index, entry in enumerate(events)
+        if data(entry)["type"] == "table_event" and data(entry)["event"]["type"] == "deadline_set"
+    )
+    match_deadline = next(entry for entry in events[at:] if data(entry)["type"] == "deadline_set")
+    events[at] = {**match_deadline, "version": events[at]["version"]}
+    rehash(timed)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(timed))
+    gin = Path(sys.executable).with_name("gin")
+    ran = subprocess.run(
+        [gin, "verify", str(path)], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "no move of a player or the server gives DeadlineSet" in ran.stdout + ran.stderr
