@@ -37,6 +37,12 @@ from service.store.match_streams import MatchStreams
 
 SHORT_MATCH = RuleOptions(game_target=30, match_target=500)
 ONE_GAME = RuleOptions(game_target=40, match_target=0)  # a few rounds at three and four seats
+# On a turn clock: decisions that take the bank's time, and seats that let a share of their
+# deadlines pass and come back, over several hands.
+TIMED_PLAY = RuleOptions(
+    game_target=40, match_target=0, turn_seconds=5, bank_seconds=3, timeouts_to_forfeit=100
+)
+TIMED_OUT = 0.15
 ENTROPY = ("alice", "")
 START = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -44,6 +44,12 @@ def data(entry: Entry) -> Document:
     return msgspec.json.decode(entry["data"])  # type: ignore[no-any-return]
 
 
+def kinds(entry: Entry) -> tuple[str, str | None]:
+    """An event's type, and a table's event's own."""
+    event = data(entry)
+    return event["type"], event.get("event", {}).get("type")
+
+
 def set_data(entry: Entry, value: Document) -> None:
     entry["data"] = msgspec.json.encode(value).decode()
 

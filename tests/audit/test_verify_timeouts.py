@@ -11,27 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from domain import RuleOptions
-from tests.audit.service_play import played_match
-from tests.audit.tampering import Document, data, document, entries, rehash, verdict
-
-TIMED_PLAY = RuleOptions(
-    game_target=40, match_target=0, turn_seconds=5, bank_seconds=3, timeouts_to_forfeit=100
-)
-
-
-def returned(entry: dict[str, object]) -> bool:
-    event = data(entry)
-    return "seat_returned" in (event["type"], event.get("event", {}).get("type"))
+from tests.audit.service_play import TIMED_OUT, TIMED_PLAY, played_match
+from tests.audit.tampering import Document, document, entries, kinds, rehash, verdict
 
 
 @pytest.fixture(scope="module", params=[2, 3, 4])
 def timed(request: pytest.FixtureRequest) -> Document:
-    return document(played_match(1, seats=request.param, options=TIMED_PLAY, timeouts=0.15))
+    return document(played_match(1, seats=request.param, options=TIMED_PLAY, timeouts=TIMED_OUT))
 
 
 def test_a_match_whose_seats_time_out_and_come_back_verifies(timed: Document) -> None:
-    assert any(returned(entry) for entry in entries(timed))
+    assert any("seat_returned" in kinds(entry) for entry in entries(timed))
     assert verdict(timed).ok, verdict(timed).problem
 
 
@@ -42,14 +32,11 @@ def test_a_stamp_that_decides_nothing_is_no_event_of_the_record(
     """A table's deadline replaced by a copy of the match's, every hash recomputed: a restart
     of the clocks that changes nothing accounts for no recorded event, so ``gin verify`` names
     the event, where it once went round the same event for ever."""
-    timed = document(played_match(1, seats=players, options=TIMED_PLAY, timeouts=0.15))
+    timed = document(played_match(1, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
     events = entries(timed)
-    at = next(
-        index
-        for index, entry in enumerate(events)
-        if data(entry)["type"] == "table_event" and data(entry)["event"]["type"] == "deadline_set"
-    )
-    match_deadline = next(entry for entry in events[at:] if data(entry)["type"] == "deadline_set")
+    table_deadline = ("table_event", "deadline_set")
+    at = next(index for index, entry in enumerate(events) if kinds(entry) == table_deadline)
+    match_deadline = next(entry for entry in events[at:] if kinds(entry)[0] == "deadline_set")
     events[at] = {**match_deadline, "version": events[at]["version"]}
     rehash(timed)
     path = tmp_path / "record.json"

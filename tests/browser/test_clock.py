@@ -10,15 +10,23 @@ import re
 from datetime import datetime, timedelta
 
 import httpx
-import msgspec
 import pytest
 from playwright.async_api import expect
 
 from bench.servers import Server
-from domain import RuleOptions
 from tests.api.players import create_table
-from tests.audit.service_play import play_match
-from tests.audit.tampering import Document, Entry, data, entries, rehash, set_data, verdict
+from tests.audit.service_play import TIMED_OUT, TIMED_PLAY, play_match
+from tests.audit.tampering import (
+    Document,
+    Entry,
+    data,
+    document,
+    entries,
+    kinds,
+    rehash,
+    set_data,
+    verdict,
+)
 from tests.browser.conftest import Pages
 from tests.browser.table import board
 from tests.browser.test_replay import browser_verdict
@@ -107,19 +115,11 @@ async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
     assert not verdict(doc).ok
 
 
-# Decisions that take the bank's time, and seats that time out and come back, over rounds.
-TIMED_PLAY = RuleOptions(
-    game_target=40, match_target=0, turn_seconds=5, bank_seconds=3, timeouts_to_forfeit=100
-)
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 async def test_both_verifiers_follow_the_banks_and_timeouts_from_hand_to_hand(
     pages: Pages, players: int
 ) -> None:
-    doc: Document = msgspec.json.decode(
-        msgspec.json.encode(await play_match(1, seats=players, options=TIMED_PLAY, timeouts=0.15))
-    )
+    doc = document(await play_match(1, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
     dealt = [entry for entry in entries(doc) if "dealt" in kinds(entry)]
     assert len(dealt) > 1
     assert any("timed_out" in kinds(entry) for entry in entries(doc))
@@ -140,12 +140,6 @@ async def test_both_verifiers_follow_the_banks_and_timeouts_from_hand_to_hand(
     assert not verdict(doc).ok
     in_browser, said = await browser_verdict(page, doc)
     assert not in_browser, said
-
-
-def kinds(entry: Entry) -> tuple[str, str | None]:
-    """An event's type, and a table's event's own."""
-    event = data(entry)
-    return event["type"], event.get("event", {}).get("type")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
