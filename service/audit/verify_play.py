@@ -18,75 +18,44 @@ from typing import TypeVar
 import msgspec
 
 from domain import (
-    BigGin,
-    CardsCut,
-    ChooseDealer,
     Command,
-    Cut,
-    Deal,
-    DealerChosen,
     Dealt,
-    Discard,
-    Discarded,
-    DrawFromDiscard,
-    DrawFromStock,
-    Drew,
     Event,
-    FinishLayoff,
     GameWon,
     HandDrawn,
-    HandState,
-    Knock,
-    Knocked,
-    LaidOff,
-    LayOff,
-    MatchCreated,
     MatchState,
     MatchWon,
-    PassUpcard,
     Phase,
     Scored,
-    StartMatch,
-    TakeUpcard,
-    UpcardPassed,
     decide,
     evolve,
     new_match,
 )
-from domain.commands import (
-    Abandon,
-    Adjudicate,
-    AwaitJoin,
-    NoShow,
-    Resign,
-    SeatCommand,
-    StampTime,
-    TimeOut,
-)
-from domain.endings import VERDICT_OF
 from domain.errors import DomainError
-from domain.events import DeadlineSet, MatchEnded, SeatJoined, SeatReturned, TimedOut
+from domain.events import MatchEnded, SeatJoined
+from domain.match_rules import TWO_SEATS, rules_for
 from domain.tables import (
-    CutSeats,
-    DealTable,
     FormatCommand,
     FormatEvent,
     FormatGameWon,
-    FormatMatchCreated,
     FormatMatchWon,
     RoundScored,
-    SeatsCut,
-    StartFormatMatch,
     TableEvent,
     TablesState,
     decide_tables,
     fold_tables,
 )
-from domain.tables.commands import StampClocks
+from service.audit.clock_steps import ClockSteps
 from service.audit.event_diff import Discrepancy, first_difference, name
 from service.audit.hand_text import game_ending, hand_ending, match_ended, match_ending, seat
+from service.audit.implied_commands import (
+    implied_commands,
+    in_play,
+    made_by,
+    table_clock_or_ending,
+    table_commands,
+)
 from service.audit.verify_seeds import SeedBook
-from service.fairness.seeds import CUT_LINK, deal_link
 
 Report = Callable[[str], None]
 S = TypeVar("S")
@@ -98,17 +67,19 @@ def check_play(events: Sequence[tuple[int, Event]], seeds: SeedBook, report: Rep
     """The state the record's events lead to, each one checked; ``report`` hears of every
     hand, game and match as it ends."""
     state = new_match()
+    clock = ClockSteps(TWO_SEATS)
     index = 0
     while index < len(events):
         version, event = events[index]
+        where = _where(state, event)
+        stamp = clock.before(state, events, index, where)
         if isinstance(event, SeatJoined):
             # No player's move: the service records an invite taken, before the cut waits on it.
             _check_join(state, version, event)
-            state = evolve(state, event)
-            index += 1
-            continue
-        where = _where(state, event)
-        produced = _decided_group(state, events, index, seeds, where)
+            produced: list[Event] = [event]
+        else:
+            produced = _decided_group(state, events, index, seeds, where, stamp)
+        clock.decided(produced)
         dealer = state.dealer
         for event in produced:
             state = evolve(state, event)
@@ -130,16 +101,14 @@ def _decided_group(
     index: int,
     seeds: SeedBook,
     where: str,
+    stamp: Command | None,
 ) -> list[Event]:
+    """The group of events from ``events[index]`` a command decides: ``stamp`` when it is the
+    clock's step due, else the one the event implies."""
     event = events[index][1]
     following = events[index + 1][1] if index + 1 < len(events) else None
-    commands = implied_commands(state, _made_by(event, following), seeds)
+    commands = [stamp] if stamp else implied_commands(state, made_by(event, following), seeds)
     return decided_as_recorded(decide, state, commands, events, index, where, name(event))
-
-
-def _made_by(event: Event, following: Event | None) -> Event:
-    """The event whose command made ``event``: a seat's return, the seat's move after it."""
-    return following if isinstance(event, SeatReturned) and following is not None else event
 
 
 def decided_as_recorded(
@@ -151,11 +120,13 @@ def decided_as_recorded(
     where: str,
     named: str,
 ) -> list[E]:
-    """The events the first of ``commands`` whose decision on ``state`` gives exactly the
-    recorded events from ``events[index]`` on; else the first problem found (``where``
-    before it, ``named`` the recorded event)."""
+    """The most events one of ``commands`` decides on ``state`` that are exactly the recorded
+    events from ``events[index]`` on (the defender's finish that lays off two cards, rather
+    than a layoff of the first, since the clock is stamped after each decision); else the
+    first problem found (``where`` before it, ``named`` the recorded event)."""
     version = events[index][0]
     problems: list[str] = []
+    found: list[E] = []
     for command in commands:
         try:
             produced = decide(state, command)
@@ -167,77 +138,14 @@ def decided_as_recorded(
         recorded = events[index : index + len(produced)]
         difference = first_difference(recorded, produced, version - 1)
         if difference is None:
-            return produced
-        problems.append(difference)
+            found = max(found, produced, key=len)
+        else:
+            problems.append(difference)
+    if found:
+        return found
     if not problems:
         problems.append(f"version {version}: no move of a player or the server gives {named}")
     raise Discrepancy(where + problems[0])
-
-
-def implied_commands(state: HandState, event: Event, seeds: SeedBook) -> list[Command]:
-    """The commands that could have made ``event`` (a layoff may be the player's own, or one
-    of those the service makes when the defender finishes)."""
-    if isinstance(event, MatchCreated):
-        return [StartMatch(options=event.options)]
-    if isinstance(event, CardsCut):
-        return [Cut(seed=seeds.seed_for(CUT_LINK))]
-    if isinstance(event, DealerChosen):
-        return [ChooseDealer(seat=event.seat, dealer=event.dealer)]
-    if isinstance(event, Dealt):
-        return [Deal(seed=seeds.seed_for(deal_link(state.deals + 1)))]
-    if isinstance(event, UpcardPassed):
-        return [PassUpcard(seat=event.seat)]
-    if isinstance(event, Drew):
-        return [_draw(state, event)]
-    if isinstance(event, Discarded):
-        return [Discard(seat=event.seat, card=event.card)]
-    if isinstance(event, Knocked):
-        if event.big_gin:
-            return [BigGin(seat=event.seat, melds=event.melds)]
-        return [Knock(seat=event.seat, card=event.card or "", melds=event.melds)]
-    if isinstance(event, LaidOff):
-        laid = LayOff(seat=event.seat, card=event.card, meld=event.meld)
-        return [laid, FinishLayoff(seat=event.seat)]
-    if isinstance(event, Scored) and state.phase is Phase.LAYOFF and state.turn is not None:
-        return [FinishLayoff(seat=state.turn)]
-    return _clock_or_ending(state, event)
-
-
-def _clock_or_ending(state: HandState, event: Event) -> list[Command]:
-    """A timeout is decided again at its recorded time: ``decide`` refuses one before the
-    deadline the recorded clock set, and makes the documented default move, which must be the
-    move recorded."""
-    if isinstance(event, DeadlineSet):
-        if event.kind == "join" and event.seat is not None:
-            return [AwaitJoin(seat=event.seat, at=event.at)]
-        return [StampTime(at=event.at)]
-    if isinstance(event, TimedOut):
-        if state.clock is not None and state.clock.kind == "join":
-            return [NoShow(seat=event.seat, at=event.at, forfeit=f) for f in (True, False)]
-        return [TimeOut(seat=event.seat, at=event.at)]
-    if isinstance(event, MatchEnded):
-        return [*_ending(event)]
-    return []
-
-
-def _ending(event: MatchEnded) -> list[Resign | Abandon | Adjudicate]:
-    """The command that ends a match other than by play, at every table size."""
-    if event.reason == "resigned" and event.seat is not None:
-        return [Resign(seat=event.seat)]
-    if event.reason == "abandoned":
-        return [Abandon()]
-    if event.reason in VERDICT_OF:
-        verdict = VERDICT_OF[event.reason]
-        return [Adjudicate(verdict=verdict, seat=event.seat, reason=event.note or "")]
-    return []
-
-
-def _draw(state: HandState, event: Drew) -> Command:
-    if event.source == "stock":
-        return DrawFromStock(seat=event.seat)
-    if state.phase is Phase.OFFER:
-        return TakeUpcard(seat=event.seat)
-    return DrawFromDiscard(seat=event.seat)
 
 
 def _where(state: MatchState, event: Event) -> str:
@@ -267,10 +175,13 @@ def check_tables_play(
     """The state the record's events lead to, each one checked; ``report`` hears of every
     hand, round, game and match as it ends."""
     state = TablesState()
+    clock: ClockSteps[TablesState, FormatEvent] = ClockSteps(rules_for(state.players))
     index = 0
     while index < len(events):
         where = f"round {state.round}, " if state.round else ""
-        produced = _decided_table_group(state, events, index, seeds, where)
+        stamp = clock.before(state, events, index, where)
+        produced = _decided_table_group(state, events, index, seeds, where, stamp)
+        clock.decided(produced)
         for made in produced:
             _announce_table(state, made, report)
             state = fold_tables([made], state)
@@ -284,84 +195,19 @@ def _decided_table_group(
     index: int,
     seeds: SeedBook,
     where: str,
+    stamp: FormatCommand | None,
 ) -> list[FormatEvent]:
     version, event = events[index]
-    if isinstance(event, TableEvent) and not _in_play(state, event):
+    if isinstance(event, TableEvent) and not in_play(state, event):
         raise Discrepancy(
             f"{where}version {version}: {_table_name(event)} is at table {event.table}, where "
             f"{_tables(state)}"
         )
-    commands = _table_clock_or_ending(state, events, index)
-    commands = commands or _table_commands(state, events, index, seeds)
+    commands = [stamp] if stamp else table_clock_or_ending(state, events, index)
+    commands = commands or table_commands(state, events, index, seeds)
     return decided_as_recorded(
         decide_tables, state, commands, events, index, where, _table_name(event)
     )
-
-
-def _table_commands(
-    state: TablesState, events: Sequence[tuple[int, FormatEvent]], index: int, seeds: SeedBook
-) -> list[FormatCommand]:
-    event = events[index][1]
-    if isinstance(event, FormatMatchCreated):
-        # Under the rules version the match recorded: the reading its rounds were scored by.
-        return [
-            StartFormatMatch(
-                players=event.players, options=event.options, rules_version=event.rules_version
-            )
-        ]
-    if isinstance(event, SeatsCut):
-        return [CutSeats(seed=seeds.seed_for(CUT_LINK))]
-    if not isinstance(event, TableEvent) or not _in_play(state, event):
-        return []
-    if isinstance(event.event, Dealt):
-        return [DealTable(seed=seeds.seed_for(deal_link(state.deals + 1)))]
-    table = state.tables[event.table]
-    after = events[index + 1][1] if index + 1 < len(events) else None
-    moved = after.event if isinstance(after, TableEvent) and after.table == event.table else None
-    commands: list[FormatCommand] = []
-    for command in implied_commands(table.state, _made_by(event.event, moved), seeds):
-        if isinstance(command, SeatCommand) and command.seat in (0, 1):
-            commands.append(msgspec.structs.replace(command, seat=table.seats[command.seat]))
-    return commands
-
-
-def _table_clock_or_ending(
-    state: TablesState, events: Sequence[tuple[int, FormatEvent]], index: int
-) -> list[FormatCommand]:
-    """The command implied by a resignation, a timeout or a restart of the tables' clocks
-    (the tables stamped together, up to the match's next deadline they lead to)."""
-    event = events[index][1]
-    if isinstance(event, MatchEnded):
-        return [*_ending(event)]
-    if isinstance(event, DeadlineSet):  # the match's next deadline, no table's clock moving
-        if event.kind == "join" and event.due_at is not None:
-            return [AwaitJoin(seat=0, at=event.at)]  # one deadline, for every invited seat
-        return [StampClocks(at=event.at, tables=[])]
-    if isinstance(event, TimedOut):  # a no-show: the operator's choice made it a forfeit or not
-        return [NoShow(seat=event.seat, at=event.at, forfeit=f) for f in (True, False)]
-    if not isinstance(event, TableEvent) or not _in_play(state, event):
-        return []
-    inner = event.event
-    if isinstance(inner, TimedOut):
-        seats = state.tables[event.table].seats
-        if inner.seat not in (0, 1):
-            return []  # no table seat's clock: nothing the server decides gives it
-        return [TimeOut(seat=seats[inner.seat], at=inner.at)]
-    if not isinstance(inner, DeadlineSet):
-        return []
-    tables = []
-    for _, later in events[index:]:
-        if not isinstance(later, TableEvent) or not isinstance(later.event, DeadlineSet):
-            break
-        if later.event.at != inner.at or later.table in tables:
-            break  # the next stamp, made at the same instant
-        tables.append(later.table)
-    return [StampClocks(at=inner.at, tables=tables)]
-
-
-def _in_play(state: TablesState, event: TableEvent) -> bool:
-    """Whether the event's table is in play (a recorded table number may be any number)."""
-    return 0 <= event.table < len(state.tables)
 
 
 def _tables(state: TablesState) -> str:

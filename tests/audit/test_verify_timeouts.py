@@ -29,9 +29,10 @@ def test_a_match_whose_seats_time_out_and_come_back_verifies(timed: Document) ->
 def test_a_stamp_that_decides_nothing_is_no_event_of_the_record(
     players: int, tmp_path: Path
 ) -> None:
-    """A table's deadline replaced by a copy of the match's, every hash recomputed: a restart
-    of the clocks that changes nothing accounts for no recorded event, so ``gin verify`` names
-    the event, where it once went round the same event for ever."""
+    """A table's deadline replaced by a copy of the match's, every hash recomputed: ``gin
+    verify`` names the event where the clock's step gives the table's, where it once went
+    round the same event for ever (a restart of the clocks that changes nothing accounts for
+    no recorded event)."""
     timed = document(played_match(1, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
     events = entries(timed)
     table_deadline = ("table_event", "deadline_set")
@@ -46,4 +47,29 @@ def test_a_stamp_that_decides_nothing_is_no_event_of_the_record(
         [gin, "verify", str(path)], capture_output=True, text=True, timeout=30, check=False
     )
     assert ran.returncode == 1, ran.stdout + ran.stderr
-    assert "no move of a player or the server gives DeadlineSet" in ran.stdout + ran.stderr
+    version = events[at]["version"]
+    assert f"version {version}: the record has DeadlineSet where the rules give TableEvent" in (
+        ran.stdout + ran.stderr
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_record_with_a_stamp_of_the_clock_taken_out_is_refused(players: int) -> None:
+    """Each move of a clocked match is followed by the clock's step; one taken out (the rest
+    of the record, hashes included, made to fit) is a discrepancy at the next move."""
+    timed = document(played_match(2, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
+    events = entries(timed)
+    drew = ("drew", None), ("table_event", "drew")
+    at = next(index for index, entry in enumerate(events) if kinds(entry) in drew)
+    after = at + 1
+    while "deadline_set" in kinds(events[after]):
+        after += 1
+    assert after > at + 1, "the draw was stamped"
+    del events[at + 1 : after]
+    rehash(timed)
+    answer = verdict(timed)
+    assert not answer.ok
+    assert answer.problem is not None
+    next_move = events[at]["version"] + 1
+    assert f"version {next_move}: " in answer.problem
+    assert "comes where the deadline_set of the move before it is due" in answer.problem

@@ -31,6 +31,7 @@ MAY_NAME_A_STATE = {
     "service/audit/replay.py",
     "service/audit/hand_history.py",
     "service/audit/verify_play.py",
+    "service/audit/implied_commands.py",
     "service/matches/outcome.py",
 }
 
