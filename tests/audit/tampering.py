@@ -70,3 +70,18 @@ def rehash(doc: Document, stream: str = "match_stream") -> None:
             entry["data"].encode(),
         )
         entry["hash"] = previous.hex()
+
+
+def take_out_a_stamp(doc: Document) -> int:
+    """The clock's restart after the record's first draw taken out, every hash recomputed (a
+    clocked record): the version of the event that now follows the draw."""
+    events = entries(doc)
+    drew = ("drew", None), ("table_event", "drew")
+    at = next(index for index, entry in enumerate(events) if kinds(entry) in drew)
+    after = at + 1
+    while "deadline_set" in kinds(events[after]):
+        after += 1
+    assert after > at + 1, "the draw was not stamped"
+    del events[at + 1 : after]
+    rehash(doc)
+    return int(events[at]["version"]) + 1

@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from tests.audit.service_play import TIMED_OUT, TIMED_PLAY, played_match
-from tests.audit.tampering import Document, document, entries, kinds, rehash, verdict
+from tests.audit.tampering import (
+    Document,
+    document,
+    entries,
+    kinds,
+    rehash,
+    take_out_a_stamp,
+    verdict,
+)
 
 
 @pytest.fixture(scope="module", params=[2, 3, 4])
@@ -58,18 +66,9 @@ def test_a_record_with_a_stamp_of_the_clock_taken_out_is_refused(players: int) -
     """Each move of a clocked match is followed by the clock's step; one taken out (the rest
     of the record, hashes included, made to fit) is a discrepancy at the next move."""
     timed = document(played_match(2, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
-    events = entries(timed)
-    drew = ("drew", None), ("table_event", "drew")
-    at = next(index for index, entry in enumerate(events) if kinds(entry) in drew)
-    after = at + 1
-    while "deadline_set" in kinds(events[after]):
-        after += 1
-    assert after > at + 1, "the draw was stamped"
-    del events[at + 1 : after]
-    rehash(timed)
+    next_move = take_out_a_stamp(timed)
     answer = verdict(timed)
     assert not answer.ok
     assert answer.problem is not None
-    next_move = events[at]["version"] + 1
     assert f"version {next_move}: " in answer.problem
     assert "comes where the deadline_set of the move before it is due" in answer.problem

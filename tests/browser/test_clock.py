@@ -25,6 +25,7 @@ from tests.audit.tampering import (
     kinds,
     rehash,
     set_data,
+    take_out_a_stamp,
     verdict,
 )
 from tests.browser.conftest import Pages
@@ -140,6 +141,25 @@ async def test_both_verifiers_follow_the_banks_and_timeouts_from_hand_to_hand(
     assert not verdict(doc).ok
     in_browser, said = await browser_verdict(page, doc)
     assert not in_browser, said
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_both_verifiers_refuse_a_move_whose_clock_stamp_was_taken_out(
+    pages: Pages, players: int
+) -> None:
+    """A clocked record with the clock's restart after a draw taken out, every hash
+    recomputed: the next move comes where the stamp is due."""
+    doc = document(await play_match(2, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
+    next_move = take_out_a_stamp(doc)
+    page = await pages.open("/#/replay")
+    answer = verdict(doc)
+    assert not answer.ok
+    assert f"version {next_move}: " in str(answer.problem)
+    in_browser, said = await browser_verdict(page, doc)
+    assert not in_browser, said
+    # At four seats the page names the next move at the same table, later than the other
+    # table's next event, which ``gin verify`` names.
+    assert "where the rules give DeadlineSet, the clock's restart after Drew" in said
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -2,7 +2,8 @@
 // timeouts", "How a match ends"): each deadline on the seat to decide, its turn time plus its
 // bank; each bank less the time taken beyond the turn; each timeout at or after its deadline, counted, followed by the seat's default move
 // or, at `timeouts_to_forfeit` in a row, by the forfeit; a seat deciding for itself again
-// after a timeout is back; each ending's winner and scores.
+// after a timeout is back; the clock restarted after every move; each ending's winner and
+// scores.
 
 import { eventName, show } from "./discrepancy.js";
 import { defaultDiscard } from "./rules.js";
@@ -37,6 +38,8 @@ export class ClockCheck {
     /** @type {number | null} a seat that timed out, whose default move comes next */
     this.defaulted = null;
     this.forfeits = false;
+    /** @type {string | null} a seat's move the turn clock has not restarted after yet */
+    this.unstamped = null;
   }
 
   /** Checks a clock or ending event (true), or what the clock says of a move (false). @param {Checking} c */
@@ -50,9 +53,11 @@ export class ClockCheck {
         this.deadlineSet(c);
         return true;
       case "timed_out":
+        this.stampedBefore(c);
         this.timedOut(c);
         return true;
       case "seat_returned":
+        this.stampedBefore(c);
         if (e.seat !== 0 && e.seat !== 1) c.refuse(`there is no seat ${e.seat}`);
         this.timeouts[e.seat] = 0;
         return true;
@@ -60,6 +65,7 @@ export class ClockCheck {
         if (table.phase !== "cut" || (e.seat !== 0 && e.seat !== 1)) c.fail(`a join of seat ${e.seat} outside the wait for the cut`);
         return true;
       case "match_ended":
+        if (!this.forfeits) this.stampedBefore(c);
         this.ended(c);
         return true;
     }
@@ -67,9 +73,23 @@ export class ClockCheck {
     if (this.defaulted === null && MOVES.includes(e.type) && this.timeouts[e.seat] > 0) {
       c.fail(`the record has ${c.name} where the rules give SeatReturned`);
     }
+    if (MOVES.includes(e.type)) {
+      // A seat's own move after one not yet stamped; the layoffs made as the defender
+      // finishes follow each other in one decision.
+      if (this.defaulted === null && !(e.type === "laid_off" && this.unstamped === "laid_off")) this.stampedBefore(c);
+      this.unstamped = e.type;
+    }
     // Layoffs after a timeout are the service's, made as the defender finishes.
     if (this.defaulted !== null && e.type !== "laid_off") this.defaultMove(c, this.defaulted);
     return false;
+  }
+
+  /** On a turn clock, every move is followed by the clock's restart before the next decision
+   * (docs/audit.md). @param {Checking} c */
+  stampedBefore(c) {
+    if (this.table.options.turn_seconds && this.unstamped !== null) {
+      c.fail(`the record has ${c.name} where the rules give DeadlineSet, the clock's restart after ${eventName(this.unstamped)}`);
+    }
   }
 
   /** @param {Checking} c */
@@ -92,6 +112,7 @@ export class ClockCheck {
     }
     if (due !== null && due < at) c.refuse("the deadline is before the decision");
     if (e.kind !== "join") this.checkBanks(c, at);
+    this.unstamped = null;
     this.deadline = { seat: e.seat, at, due, kind: e.kind, banks: e.banks_ms };
   }
 
