@@ -59,10 +59,12 @@ def played_match(
     links: int = CHAIN_LINKS,
     invite: bool = False,
     timeouts: float = 0.0,
+    no_show: bool = False,
 ) -> GameRecord:
     """The record of a match played ``moves`` moves (to its end by default), the same for the
     same seed; ``links`` is the length of its seed chains. ``invite``: seat 1 is invited, and
-    joins with its invite code before play."""
+    joins with its invite code before play, unless it is a ``no_show``: its join deadline
+    (``options.join_seconds``) passes, which ends the match."""
     return asyncio.run(
         play_match(
             seed,
@@ -72,6 +74,7 @@ def played_match(
             links=links,
             invite=invite,
             timeouts=timeouts,
+            no_show=no_show,
         )
     )
 
@@ -86,6 +89,7 @@ async def play_match(
     invite: bool = False,
     watch: Watch | None = None,
     timeouts: float = 0.0,
+    no_show: bool = False,
 ) -> GameRecord:
     """``played_match`` from a running event loop; ``watch`` sees every command's state.
     With a turn clock (``options.turn_seconds``) each decision takes up to twice the turn's
@@ -108,11 +112,14 @@ async def play_match(
         players=seats,
         entropy=ENTROPY,
         commitment=committed.commitment,
-        invite_seats=[1] if invite else [],
+        invite_seats=[1] if invite or no_show else [],
     )
     match_id = created.match_id
     tokens = dict(created.tokens)
-    if created.invite_code is not None:
+    if no_show:
+        now += timedelta(seconds=options.join_seconds)
+        assert await matches.time_out(match_id) is not None, "the join deadline did not pass"
+    elif created.invite_code is not None:
         joined = await matches.join(created.invite_code)
         tokens[joined.seat] = joined.token
     match = await matches.match(match_id)

@@ -149,6 +149,17 @@ def change_who_deals_the_second_hand(doc: Document) -> None:
     rehash(doc)
 
 
+def join_after_the_cut(doc: Document) -> None:
+    """A seat's join recorded after the cut, where no rule gives one (a match of three or four
+    records no join at all), every hash recomputed."""
+    events = entries(doc)
+    cut = next(i for i, e in enumerate(events) if e["type"] in ("cards_cut", "seats_cut"))
+    joined = {**events[cut], "type": "seat_joined"}
+    set_data(joined, {"type": "seat_joined", "seat": 0})
+    events.insert(cut + 1, joined)
+    rehash(doc)
+
+
 TWO_PLAYER_TAMPERS: list[Tamper] = [
     edit_a_discard,
     swap_a_dealt_card_with_the_stock,
@@ -162,6 +173,7 @@ TWO_PLAYER_TAMPERS: list[Tamper] = [
     knock_with_a_meld_that_is_none,
     change_a_game_total,
     change_who_deals_the_second_hand,
+    join_after_the_cut,
 ]
 # Tampers only a re-run of the rules finds, every hash recomputed: the browser names the
 # first of them as `gin verify` does.
@@ -283,6 +295,7 @@ TABLE_TAMPERS: list[Tamper] = [
     change_who_deals_the_second_round,
     change_a_settlement,
     change_who_wins_the_match,
+    join_after_the_cut,
 ]
 
 # Every tamper of a table's hand, of a round and of the stream's frame, by table size.

@@ -14,6 +14,7 @@ import pytest
 from playwright.async_api import expect
 
 from bench.servers import Server
+from domain import RuleOptions
 from tests.api.players import create_table
 from tests.audit.service_play import TIMED_OUT, TIMED_PLAY, play_match
 from tests.audit.tampering import (
@@ -157,9 +158,12 @@ async def test_both_verifiers_refuse_a_move_whose_clock_stamp_was_taken_out(
     assert f"version {next_move}: " in str(answer.problem)
     in_browser, said = await browser_verdict(page, doc)
     assert not in_browser, said
-    # At four seats the page names the next move at the same table, later than the other
-    # table's next event, which ``gin verify`` names.
-    assert "where the rules give DeadlineSet, the clock's restart after Drew" in said
+    # At four seats the page names the first event the missing stamp shows in: the match's
+    # next deadline (out of date for the draw's table) or the next move at that table.
+    named = re.search(r"version (\d+): (.*)", said)
+    assert named is not None, said
+    assert int(named[1]) >= next_move
+    assert "DeadlineSet" in named[2], said
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -176,3 +180,69 @@ async def test_a_match_started_with_a_clock_shows_the_players_time(
     await expect(clock).to_have_text(
         re.compile(r"^Your time: 0:[0-3]\d for this turn, then 5:00 of time bank\.$")
     )
+
+
+def early_no_show(doc: Document) -> None:
+    """The no-show's timeout a moment before the join deadline."""
+    timed_out = timeout_of(doc)
+    event = data(timed_out)
+    early = datetime.fromisoformat(event["due_at"]) - timedelta(milliseconds=1)
+    set_data(timed_out, {**event, "at": early.isoformat().replace("+00:00", "Z")})
+
+
+def sooner_join_deadline(doc: Document) -> None:
+    """The join deadline a minute sooner than ``join_seconds`` after it was set (and the
+    timeout's ``due_at`` with it)."""
+    for entry in entries(doc):
+        event = data(entry)
+        if event.get("kind") == "join" or event["type"] == "timed_out":
+            sooner = datetime.fromisoformat(event["due_at"]) - timedelta(minutes=1)
+            set_data(entry, {**event, "due_at": sooner.isoformat().replace("+00:00", "Z")})
+
+
+def no_show_without_a_timeout(doc: Document) -> None:
+    entries(doc).remove(timeout_of(doc))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_both_verifiers_check_a_no_show(pages: Pages, players: int) -> None:
+    """An invited seat that never joined: the join deadline, its timeout at or after it, and
+    the match ended as a no-show verify in both; each of three tampers, every hash
+    recomputed, is refused by both."""
+    options = RuleOptions(join_seconds=60)
+    doc = document(await play_match(1, seats=players, options=options, no_show=True))
+    types = [kinds(entry)[0] for entry in entries(doc)]
+    assert types.index("timed_out") + 1 == types.index("match_ended")
+    page = await pages.open("/#/replay")
+    assert verdict(doc).ok, verdict(doc).problem
+    verified, said = await browser_verdict(page, doc)
+    assert verified, said
+    for tamper in (early_no_show, sooner_join_deadline, no_show_without_a_timeout):
+        wrong = copy.deepcopy(doc)
+        tamper(wrong)
+        rehash(wrong)
+        assert not verdict(wrong).ok, tamper.__name__
+        in_browser, said = await browser_verdict(page, wrong)
+        assert not in_browser, f"{tamper.__name__}: {said}"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+async def test_both_verifiers_check_the_match_deadline_of_tables(
+    pages: Pages, players: int
+) -> None:
+    """A match of tables records its next deadline, the earliest of its tables' clocks: one
+    given to another seat (every hash recomputed) is refused by both verifiers."""
+    doc = document(await play_match(1, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
+    deadline = next(
+        entry
+        for entry in entries(doc)
+        if kinds(entry) == ("deadline_set", None) and data(entry)["seat"] is not None
+    )
+    event = data(deadline)
+    set_data(deadline, {**event, "seat": (event["seat"] + 1) % players})
+    rehash(doc)
+    assert not verdict(doc).ok
+    page = await pages.open("/#/replay")
+    in_browser, said = await browser_verdict(page, doc)
+    assert not in_browser, said
+    assert f"version {deadline['version']}: DeadlineSet says seat" in said

@@ -16,10 +16,20 @@ const MOVES = ["dealer_chosen", "upcard_passed", "drew", "discarded", "knocked",
 const DECIDING = ["choose", "offer", "draw", "act", "layoff"];
 
 /** Microseconds since the epoch of an ISO 8601 time in UTC. @param {Checking} c @param {unknown} text */
-function micros(c, text) {
+export function micros(c, text) {
   const parts = typeof text === "string" ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(Z|\+00:00)$/.exec(text) : null;
   if (!parts) return c.refuse(`${show(text)} is not a time in UTC`);
   return Date.parse(`${parts[1]}Z`) * 1000 + Number((parts[2] ?? "").padEnd(6, "0"));
+}
+
+/**
+ * An invited player's time to join: `join_seconds` from when it was set.
+ * @param {Checking} c @param {any} options @param {number} at @param {number | null} due
+ */
+export function checkJoinDeadline(c, options, at, due) {
+  if (!options.join_seconds || due !== at + options.join_seconds * 1_000_000) {
+    c.refuse(`the join deadline is not ${options.join_seconds} s after ${c.event.at}`);
+  }
 }
 
 export class ClockCheck {
@@ -100,6 +110,7 @@ export class ClockCheck {
     const due = e.due_at === null ? null : micros(c, e.due_at);
     if (e.kind === "join") {
       if (phase !== "cut") c.refuse("a join deadline once both seats are in");
+      checkJoinDeadline(c, options, at, due);
     } else if (this.spendsTheBank(e, due)) {
       // At a table of a larger match a timeout spends the seat's bank at once, before its
       // default move (which may end the round, and the table's clock with it).

@@ -13,6 +13,7 @@
 import { Checking, eventName, fail, show } from "./discrepancy.js";
 import { FORMATS } from "./formats.js";
 import { t } from "./i18n.js";
+import { MatchClock } from "./match_clock_check.js";
 import { Table } from "./play_check.js";
 import { gameWinner, matchWinner, settleGame } from "./rules.js";
 
@@ -54,11 +55,13 @@ const RULES_VERSIONS = [1, 2];
  * A match ended other than by play (docs/rules.md, "Resigning, clocks and forfeits"): a seat
  * that resigns or forfeits concedes it to the side the format names, an award goes to the
  * seat's side, nobody wins a voided or abandoned match; the scores stand. A forfeit on time
- * comes only at the seat's `timeouts_to_forfeit`-th timeout in a row.
- * @param {Checking} c @param {import("./formats.js").Format} format @param {boolean} forfeits
+ * comes only at the seat's `timeouts_to_forfeit`-th timeout in a row, a no-show only right
+ * after the seat's timeout at its join deadline.
+ * @param {Checking} c @param {import("./formats.js").Format} format
+ * @param {{ forfeits: boolean, noShow: boolean }} timedOut
  * @param {{ matchScores: number[], gamesWon: number[], handPoints: number[] }} scores
  */
-function checkEnding(c, format, forfeits, { matchScores, gamesWon, handPoints }) {
+function checkEnding(c, format, { forfeits, noShow }, { matchScores, gamesWon, handPoints }) {
   const { reason, seat } = c.event;
   const conceded = () => format.concededTo(seat, matchScores, handPoints);
   /** @type {Record<string, () => number | null>} */
@@ -70,6 +73,7 @@ function checkEnding(c, format, forfeits, { matchScores, gamesWon, handPoints })
   };
   if (!Object.hasOwn(winners, reason)) c.refuse(`${show(reason)} is no reason a match ends`);
   if (reason === "forfeited_on_time" && !forfeits) c.refuse("nothing made it end forfeited_on_time");
+  if ((reason === "no_show") !== noShow) c.refuse(`nothing made it end ${reason}`);
   c.expect("winner", winners[reason]());
   c.expect("match_scores", matchScores);
   c.expect("games_won", gamesWon);
@@ -111,6 +115,7 @@ function checkRounds(events) {
   const banks = Array(players).fill((options?.bank_seconds ?? 0) * 1000);
   const timeouts = Array(players).fill(0);
   let over = false;
+  const clock = new MatchClock(players, options);
   const carry = () => {
     for (const { seats, table } of tables) {
       const deadline = table.clock.deadline;
@@ -121,8 +126,9 @@ function checkRounds(events) {
     }
   };
   for (const { version, data } of rest) {
-    const where = `round ${round}, version ${version}`;
+    const where = `${round ? `round ${round}, ` : ""}version ${version}`;
     const c = new Checking(data, where);
+    if (clock.noShow && data.type !== "match_ended") c.fail(`the record has ${c.name} where the rules give MatchEnded`);
     if (ROUND_STEPS.includes(data.type) && data.type !== due) {
       c.fail(`the record has ${c.name} where the rules give ${due ? eventName(due) : "the round's play"}`);
     }
@@ -224,9 +230,16 @@ function checkRounds(events) {
       due = null;
     } else if (data.type === "match_ended") {
       const forfeits = tables.some(({ seats, table }) => table.clock.forfeits && seats.includes(data.seat));
-      checkEnding(c, format, forfeits, { matchScores, gamesWon, handPoints });
+      checkEnding(c, format, { forfeits, noShow: clock.noShow }, { matchScores, gamesWon, handPoints });
+      clock.noShow = false;
       over = true;
       due = null;
+    } else if (data.type === "deadline_set") {
+      clock.deadlineSet(c, { cut: dealerSide !== null, over, tables, banks });
+    } else if (data.type === "timed_out") {
+      clock.timedOut(c, dealerSide !== null);
+    } else {
+      c.fail(`the record has ${c.name}, which no rule of a match of ${players} players gives`);
     }
   }
   if (due === "format_game_won" || due === "format_match_won") {

@@ -170,10 +170,11 @@ async function hashed(link, times) {
 
 /**
  * The fairness stream: its records, in the order due; every revealed link hashing to its
- * chain's commitment; the secret giving every commitment. The links, by link number.
- * @param {GameRecord} record @param {number} deals @param {boolean} over
+ * chain's commitment; the secret giving every commitment. The links, by link number. A
+ * match that ended before its cut reveals nothing (docs/audit.md, "The fairness stream").
+ * @param {GameRecord} record @param {boolean} cut @param {number} deals @param {boolean} over
  */
-async function checkFairness(record, deals, over) {
+async function checkFairness(record, cut, deals, over) {
   const events = record.fairness_stream.events.map((entry) => ({ entry, data: parsed(entry) }));
   /** @type {Map<number, string>} */
   const commitments = new Map();
@@ -183,7 +184,7 @@ async function checkFairness(record, deals, over) {
   /** @type {string[] | null} */
   let entropy = null;
   let secret = null;
-  const steps = ["cut", ...Array.from({ length: deals }, (_, d) => `deal ${d + 1}`)];
+  const steps = cut ? ["cut", ...Array.from({ length: deals }, (_, d) => `deal ${d + 1}`)] : [];
   let revealed = 0;
   for (const { entry, data } of events) {
     const where = `fairness stream version ${entry.version}`;
@@ -228,9 +229,10 @@ async function checkFairness(record, deals, over) {
       fail(`${where}: ${entry.type} is no fairness record`);
     }
   }
+  if (!cut && entropy !== null) fail("fairness stream: the entropy is fixed, where no cut was made");
   if (revealed !== steps.length) fail(`fairness stream: ${steps[revealed] ?? "a step"}'s seed is not revealed`);
-  if (over && secret === null) fail("fairness stream: the match is over but its secret is not revealed");
-  if (!over && secret !== null) fail("fairness stream: the secret is revealed before the match is over");
+  if (cut && over && secret === null) fail("fairness stream: the match is over but its secret is not revealed");
+  if (!(cut && over) && secret !== null) fail(`fairness stream: the secret is revealed before the match is over${cut ? "" : " with its cut made"}`);
   return { links, entropy: entropy ?? [] };
 }
 
@@ -331,9 +333,10 @@ export async function verifyRecord(document) {
     const deals = played.filter((move) => move.type === "dealt").length;
     const types = played.map((move) => move.type);
     const over = types.includes("match_won") || types.includes("match_ended") || types.includes("format_match_won");
-    const { links, entropy } = await checkFairness(record, deals, over);
+    const cut = types.includes("cards_cut") || types.includes("seats_cut");
+    const { links, entropy } = await checkFairness(record, cut, deals, over);
     lines.push(t("verified.seeds", { count: links.size }));
-    if (entropy.length !== players) fail(`fairness stream: the entropy is not one per seat (${players} seats)`);
+    if (cut && entropy.length !== players) fail(`fairness stream: the entropy is not one per seat (${players} seats)`);
     await checkDeals(record, played, players, links, entropy);
     lines.push(t("verified.deals", { count: deals }));
     lines.push(checkMatch(record.match_stream.events.map((entry) => ({ version: entry.version, data: parsed(entry) }))));
