@@ -4,6 +4,7 @@
 
 import { sortCards } from "./cards.js";
 import { cardFace, cardRow, el, heading } from "./dom.js";
+import { FORMATS } from "./formats.js";
 import { t } from "./i18n.js";
 import { endedHand } from "./results.js";
 
@@ -69,8 +70,9 @@ export function invites(seats, key) {
 export function cutShown(seats) {
   const view = seats.view;
   const cut = view.cut;
-  const first =
-    view.kind === "two_players" ? view.hand_number <= 1 : view.round <= (view.players === 3 ? 2 : 1);
+  // A seat that sits the first round out plays its first hand in the second.
+  const rounds = view.kind === "two_players" || FORMATS[view.players]?.sittingOut(0) == null ? 1 : 2;
+  const first = view.kind === "two_players" ? view.hand_number <= 1 : view.round <= rounds;
   if (!cut || !first || view.phase === "match_over") return null;
   if (cut.type === "cards_cut") {
     return el("p", { class: "cut", "data-cut": "cards" }, [
