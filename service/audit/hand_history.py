@@ -77,8 +77,14 @@ def _told_table(
     first = events[0][1]
     assert isinstance(first, TableEvent)
     table = first.table
-    hand = [(v, e.event) for v, e in events if isinstance(e, TableEvent) and e.table == table]
-    if not any(isinstance(event, Scored | HandDrawn) for _, event in hand):
+    # The table's events, and the end of the match if it came before the hand's.
+    hand: list[tuple[int, Event]] = []
+    for version, event in events:
+        if isinstance(event, TableEvent) and event.table == table:
+            hand.append((version, event.event))
+        elif isinstance(event, MatchEnded) and not _over(hand):
+            hand.append((version, event))
+    if not _over(hand):
         raise HandNotFinished(f"hand {deal} of the match is not finished")
     first_seat, second_seat = first.seats
     where = (
@@ -86,6 +92,10 @@ def _told_table(
         f"and {second_seat} of the match"
     )
     return told_hand(match_id, state.tables[table].state, hand, fairness, deal, where)
+
+
+def _over(hand: Sequence[tuple[int, Event]]) -> bool:
+    return any(isinstance(event, Scored | HandDrawn | MatchEnded) for _, event in hand)
 
 
 def told_hand(
@@ -133,7 +143,8 @@ def told_hand(
         elif isinstance(event, MatchWon):
             lines.append(_sentence(match_ending(event)))
         elif isinstance(event, MatchEnded):
-            lines += ["", f"Result: {_sentence(match_ended(event))}"]
+            ended = match_ended(event, sides=where is not None)
+            lines += ["", f"Result: {_sentence(ended)}"]
             break
         elif isinstance(event, Dealt):
             break

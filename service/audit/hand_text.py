@@ -75,11 +75,20 @@ ENDING_WORDS = {
 }
 
 
-def match_ended(event: MatchEnded) -> str:
-    how = ENDING_WORDS[event.reason].format(seat=seat(event.seat))
-    winner = f", won by {seat(event.winner)}" if event.winner is not None else ""
+def match_ended(event: MatchEnded, *, sides: bool = False) -> str:
+    """How a match ended other than by play; with ``sides``, that of a match of tables told in
+    a table's history (in table seats): its seat is the match's, its winner a side."""
+    who = seat(event.seat) + (" of the match" if sides and event.seat is not None else "")
+    how = ENDING_WORDS[event.reason].format(seat=who)
+    won = f"side {event.winner}" if sides else seat(event.winner)
+    winner = f", won by {won}" if event.winner is not None else ""
     note = f" ({event.note})" if event.note else ""
-    return f"match {how}{winner}{note}: {pair(event.match_scores)}, games {pair(event.games_won)}"
+    scores, games = (_listed(values) for values in (event.match_scores, event.games_won))
+    return f"match {how}{winner}{note}: {scores}, games {games}"
+
+
+def _listed(values: list[int]) -> str:
+    return "-".join(str(value) for value in values)
 
 
 def move(event: Event, upcard_offer: bool) -> str | None:
