@@ -1,5 +1,6 @@
 """What a signed checkpoint finds in a record file that verifies on its own terms: a record
-rewritten with its hash chain recomputed, and a record cut short at a hand boundary."""
+rewritten with its hash chain recomputed, and a record cut short at a hand boundary: at 2, 3
+and 4 seats."""
 
 from __future__ import annotations
 
@@ -15,14 +16,32 @@ from service.audit.notes import verifier_key
 from service.audit.verify import Verdict
 from service.audit.verify_notes import check_notes, record_facts
 from tests.audit.service_play import played_match
-from tests.audit.tampering import Document, data, document, entries, rehash, set_data, verdict
+from tests.audit.tampering import (
+    Document,
+    data,
+    document,
+    entries,
+    kinds,
+    rehash,
+    set_data,
+    verdict,
+)
 
 SIGNER = memory_signer()
 
 
-@pytest.fixture(scope="module")
-def record() -> GameRecord:
-    return played_match(21)
+@pytest.fixture(scope="module", params=[2, 3, 4])
+def record(request: pytest.FixtureRequest) -> GameRecord:
+    return played_match(21, seats=request.param)
+
+
+def moves(doc: Document, kind: str) -> list[int]:
+    """The indexes of the record's events of ``kind``: a match's own or a table's."""
+    return [i for i, entry in enumerate(entries(doc)) if kind in kinds(entry)]
+
+
+def stream_id(record: GameRecord) -> str:
+    return record.match_stream.stream_id
 
 
 def checked(doc: Document, checkpoints: list[str]) -> Verdict:
@@ -47,7 +66,7 @@ def test_an_event_rewritten_with_the_chain_recomputed_no_longer_matches(
     record: GameRecord,
 ) -> None:
     doc = document(record)
-    entry = next(e for e in entries(doc) if e["type"] == "discarded")
+    entry = entries(doc)[moves(doc, "discarded")[0]]
     set_data(entry, {**data(entry), "note": "added later"})
     rehash(doc)
     last = entries(doc)[-1]["version"]
@@ -57,14 +76,14 @@ def test_an_event_rewritten_with_the_chain_recomputed_no_longer_matches(
 
     assert found.problem is not None
     assert found.problem.startswith(
-        f"checkpoint 1: the checkpoint for match-{record.match_id} version {last} was signed "
+        f"checkpoint 1: the checkpoint for {stream_id(record)} version {last} was signed "
         "over another head than the stream's hash there"
     )
 
 
 def test_a_record_cut_short_ends_before_its_checkpoint(record: GameRecord) -> None:
     doc = document(record)
-    last_deal = max(i for i, e in enumerate(entries(doc)) if e["type"] == "dealt")
+    last_deal = moves(doc, "dealt")[-1]
     del entries(doc)[last_deal:]
     doc["status"] = "in_progress"
 
@@ -72,7 +91,7 @@ def test_a_record_cut_short_ends_before_its_checkpoint(record: GameRecord) -> No
 
     assert verdict.problem is not None
     assert verdict.problem.startswith(
-        f"checkpoint 1: the checkpoint for match-{record.match_id} version "
+        f"checkpoint 1: the checkpoint for {stream_id(record)} version "
     )
     assert verdict.problem.endswith(
         f"is beyond the end of the stream (version {last_deal}): events it covers have been removed"
