@@ -1,11 +1,17 @@
-"""The clock's step a record must show after every append of a clocked match.
+"""The clock's steps a record must show, and only those.
 
-The service makes it in the same append as the move (``service.matches.system_steps``): once a
-decision and the cut or deals it made due are decided, the match's rules say which clocks
-restart (``MatchRules.clock_step``). Each stamp is checked as any event is, decided again at
-its recorded time; this also requires it where it is due, so that a record with a stamp taken
-out (the deadline it set, the bank it charged) is refused rather than read as a clock that
-never ran, and at three and four seats it requires the stamp of every table the move touched.
+The service makes a clock step in the same append as each move (``service.matches.
+system_steps``): once a decision and the cut or deals it made due are decided, the match's
+rules say which clocks restart (``MatchRules.clock_step``). Each stamp is checked as any event
+is, decided again at its recorded time; this also requires it where it is due, so that a record
+with a stamp taken out (the deadline it set, the bank it charged) is refused rather than read
+as a clock that never ran, and at three and four seats it requires the stamp of every table the
+move touched.
+
+A stamp no move made due is the service's only before the first move (the join deadline, a
+round's start moved) and, at a table of three or four, right before a decision that ends the
+round (the seat's time charged before its table goes). Anywhere else it is refused: inserted
+with an earlier time, it would give a seat an earlier deadline and so a timeout it never had.
 """
 
 from __future__ import annotations
@@ -15,9 +21,9 @@ from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from domain.errors import DomainError
-from domain.events import CardsCut, DeadlineSet, Dealt
+from domain.events import CardsCut, DeadlineSet, Dealt, SeatJoined
 from domain.match_rules import MatchRules
-from domain.tables import SeatsCut, TableEvent
+from domain.tables import RoundScored, SeatsCut, TableEvent
 from service.audit.event_diff import Discrepancy, name
 
 S = TypeVar("S")
@@ -33,39 +39,60 @@ class ClockSteps(Generic[S, E]):
     def __init__(self, rules: MatchRules[S, E]) -> None:
         self._rules = rules
         self._made: list[E] = []  # the append so far, since the last clock step
+        self._created = False
+        self._moved = False  # a seat has decided something
+        # A stamp no move made due, after the first move: where it is, and whether its own
+        # group was decided (the next must end a round).
+        self._unasked: str | None = None
+        self._unasked_decided = False
 
     def before(self, state: S, events: Sequence[tuple[int, E]], index: int, where: str) -> Any:
         """The command the group at ``events[index]`` must be decided by, when it is the clock
         step of the append before it (None: the group's own command). Raises a
         ``Discrepancy`` where that step is missing and the next move comes first. (A record
         may end mid-append: that of a match in play stops before the hand in play.)"""
-        event = events[index][1]
+        version, event = events[index]
         if _system_step(event):
             return None  # a cut or a deal, made due in the same append
         made, self._made = self._made, []
         stamp = _stamp(event)
         at = _ANY_TIME if stamp is None else stamp.at
         command = self._rules.clock_step(state, made, at, ()) if made else None
-        if command is None:
-            return None
-        try:
-            stamped = self._rules.decide(state, command)
-        except DomainError:
-            return None
-        if not stamped:
-            return None  # nothing to stamp: a stamp recorded here is a command's own
-        if stamp is not None:
-            return command
+        stamped = self._decided(state, command)
+        if stamp is not None and not stamped and self._moved:
+            self._unasked = f"{where}version {version}: a deadline_set no move made due"
+        if not stamped or stamp is not None:
+            return command if stamped else None
         raise Discrepancy(
-            f"{where}version {events[index][0]}: {name(_inner(event))} comes where the "
-            "deadline_set of the move before it is due (a clocked match records one after "
-            "every move)"
+            f"{where}version {version}: {name(_inner(event))} comes where the deadline_set of "
+            "the move before it is due (a clocked match records one after every move)"
         )
 
     def decided(self, group: Sequence[E]) -> None:
         """``group`` (decided by the rules) was recorded: a clock step closes an append."""
-        if _stamp(group[0]) is None:
-            self._made += group
+        first = group[0]
+        if self._unasked is not None:
+            if not self._unasked_decided:
+                self._unasked_decided = True
+            elif not any(isinstance(event, RoundScored) for event in group):
+                raise Discrepancy(self._unasked)
+            else:
+                self._unasked, self._unasked_decided = None, False
+        if _stamp(first) is not None:
+            return
+        self._made += group
+        if self._created and not _system_step(first) and not isinstance(first, SeatJoined):
+            self._moved = True
+        self._created = True
+
+    def _decided(self, state: S, command: Any) -> bool:
+        """Whether ``command``, a clock step, stamps anything."""
+        if command is None:
+            return False
+        try:
+            return bool(self._rules.decide(state, command))
+        except DomainError:
+            return False
 
 
 def _inner(event: Any) -> Any:

@@ -25,7 +25,7 @@ from domain.tables import TableEvent, decode_tables_event
 from service.audit.game_record import decode_record
 from service.fairness.events import decode_fairness
 from service.store.codec import decode_stored
-from tests.audit.service_play import ONE_GAME, played_match
+from tests.audit.service_play import ONE_GAME, TIMED_OUT, TIMED_PLAY, played_match
 from tests.audit.tampering import Document, document, rehash
 
 STREAMS = ("match_stream", "fairness_stream")
@@ -80,6 +80,14 @@ def true_records() -> dict[int, Document]:
         2: document(played_match(3)),
         3: document(played_match(13, seats=3, options=ONE_GAME)),
         4: document(played_match(14, seats=4, options=ONE_GAME)),
+    }
+
+
+def clocked_records() -> dict[int, Document]:
+    """A finished match's record on a turn clock, with timeouts, at each table size."""
+    return {
+        seats: document(played_match(seats, seats=seats, options=TIMED_PLAY, timeouts=TIMED_OUT))
+        for seats in (2, 3, 4)
     }
 
 

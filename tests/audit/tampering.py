@@ -72,12 +72,14 @@ def rehash(doc: Document, stream: str = "match_stream") -> None:
         entry["hash"] = previous.hex()
 
 
+_DREW = ("drew", None), ("table_event", "drew")
+
+
 def take_out_a_stamp(doc: Document) -> int:
     """The clock's restart after the record's first draw taken out, every hash recomputed (a
     clocked record): the version of the event that now follows the draw."""
     events = entries(doc)
-    drew = ("drew", None), ("table_event", "drew")
-    at = next(index for index, entry in enumerate(events) if kinds(entry) in drew)
+    at = next(index for index, entry in enumerate(events) if kinds(entry) in _DREW)
     after = at + 1
     while "deadline_set" in kinds(events[after]):
         after += 1
@@ -85,3 +87,17 @@ def take_out_a_stamp(doc: Document) -> int:
     del events[at + 1 : after]
     rehash(doc)
     return int(events[at]["version"]) + 1
+
+
+def add_a_stamp(doc: Document) -> int:
+    """The clock's restart after the record's first draw recorded twice, every hash
+    recomputed (a clocked record): the copy's version."""
+    events = entries(doc)
+    at = next(index for index, entry in enumerate(events) if kinds(entry) in _DREW)
+    assert "deadline_set" in kinds(events[at + 1]), "the draw was not stamped"
+    after = at + 1
+    while "deadline_set" in kinds(events[after]):
+        after += 1
+    events.insert(after, dict(events[at + 1]))
+    rehash(doc)
+    return int(events[after]["version"])

@@ -1,7 +1,7 @@
-"""``gin verify`` on records mangled at random, at 2, 3 and 4 seats: it answers every one
-with a verdict, never an exception, and it fails every record whose content is no longer the
-true record's. A record mangled only where the verifier holds it to nothing (the seats'
-accounts, how many events were left out) or mangled back to what it was may verify."""
+"""``gin verify`` on records mangled at random, at 2, 3 and 4 seats, with and without a turn clock:
+it answers every one with a verdict, never an exception, and it fails every record whose content
+is no longer the true record's. A record mangled only where the verifier holds it to nothing
+(the seats' accounts, how many events were left out) or mangled back to what it was may verify."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from domain.events import Discarded, Scored
 from domain.tables import TableEvent, decode_tables_event
 from service.audit.event_diff import first_difference
 from service.audit.verify import Verdict, verify_document
-from tests.audit.mangling import chains, content, mangled, true_records
+from tests.audit.mangling import chains, clocked_records, content, mangled, true_records
 from tests.audit.tampering import Document
 
 # The verifier's last resort for what no check of its own names: never reached by a record.
@@ -29,6 +29,11 @@ UNCHECKED = "the record cannot be checked"
 @functools.cache
 def records() -> dict[int, Document]:
     return true_records()
+
+
+@functools.cache
+def clocked() -> dict[int, Document]:
+    return clocked_records()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -52,6 +57,21 @@ def test_every_mangled_record_gets_a_verdict_and_a_changed_one_fails(
         assert not verdict.ok, "a record whose content changed verified"
     elif chains(text) == chains(true):
         assert verdict.ok, verdict.render()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=100, derandomize=True)
+@given(rng=st.randoms(use_true_random=False))
+def test_every_mangled_clocked_record_gets_a_verdict_and_a_changed_one_fails(
+    players: int, rng: random.Random
+) -> None:
+    """The same on a turn clock: a stamp taken out, added, moved or edited is a change."""
+    true = json.dumps(clocked()[players])
+    text = mangled(clocked()[players], rng)
+    verdict = verify_document(text)
+    assert not (verdict.problem or "").startswith(UNCHECKED), verdict.problem
+    if content(text) != content(true):
+        assert not verdict.ok, "a record whose content changed verified"
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -14,6 +14,7 @@ import pytest
 from tests.audit.service_play import TIMED_OUT, TIMED_PLAY, played_match
 from tests.audit.tampering import (
     Document,
+    add_a_stamp,
     document,
     entries,
     kinds,
@@ -72,3 +73,15 @@ def test_a_record_with_a_stamp_of_the_clock_taken_out_is_refused(players: int) -
     assert answer.problem is not None
     assert f"version {next_move}: " in answer.problem
     assert "comes where the deadline_set of the move before it is due" in answer.problem
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_record_with_a_stamp_no_move_made_due_is_refused(players: int) -> None:
+    """A clock restart recorded twice after a move: the second is no step of the clock (at
+    three and four seats it would be the charge before a move that ends the round, and the
+    next move does not)."""
+    timed = document(played_match(2, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
+    copy = add_a_stamp(timed)
+    answer = verdict(timed)
+    assert not answer.ok
+    assert f"version {copy}: a deadline_set no move made due" in str(answer.problem)

@@ -20,6 +20,7 @@ from tests.audit.service_play import TIMED_OUT, TIMED_PLAY, play_match
 from tests.audit.tampering import (
     Document,
     Entry,
+    add_a_stamp,
     data,
     document,
     entries,
@@ -142,6 +143,19 @@ async def test_both_verifiers_follow_the_banks_and_timeouts_from_hand_to_hand(
     assert not verdict(doc).ok
     in_browser, said = await browser_verdict(page, doc)
     assert not in_browser, said
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_both_verifiers_refuse_a_stamp_no_move_made_due(pages: Pages, players: int) -> None:
+    """A clocked record with the clock's restart after a draw recorded twice, every hash
+    recomputed."""
+    doc = document(await play_match(2, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
+    copy = add_a_stamp(doc)
+    page = await pages.open("/#/replay")
+    assert f"version {copy}: " in str(verdict(doc).problem)
+    in_browser, said = await browser_verdict(page, doc)
+    assert not in_browser, said
+    assert "where no move made one due" in said
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

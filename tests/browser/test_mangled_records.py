@@ -1,7 +1,8 @@
-"""The browser's verifier on records mangled at random (``tests.audit.mangling``), at 2, 3 and
-4 seats: each file loaded into the replay page gets a verdict, every step of its replay can be
-drawn, and nothing throws. The records are mangled from a fixed seed, the same every run, and
-all of them go through one page, loaded one after another as a person would load files."""
+"""The browser's verifier on records mangled at random (``tests.audit.mangling``), at 2, 3 and 4
+seats, with and without a turn clock: each file loaded into the replay page gets a verdict,
+every step of its replay can be drawn, and nothing throws. The records are mangled from a fixed
+seed, the same every run, and all of them go through one page, loaded one after another as a
+person would load files."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ import random
 
 import pytest
 
-from tests.audit.mangling import mangled, true_records
+from tests.audit.mangling import clocked_records, mangled, true_records
 from tests.browser.conftest import Pages
 
 PER_SIZE = 30
+CLOCKED_PER_SIZE = 10
 SEED = 25
 
 # In the page: load each text as a file, wait for its verdict, then step from the first event
@@ -74,8 +76,13 @@ async (texts) => {
 async def test_every_mangled_record_gets_a_verdict_in_the_browser(pages: Pages) -> None:
     rng = random.Random(SEED)
     records = await asyncio.to_thread(true_records)  # they play on event loops of their own
+    clocked = await asyncio.to_thread(clocked_records)
     texts = [
         (players, mangled(records[players], rng)) for players in (2, 3, 4) for _ in range(PER_SIZE)
+    ] + [
+        (players, mangled(clocked[players], rng))
+        for players in (2, 3, 4)
+        for _ in range(CLOCKED_PER_SIZE)
     ]
     page = await pages.open("/#/replay")
     await page.locator("#record-file").wait_for(state="attached")
@@ -88,8 +95,10 @@ async def test_every_mangled_record_gets_a_verdict_in_the_browser(pages: Pages) 
     ]
     assert wrong == [], f"{len(wrong)} of {len(texts)} records: {wrong}"
     # The true records still verify in the same page, after every mangled one.
-    again = await page.evaluate(LOAD_EACH, [json.dumps(records[p]) for p in (2, 3, 4)])
-    assert [result["verdict"] for result in again] == ["verified"] * 3, again
+    again = await page.evaluate(
+        LOAD_EACH, [json.dumps(true[p]) for true in (records, clocked) for p in (2, 3, 4)]
+    )
+    assert [result["verdict"] for result in again] == ["verified"] * 6, again
 
 
 def _answered(result: dict[str, object]) -> bool:

@@ -50,6 +50,9 @@ export class ClockCheck {
     this.forfeits = false;
     /** @type {string | null} a seat's move the turn clock has not restarted after yet */
     this.unstamped = null;
+    this.moved = false;
+    // A table's clock charged before the move that ends the round: the table's last stamp.
+    this.charged = false;
   }
 
   /** Checks a clock or ending event (true), or what the clock says of a move (false). @param {Checking} c */
@@ -88,7 +91,10 @@ export class ClockCheck {
       // finishes follow each other in one decision.
       if (this.defaulted === null && !(e.type === "laid_off" && this.unstamped === "laid_off")) this.stampedBefore(c);
       this.unstamped = e.type;
+      this.moved = true;
     }
+    // The defender's finish with nothing to lay off is a decision of its own.
+    if (e.type === "scored" && this.unstamped === null) this.unstamped = e.type;
     // Layoffs after a timeout are the service's, made as the defender finishes.
     if (this.defaulted !== null && e.type !== "laid_off") this.defaultMove(c, this.defaulted);
     return false;
@@ -115,6 +121,12 @@ export class ClockCheck {
       // At a table of a larger match a timeout spends the seat's bank at once, before its
       // default move (which may end the round, and the table's clock with it).
     } else {
+      // A stamp no move made due, once a seat has moved: at a table of a larger match, the
+      // seat's time charged before the move that ends the round; nowhere else (docs/audit.md).
+      if (this.charged || (this.moved && this.unstamped === null && this.table.endsGames)) {
+        c.fail(`the record has ${c.name} where no move made one due`);
+      }
+      this.charged = this.moved && this.unstamped === null;
       c.expect("seat", DECIDING.includes(phase) ? turn : null);
       // The deadline is the decision's start plus the turn's time plus what is left of the bank.
       if (e.seat !== null && (due === null || due - at !== options.turn_seconds * 1_000_000 + e.banks_ms[e.seat] * 1000)) {
