@@ -35,10 +35,10 @@ from domain.tables import FormatEvent, TableEvent, TablesState, evolve_tables
 from service.audit.hand_text import (
     game_ending,
     hand_ending,
+    listed,
     match_ended,
     match_ending,
     move,
-    pair,
     seat,
 )
 from service.errors import HandNotFinished
@@ -206,7 +206,7 @@ def _result(event: Scored | HandDrawn, knock: Knocked | None) -> list[str]:
         "Final arrangement:",
         shown,
         other,
-        f"Result: {hand_ending(event)}; hand points this game {pair(event.hand_points)}",
+        f"Result: {hand_ending(event)}; hand points this game {listed(event.hand_points)}",
     ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain import (
     DealerChosen,
     Discarded,
@@ -26,8 +28,9 @@ def _points(number: int) -> str:
     return "1 point" if number == 1 else f"{number} points"
 
 
-def pair(values: list[int]) -> str:
-    return f"{values[0]}-{values[1]}"
+def listed(values: Sequence[int]) -> str:
+    """Scores by seat or side: "112-40-0"."""
+    return "-".join(str(value) for value in values)
 
 
 def hand_ending(event: Scored | HandDrawn) -> str:
@@ -51,16 +54,16 @@ def hand_ending(event: Scored | HandDrawn) -> str:
 
 def game_ending(event: GameWon) -> str:
     return (
-        f"game {event.game} won by {seat(event.winner)}: totals {pair(event.totals)} with "
+        f"game {event.game} won by {seat(event.winner)}: totals {listed(event.totals)} with "
         f"bonuses, {_points(event.points)} to {seat(event.scored_by)}; "
-        f"match {pair(event.match_scores)}"
+        f"match {listed(event.match_scores)}"
     )
 
 
 def match_ending(event: MatchWon) -> str:
     return (
-        f"match won by {seat(event.winner)}: {pair(event.match_scores)}, "
-        f"games {pair(event.games_won)}"
+        f"match won by {seat(event.winner)}: {listed(event.match_scores)}, "
+        f"games {listed(event.games_won)}"
     )
 
 
@@ -83,12 +86,8 @@ def match_ended(event: MatchEnded, *, sides: bool = False) -> str:
     won = f"side {event.winner}" if sides else seat(event.winner)
     winner = f", won by {won}" if event.winner is not None else ""
     note = f" ({event.note})" if event.note else ""
-    scores, games = (_listed(values) for values in (event.match_scores, event.games_won))
+    scores, games = (listed(values) for values in (event.match_scores, event.games_won))
     return f"match {how}{winner}{note}: {scores}, games {games}"
-
-
-def _listed(values: list[int]) -> str:
-    return "-".join(str(value) for value in values)
 
 
 def move(event: Event, upcard_offer: bool) -> str | None:

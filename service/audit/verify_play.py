@@ -47,7 +47,14 @@ from domain.tables import (
 )
 from service.audit.clock_steps import ClockSteps
 from service.audit.event_diff import Discrepancy, first_difference, name
-from service.audit.hand_text import game_ending, hand_ending, match_ended, match_ending, seat
+from service.audit.hand_text import (
+    game_ending,
+    hand_ending,
+    listed,
+    match_ended,
+    match_ending,
+    seat,
+)
 from service.audit.implied_commands import (
     implied_commands,
     in_play,
@@ -158,7 +165,7 @@ def _where(state: MatchState, event: Event) -> str:
 
 def _announce(event: Event, where: str, dealer: int | None, report: Report) -> None:
     if isinstance(event, Scored | HandDrawn):
-        points = "" if isinstance(event, HandDrawn) else _listed(event.hand_points)
+        points = "" if isinstance(event, HandDrawn) else listed(event.hand_points)
         scores = points and f"; hand points {points}"
         report(f"{where.rstrip(', ')}: {seat(dealer)} dealt; {hand_ending(event)}{scores}")
     elif isinstance(event, GameWon):
@@ -230,17 +237,13 @@ def _announce_table(state: TablesState, event: FormatEvent, report: Report) -> N
         )
     elif isinstance(event, RoundScored):
         scorer = "nobody scores" if event.winner is None else f"{event.net} to side {event.winner}"
-        report(f"round {event.round} over: {scorer}; hand points {_listed(event.hand_points)}")
+        report(f"round {event.round} over: {scorer}; hand points {listed(event.hand_points)}")
     elif isinstance(event, FormatGameWon):
         report(
             f"game {event.game} won by side {event.winner}; match scores "
-            f"{_listed(event.match_scores)}"
+            f"{listed(event.match_scores)}"
         )
     elif isinstance(event, FormatMatchWon):
-        report(f"match won by side {event.winner}: {_listed(event.match_scores)}")
+        report(f"match won by side {event.winner}: {listed(event.match_scores)}")
     elif isinstance(event, MatchEnded):
         report(f"match ended ({event.reason}, seat {event.seat}): won by side {event.winner}")
-
-
-def _listed(values: Sequence[int]) -> str:
-    return "-".join(str(value) for value in values)

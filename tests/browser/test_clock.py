@@ -244,19 +244,32 @@ async def test_both_verifiers_check_a_no_show(pages: Pages, players: int) -> Non
 async def test_both_verifiers_check_the_match_deadline_of_tables(
     pages: Pages, players: int
 ) -> None:
-    """A match of tables records its next deadline, the earliest of its tables' clocks: one
-    given to another seat (every hash recomputed) is refused by both verifiers."""
-    doc = document(await play_match(1, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
-    deadline = next(
-        entry
-        for entry in entries(doc)
+    """A match of tables records its next deadline, the earliest of its tables' clocks, each
+    time it changes: one given to another seat, or taken out (every hash recomputed), is
+    refused by both verifiers."""
+    true = document(await play_match(1, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
+    page = await pages.open("/#/replay")
+    later = [
+        index
+        for index, entry in enumerate(entries(true))
         if kinds(entry) == ("deadline_set", None) and data(entry)["seat"] is not None
-    )
+    ][3]  # one set during play, after a move
+
+    doc = copy.deepcopy(true)
+    deadline = entries(doc)[later]
     event = data(deadline)
     set_data(deadline, {**event, "seat": (event["seat"] + 1) % players})
     rehash(doc)
     assert not verdict(doc).ok
-    page = await pages.open("/#/replay")
     in_browser, said = await browser_verdict(page, doc)
     assert not in_browser, said
     assert f"version {deadline['version']}: DeadlineSet says seat" in said
+
+    doc = copy.deepcopy(true)
+    del entries(doc)[later]
+    rehash(doc)
+    assert not verdict(doc).ok
+    in_browser, said = await browser_verdict(page, doc)
+    assert not in_browser, said
+    assert f"version {later + 1}: " in said
+    assert "where the rules give DeadlineSet, the match's next deadline" in said

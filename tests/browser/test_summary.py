@@ -53,7 +53,12 @@ async def check_hand_adds_up(page: Page, hand: int) -> None:
 
 async def check_game_adds_up(page: Page, players: int) -> None:
     table = page.locator(".game-table")
-    await expect(table).to_have_count(1)
+    try:
+        await expect(table).to_have_count(1)
+    except AssertionError as missing:
+        # Rare (one run in many): what the page showed instead, for the next look.
+        shown = await page.locator("main").evaluate("main => [main.dataset.phase, main.innerText]")
+        raise AssertionError(f"{await table.count()} game tables, the page at {shown}") from missing
     sides = 2 if players != 3 else 3
     rows = {
         name: [int(v) for v in await table.locator(f"tr[data-row='{name}'] td").all_inner_texts()]

@@ -116,6 +116,12 @@ function checkRounds(events) {
   const timeouts = Array(players).fill(0);
   let over = false;
   const clock = new MatchClock(players, options);
+  // The time of the tables' clocks restarted together just before (not a timeout's spent
+  // bank), after which the match's next deadline is recorded where it changed.
+  /** @type {string | null} */
+  let restartedAt = null;
+  /** @type {string | null} the type of the event before, a table's event's own */
+  let before = null;
   const carry = () => {
     for (const { seats, table } of tables) {
       const deadline = table.clock.deadline;
@@ -128,6 +134,14 @@ function checkRounds(events) {
   for (const { version, data } of rest) {
     const where = `${round ? `round ${round}, ` : ""}version ${version}`;
     const c = new Checking(data, where);
+    const inner = data.type === "table_event" ? data.event?.type : data.type;
+    const restarts = inner === "deadline_set" && data.type === "table_event" && before !== "timed_out" && !over;
+    if (restartedAt !== null && !(restarts && data.event.at === restartedAt)) {
+      clock.restarted(c, data.type === "deadline_set", tables, banks);
+      restartedAt = null;
+    }
+    if (restarts) restartedAt = data.event.at;
+    before = inner;
     if (clock.noShow && data.type !== "match_ended") c.fail(`the record has ${c.name} where the rules give MatchEnded`);
     if (ROUND_STEPS.includes(data.type) && data.type !== due) {
       c.fail(`the record has ${c.name} where the rules give ${due ? eventName(due) : "the round's play"}`);
@@ -232,6 +246,7 @@ function checkRounds(events) {
       const forfeits = tables.some(({ seats, table }) => table.clock.forfeits && seats.includes(data.seat));
       checkEnding(c, format, { forfeits, noShow: clock.noShow }, { matchScores, gamesWon, handPoints });
       clock.noShow = false;
+      clock.last = null;
       over = true;
       due = null;
     } else if (data.type === "deadline_set") {

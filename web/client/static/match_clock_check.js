@@ -3,14 +3,36 @@
 // join deadline for every invited seat, `join_seconds` after it was set, and a no-show only at
 // or after it, which ends the match next; once play starts, the match's next deadline, the
 // earliest of its tables' clocks (clock_check.js), with every seat's bank as its table's
-// clock leaves it; once the match is over, nobody's.
+// clock leaves it, recorded after the tables' clocks restart where it changed and only there;
+// once the match is over, nobody's.
 
 import { checkJoinDeadline, micros } from "./clock_check.js";
 import { show } from "./discrepancy.js";
 
 /** @typedef {import("./discrepancy.js").Checking} Checking */
 /** @typedef {import("./play_check.js").Table} Table */
-/** @typedef {{ cut: boolean, over: boolean, tables: { seats: number[], table: Table }[], banks: number[] }} MatchNow */
+/** @typedef {{ seats: number[], table: Table }[]} Tables */
+/** @typedef {{ cut: boolean, over: boolean, tables: Tables, banks: number[] }} MatchNow */
+
+/**
+ * The match's next deadline as its tables' clocks stand: the earliest, and every seat's bank.
+ * @param {Tables} tables @param {number[]} banks the seats' banks as the round started
+ */
+function nextDeadline(tables, banks) {
+  const want = [...banks];
+  /** @type {{ seat: number, at: number, due: number } | null} */
+  let earliest = null;
+  for (const { seats, table } of tables) {
+    const deadline = table.clock.deadline;
+    if (!deadline) continue;
+    seats.forEach((seat, tableSeat) => {
+      want[seat] = deadline.banks[tableSeat];
+    });
+    if (deadline.seat === null || deadline.due === null) continue;
+    if (!earliest || deadline.due < earliest.due) earliest = { seat: seats[deadline.seat], at: deadline.at, due: deadline.due };
+  }
+  return { earliest, banks: want };
+}
 
 export class MatchClock {
   /** @param {number} players @param {any} options */
@@ -21,6 +43,21 @@ export class MatchClock {
     this.joinDue = null;
     // A no-show's timeout was recorded: the match ends next.
     this.noShow = false;
+    /** @type {{ seat: number | null, due: number | null } | null} the last deadline recorded */
+    this.last = null;
+  }
+
+  /**
+   * After a restart of tables' clocks: whether the match's next deadline changed, and so must
+   * be recorded next (`recorded`: it is), and is recorded only then.
+   * @param {Checking} c @param {boolean} recorded @param {Tables} tables @param {number[]} banks
+   */
+  restarted(c, recorded, tables, banks) {
+    const { earliest } = nextDeadline(tables, banks);
+    const last = this.last;
+    const changed = earliest ? !(last && last.seat === earliest.seat && last.due === earliest.due) : last !== null && last.due !== null;
+    if (changed && !recorded) c.fail(`the record has ${c.name} where the rules give DeadlineSet, the match's next deadline`);
+    if (!changed && recorded) c.fail(`the record has ${c.name} where the match's next deadline is unchanged`);
   }
 
   /** The match's own `deadline_set`. @param {Checking} c @param {MatchNow} match */
@@ -34,26 +71,17 @@ export class MatchClock {
       checkJoinDeadline(c, this.options, at, due);
       c.expect("banks_ms", banks);
       this.joinDue = due;
+      this.last = { seat: null, due };
       return;
     }
+    this.last = { seat: e.seat, due };
     if (!cut) c.refuse("a turn's deadline before the cut");
     if (over) {
       c.expect("seat", null);
       c.expect("due_at", null);
       return;
     }
-    const want = [...banks];
-    /** @type {{ seat: number, at: number, due: number } | null} */
-    let earliest = null;
-    for (const { seats, table } of tables) {
-      const deadline = table.clock.deadline;
-      if (!deadline) continue;
-      seats.forEach((seat, tableSeat) => {
-        want[seat] = deadline.banks[tableSeat];
-      });
-      if (deadline.seat === null || deadline.due === null) continue;
-      if (!earliest || deadline.due < earliest.due) earliest = { seat: seats[deadline.seat], at: deadline.at, due: deadline.due };
-    }
+    const { earliest, banks: want } = nextDeadline(tables, banks);
     c.expect("seat", earliest?.seat ?? null);
     if (earliest ? at !== earliest.at || due !== earliest.due : due !== null) {
       c.fail(`${c.name} says due_at ${show(e.due_at)}, where the earliest of the tables' clocks is ${earliest ? `seat ${earliest.seat}'s` : "nobody's"}`);
