@@ -333,3 +333,56 @@ async def record_with_a_layoff(server: Server, players: int) -> tuple[Document, 
         if version is not None:
             return doc, version
     raise AssertionError(f"no {players}-player match had a layoff")
+
+
+# In the page: load each text as a file, wait for its verdict, then step from the first event
+# to the last; what each verdict said, and any error an event handler threw on the way.
+LOAD_EACH = """
+async (texts) => {
+  const input = document.querySelector("#record-file");
+  const viewer = document.querySelector(".viewer");
+  const results = [];
+  let errors = [];
+  window.addEventListener("error", (event) => errors.push(String(event.message)));
+  window.addEventListener("unhandledrejection", (event) => errors.push(String(event.reason)));
+  const verdict = () => viewer.querySelector(".verdict[data-verdict]");
+  // A verdict, or the page giving up on the file.
+  const answered = () => verdict() ?? viewer.querySelector(".problem");
+  for (const text of texts) {
+    errors = [];
+    viewer.replaceChildren();
+    const said = new Promise((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (answered()) { observer.disconnect(); resolve(); }
+      });
+      observer.observe(viewer, { subtree: true, childList: true, attributes: true });
+    });
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], "record.json", { type: "application/json" }));
+    input.files = transfer.files;
+    input.dispatchEvent(new Event("change"));
+    await said;
+    await new Promise((resolve) => setTimeout(resolve));  // the viewer is drawn after it
+    const first = viewer.querySelector("[data-step=first]");
+    let steps = 0;
+    if (first) {
+      first.click();
+      let at = viewer.dataset.version;
+      for (;;) {
+        viewer.querySelector("[data-step=forward]").click();
+        steps++;
+        if (viewer.dataset.version === at) break;
+        at = viewer.dataset.version;
+      }
+    }
+    const line = answered();
+    results.push({
+      verdict: line.dataset.verdict ?? null,
+      said: line.textContent,
+      steps,
+      errors,
+    });
+  }
+  return results;
+}
+"""
