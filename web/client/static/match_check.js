@@ -137,7 +137,10 @@ function checkRounds(events) {
     const inner = data.type === "table_event" ? data.event?.type : data.type;
     const restarts = inner === "deadline_set" && data.type === "table_event" && before !== "timed_out" && !over;
     if (restartedAt !== null && !(restarts && data.event.at === restartedAt)) {
-      clock.restarted(c, data.type === "deadline_set", tables, banks);
+      const recorded = data.type === "deadline_set";
+      if (clock.changed(tables, banks) !== recorded) {
+        c.fail(recorded ? `the record has ${c.name} where the match's next deadline is unchanged` : `the record has ${c.name} where the rules give DeadlineSet, the match's next deadline`);
+      }
       restartedAt = null;
     }
     if (restarts) restartedAt = data.event.at;
@@ -256,6 +259,9 @@ function checkRounds(events) {
     } else {
       c.fail(`the record has ${c.name}, which no rule of a match of ${players} players gives`);
     }
+  }
+  if (restartedAt !== null && clock.changed(tables, banks)) {
+    fail(`the record ends at version ${events.at(-1)?.version}, where the rules go on with DeadlineSet, the match's next deadline`);
   }
   if (due === "format_game_won" || due === "format_match_won") {
     fail(`the record ends at version ${events.at(-1)?.version}, where the rules go on with ${eventName(due)}`);

@@ -48,16 +48,14 @@ export class MatchClock {
   }
 
   /**
-   * After a restart of tables' clocks: whether the match's next deadline changed, and so must
-   * be recorded next (`recorded`: it is), and is recorded only then.
-   * @param {Checking} c @param {boolean} recorded @param {Tables} tables @param {number[]} banks
+   * After a restart of tables' clocks: whether the match's next deadline changed, and so is
+   * recorded next, and only then.
+   * @param {Tables} tables @param {number[]} banks
    */
-  restarted(c, recorded, tables, banks) {
+  changed(tables, banks) {
     const { earliest } = nextDeadline(tables, banks);
     const last = this.last;
-    const changed = earliest ? !(last && last.seat === earliest.seat && last.due === earliest.due) : last !== null && last.due !== null;
-    if (changed && !recorded) c.fail(`the record has ${c.name} where the rules give DeadlineSet, the match's next deadline`);
-    if (!changed && recorded) c.fail(`the record has ${c.name} where the match's next deadline is unchanged`);
+    return earliest ? !(last && last.seat === earliest.seat && last.due === earliest.due) : last !== null && last.due !== null;
   }
 
   /** The match's own `deadline_set`. @param {Checking} c @param {MatchNow} match */
