@@ -232,7 +232,8 @@ async function checkFairness(record, cut, deals, over) {
   if (!cut && entropy !== null) fail("fairness stream: the entropy is fixed, where no cut was made");
   if (revealed !== steps.length) fail(`fairness stream: ${steps[revealed] ?? "a step"}'s seed is not revealed`);
   if (cut && over && secret === null) fail("fairness stream: the match is over but its secret is not revealed");
-  if (!(cut && over) && secret !== null) fail(`fairness stream: the secret is revealed before the match is over${cut ? "" : " with its cut made"}`);
+  if (!cut && secret !== null) fail("fairness stream: the secret is revealed, where no cut was made");
+  if (!over && secret !== null) fail("fairness stream: the secret is revealed before the match is over");
   return { links, entropy: entropy ?? [] };
 }
 
