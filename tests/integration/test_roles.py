@@ -15,6 +15,7 @@ from litestar.testing import AsyncTestClient
 from adapters.postgres.database import create_database, open_database, with_database
 from adapters.postgres.roles import APP_ROLE, OWNER_ROLE, with_login
 from tests.app_login import as_app
+from tests.conftest import MakeDatabase
 from web.app import create_app
 from web.settings import Settings
 
@@ -246,10 +247,11 @@ def test_an_application_login_starts_on_a_database_already_migrated(database_url
 
 
 def test_a_migrating_login_that_is_no_superuser_migrates_as_the_docs_say(
-    postgres_server_url: str,
+    postgres_server_url: str, make_database: MakeDatabase
 ) -> None:
     # docs/operations.md: a CREATEROLE login owning the database, granted gin_owner when
-    # another database of the cluster already made it (as the tests' template did).
+    # another database of the cluster already made it (as the tests' template did: asking
+    # for ``make_database`` makes it, so the test holds when it runs alone).
     name = f"gin_test_{os.getpid()}_migrator_{next(_names)}"
     with psycopg.connect(postgres_server_url, autocommit=True) as admin:
         admin.execute(
