@@ -75,15 +75,21 @@ def rehash(doc: Document, stream: str = "match_stream") -> None:
 _DREW = ("drew", None), ("table_event", "drew")
 
 
-def take_out_a_stamp(doc: Document) -> int:
-    """The clock's restart after the record's first draw taken out, every hash recomputed (a
-    clocked record): the version of the event that now follows the draw."""
-    events = entries(doc)
+def _first_draw_stamped(events: list[Entry]) -> tuple[int, int]:
+    """The index of a clocked record's first draw, and of the first event after its stamps."""
     at = next(index for index, entry in enumerate(events) if kinds(entry) in _DREW)
     after = at + 1
     while "deadline_set" in kinds(events[after]):
         after += 1
     assert after > at + 1, "the draw was not stamped"
+    return at, after
+
+
+def take_out_a_stamp(doc: Document) -> int:
+    """The clock's restart after the record's first draw taken out, every hash recomputed (a
+    clocked record): the version of the event that now follows the draw."""
+    events = entries(doc)
+    at, after = _first_draw_stamped(events)
     del events[at + 1 : after]
     rehash(doc)
     return int(events[at]["version"]) + 1
@@ -93,11 +99,7 @@ def add_a_stamp(doc: Document) -> int:
     """The clock's restart after the record's first draw recorded twice, every hash
     recomputed (a clocked record): the copy's version."""
     events = entries(doc)
-    at = next(index for index, entry in enumerate(events) if kinds(entry) in _DREW)
-    assert "deadline_set" in kinds(events[at + 1]), "the draw was not stamped"
-    after = at + 1
-    while "deadline_set" in kinds(events[after]):
-        after += 1
+    at, after = _first_draw_stamped(events)
     events.insert(after, dict(events[at + 1]))
     rehash(doc)
     return int(events[after]["version"])
