@@ -8,10 +8,11 @@ with a stamp taken out (the deadline it set, the bank it charged) is refused rat
 as a clock that never ran, and at three and four seats it requires the stamp of every table the
 move touched.
 
-A stamp no move made due is the service's only before the first move (the join deadline, a
-round's start moved) and, at a table of three or four, right before a decision that ends the
-round (the seat's time charged before its table goes). Anywhere else it is refused: inserted
-with an earlier time, it would give a seat an earlier deadline and so a timeout it never had.
+A stamp no move made due is the service's only before anything happened after the match's
+creation (its join deadline, a round's start moved) and, at a table of three or four, right
+before a decision that ends the round (the seat's time charged before its table goes). Anywhere
+else it is refused: inserted with an earlier time, it would give a seat an earlier deadline and
+so a timeout it never had.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from domain.errors import DomainError
-from domain.events import CardsCut, DeadlineSet, Dealt, SeatJoined
+from domain.events import CardsCut, DeadlineSet, Dealt
 from domain.match_rules import MatchRules
 from domain.tables import RoundScored, SeatsCut, TableEvent
 from service.audit.event_diff import Discrepancy, name
@@ -40,7 +41,7 @@ class ClockSteps(Generic[S, E]):
         self._rules = rules
         self._made: list[E] = []  # the append so far, since the last clock step
         self._created = False
-        self._moved = False  # a seat has decided something
+        self._moved = False  # something has happened since the match was created
         # A stamp no move made due, after the first move: where it is, and whether its own
         # group was decided (the next must end a round).
         self._unasked: str | None = None
@@ -81,8 +82,8 @@ class ClockSteps(Generic[S, E]):
         if _stamp(first) is not None:
             return
         self._made += group
-        if self._created and not _system_step(first) and not isinstance(first, SeatJoined):
-            self._moved = True
+        if self._created and not _system_step(first):
+            self._moved = True  # a seat's join or decision, or the server's for it
         self._created = True
 
     def _decided(self, state: S, command: Any) -> bool:
