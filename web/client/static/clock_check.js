@@ -76,6 +76,7 @@ export class ClockCheck {
         return true;
       case "seat_joined":
         if (table.phase !== "cut" || (e.seat !== 0 && e.seat !== 1)) c.fail(`a join of seat ${e.seat} outside the wait for the cut`);
+        this.moved = true; // the clock is stamped only as its step after a join, as after a move
         return true;
       case "match_ended":
         if (!this.forfeits) this.stampedBefore(c);
