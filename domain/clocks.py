@@ -27,7 +27,7 @@ S = TypeVar("S", bound=HandState)
 
 
 def await_join(state: MatchState, command: AwaitJoin) -> list[Event]:
-    seat = checked_seat(command.seat)
+    seat = None if command.seat is None else checked_seat(command.seat)
     options = state.options
     banks = [options.bank_seconds * 1000] * 2
     return [*join_deadline(options, state.phase is Phase.CUT, seat, banks, command)]
@@ -37,8 +37,8 @@ def join_deadline(
     options: RuleOptions, waiting: bool, seat: int | None, banks: list[int], command: AwaitJoin
 ) -> list[DeadlineSet]:
     """The deadline of the invited seats of a match ``waiting`` for its players: ``seat``'s
-    own at two seats, every invited seat's (naming none) at three and four (docs/rules.md,
-    "Join deadlines, no-shows, abandonment and adjudication")."""
+    own when one seat of two is invited, else every invited seat's, naming none (docs/rules.md,
+    "How a match ends" and "Join deadlines, no-shows, abandonment and adjudication")."""
     if not waiting or not options.join_seconds:
         raise IllegalMove("a join deadline is set only on a match waiting for its players")
     due = command.at + timedelta(seconds=options.join_seconds)

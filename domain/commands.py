@@ -117,9 +117,10 @@ class TimeOut(_Command, tag="time_out", frozen=True):
 
 
 class AwaitJoin(_Command, tag="await_join", frozen=True):
-    """The invited ``seat`` has ``join_seconds`` from ``at`` (the match's creation) to join."""
+    """The invited ``seat`` has ``join_seconds`` from ``at`` (the match's creation) to join;
+    ``seat`` None: every invited seat, on one deadline (two seats invited at once)."""
 
-    seat: int
+    seat: int | None
     at: datetime
 
 

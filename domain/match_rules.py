@@ -113,7 +113,8 @@ def _two_seat_clock(
         return None
     if state.phase is Phase.CUT and waiting:
         if options.join_seconds and state.clock is None:
-            return AwaitJoin(seat=waiting[0], at=now)
+            # Both seats invited: one deadline for both, as at three and four seats.
+            return AwaitJoin(seat=waiting[0] if len(waiting) == 1 else None, at=now)
         return None
     if options.turn_seconds or state.clock is not None:
         return StampTime(at=now)

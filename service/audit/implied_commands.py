@@ -101,7 +101,7 @@ def _clock_or_ending(state: HandState, event: Event) -> list[Command]:
     deadline the recorded clock set, and makes the documented default move, which must be the
     move recorded."""
     if isinstance(event, DeadlineSet):
-        if event.kind == "join" and event.seat is not None:
+        if event.kind == "join":
             return [AwaitJoin(seat=event.seat, at=event.at)]
         return [StampTime(at=event.at)]
     if isinstance(event, TimedOut):

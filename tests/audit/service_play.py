@@ -59,12 +59,12 @@ def played_match(
     links: int = CHAIN_LINKS,
     invite: bool = False,
     timeouts: float = 0.0,
-    no_show: bool = False,
+    no_show: Sequence[int] = (),
 ) -> GameRecord:
     """The record of a match played ``moves`` moves (to its end by default), the same for the
     same seed; ``links`` is the length of its seed chains. ``invite``: seat 1 is invited, and
-    joins with its invite code before play, unless it is a ``no_show``: its join deadline
-    (``options.join_seconds``) passes, which ends the match."""
+    joins with its invite code before play. ``no_show``: these seats are invited and none
+    joins: the join deadline (``options.join_seconds``) passes, which ends the match."""
     return asyncio.run(
         play_match(
             seed,
@@ -89,7 +89,7 @@ async def play_match(
     invite: bool = False,
     watch: Watch | None = None,
     timeouts: float = 0.0,
-    no_show: bool = False,
+    no_show: Sequence[int] = (),
 ) -> GameRecord:
     """``played_match`` from a running event loop; ``watch`` sees every command's state.
     With a turn clock (``options.turn_seconds``) each decision takes up to twice the turn's
@@ -112,7 +112,7 @@ async def play_match(
         players=seats,
         entropy=ENTROPY,
         commitment=committed.commitment,
-        invite_seats=[1] if invite or no_show else [],
+        invite_seats=list(no_show) or ([1] if invite else []),
     )
     match_id = created.match_id
     tokens = dict(created.tokens)

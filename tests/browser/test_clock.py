@@ -15,7 +15,7 @@ from playwright.async_api import expect
 
 from bench.servers import Server
 from domain import RuleOptions
-from tests.api.players import create_table
+from tests.api.players import Table, create_table
 from tests.audit.service_play import TIMED_OUT, TIMED_PLAY, play_match
 from tests.audit.tampering import (
     Document,
@@ -196,6 +196,25 @@ async def test_a_match_started_with_a_clock_shows_the_players_time(
     )
 
 
+@pytest.mark.parametrize(("players", "invited"), [(2, [0, 1]), (3, [0, 1, 2])], ids=str)
+async def test_the_page_shows_the_time_every_invited_seat_has_to_join(
+    pages: Pages, server: Server, players: int, invited: list[int]
+) -> None:
+    """Every seat invited: the first to join sees the one deadline they all have, at two
+    seats as at three (it names no seat)."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        options = {"game_target": 10, "match_target": 0, "join_seconds": 600}
+        body = {"players": players, "options": options, "invite_seats": invited}
+        created = (await http.post("/matches", json=body)).json()
+        code = next(i["invite_code"] for i in created["invites"] if i["seat"] == 0)
+        joined = (await http.post("/matches/join", json={"invite_code": code})).json()
+    table = Table(created["match_id"], {0: joined["token"]})
+    page = await pages.open_seat(table)
+    await expect(page.locator(".clock")).to_have_text(
+        re.compile(r"^The invited players have (9|10):\d\d to join\.$")
+    )
+
+
 def early_no_show(doc: Document) -> None:
     """The no-show's timeout a moment before the join deadline."""
     timed_out = timeout_of(doc)
@@ -218,13 +237,18 @@ def no_show_without_a_timeout(doc: Document) -> None:
     entries(doc).remove(timeout_of(doc))
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-async def test_both_verifiers_check_a_no_show(pages: Pages, players: int) -> None:
-    """An invited seat that never joined: the join deadline, its timeout at or after it, and
-    the match ended as a no-show verify in both; each of three tampers, every hash
-    recomputed, is refused by both."""
+@pytest.mark.parametrize(
+    ("players", "invited"), [(2, (1,)), (2, (0, 1)), (3, (1,)), (4, (1,))], ids=str
+)
+async def test_both_verifiers_check_a_no_show(
+    pages: Pages, players: int, invited: tuple[int, ...]
+) -> None:
+    """Invited seats that never joined: the join deadline (one for both seats of a
+    two-player match both invited, naming neither), the lowest absent seat's timeout at or
+    after it, and the match ended as a no-show verify in both; each of three tampers, every
+    hash recomputed, is refused by both."""
     options = RuleOptions(join_seconds=60)
-    doc = document(await play_match(1, seats=players, options=options, no_show=True))
+    doc = document(await play_match(1, seats=players, options=options, no_show=invited))
     types = [kinds(entry)[0] for entry in entries(doc)]
     assert types.index("timed_out") + 1 == types.index("match_ended")
     page = await pages.open("/#/replay")

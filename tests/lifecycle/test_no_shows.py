@@ -76,12 +76,23 @@ async def test_an_invited_player_who_never_joins_is_a_no_show(
     assert verdict.ok, verdict.render()
 
 
-@pytest.mark.parametrize(("seats", "joined", "absent"), [(3, 1, 2), (4, 2, 1), (4, 1, 2)])
+@pytest.mark.parametrize(
+    ("seats", "invites", "joined", "absent"),
+    [
+        # Both seats of a two-player match invited: the one that joined is not the no-show,
+        # where the deadline once named the first invited seat whoever joined.
+        (2, (0, 1), 0, 1),
+        (2, (0, 1), 1, 0),
+        (3, (1, 2), 1, 2),
+        (4, (1, 2), 2, 1),
+        (4, (1, 2), 1, 2),
+    ],
+)
 async def test_the_lowest_seat_still_absent_is_the_no_show(
-    seats: int, joined: int, absent: int
+    seats: int, invites: tuple[int, ...], joined: int, absent: int
 ) -> None:
     life = Lifecycle()
-    created = await invited(life, JOIN, "op-1", seats, invite_seats=(1, 2))
+    created = await invited(life, JOIN, "op-1", seats, invite_seats=invites)
     await life.matches.join(created.invite_codes[joined])
     life.clock.advance(60)
     assert await life.timer.fire_due() == 1
@@ -89,6 +100,9 @@ async def test_the_lowest_seat_still_absent_is_the_no_show(
     ending = (await life.load(created.match_id)).state.ending
     assert ending is not None
     assert (ending.reason, ending.seat) == ("no_show", absent)
+    record, _ = await served_record(life.matches, await life.matches.match(created.match_id))
+    verdict = verify_record(record)
+    assert verdict.ok, verdict.render()
 
 
 @EVERY_SIZE

@@ -24,6 +24,8 @@ function minutes(ms) {
 function watched(view) {
   if (view.kind === "two_players") {
     const clock = view.clock;
+    // Both seats invited: one join deadline before the cut, naming neither.
+    if (clock && clock.seat === null && clock.due_at !== null && view.turn === null) return { dueAt: clock.due_at, seat: null, bankMs: 0, joining: "all" };
     if (!clock || clock.seat === null || clock.due_at === null) return null;
     const joining = view.turn === null ? "one" : "";
     return { dueAt: clock.due_at, seat: clock.seat, bankMs: clock.banks_ms[clock.seat] ?? 0, joining };

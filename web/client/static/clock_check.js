@@ -171,7 +171,9 @@ export class ClockCheck {
   timedOut(c) {
     const e = c.event;
     const deadline = this.deadline;
-    if (!deadline || deadline.seat !== e.seat || deadline.due === null) return c.refuse(`seat ${e.seat} was not on the clock`);
+    // A join deadline naming no seat is every invited seat's (both seats invited).
+    const anyInvited = deadline?.kind === "join" && deadline.seat === null && (e.seat === 0 || e.seat === 1);
+    if (!deadline || (deadline.seat !== e.seat && !anyInvited) || deadline.due === null) return c.refuse(`seat ${e.seat} was not on the clock`);
     if (micros(c, e.due_at) !== deadline.due) c.refuse(`the deadline ${e.due_at} is not the one set before it`);
     if (micros(c, e.at) < deadline.due) c.refuse(`the timeout at ${e.at} is before the deadline ${e.due_at}`);
     if (deadline.kind === "join") {
