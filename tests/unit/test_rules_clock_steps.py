@@ -86,6 +86,23 @@ def test_the_lowest_missing_seat_starts_it_when_several_are_invited(seats: int) 
     assert match.step(match.made, waiting=[1, 2]) == AwaitJoin(seat=1, at=NOW)
 
 
+def test_both_seats_of_two_invited_share_one_deadline_naming_neither() -> None:
+    """As at three and four seats: the lower seat still absent is the no-show when it passes,
+    never one that joined."""
+    match = Match(2, JOIN)
+
+    step = match.step(match.made, waiting=[0, 1])
+
+    assert step == AwaitJoin(seat=None, at=NOW)
+    (deadline,) = match.apply(step)
+    assert isinstance(deadline, DeadlineSet)
+    assert (deadline.seat, deadline.kind, deadline.due_at) == (
+        None,
+        "join",
+        NOW + timedelta(seconds=600),
+    )
+
+
 @EVERY_SIZE
 def test_the_join_deadline_is_set_once(seats: int) -> None:
     match = awaiting(seats)
