@@ -32,6 +32,27 @@ export function checkJoinDeadline(c, options, at, due) {
   }
 }
 
+/**
+ * Who wins a match ended other than by play (docs/rules.md, "How a match ends"): the side a
+ * resignation or forfeit concedes to, an award's seat's side, nobody in a voided or abandoned
+ * match, and for a no-show nobody (a casual match, cancelled) or the side it concedes to.
+ * @param {Checking} c @param {(seat: number) => number} sideOf
+ * @param {(seat: number) => number} concededTo the side that wins a match `seat` gives up
+ * @returns {number | null}
+ */
+export function endingWinner(c, sideOf, concededTo) {
+  const { reason, seat } = c.event;
+  const conceded = () => concededTo(seat);
+  /** @type {Record<string, () => number | null>} */
+  const winners = {
+    resigned: conceded, forfeited_on_time: conceded, forfeited: conceded, awarded: () => sideOf(seat),
+    voided: () => null, abandoned: () => null,
+    no_show: () => (c.event.winner === null ? null : conceded()),
+  };
+  if (!Object.hasOwn(winners, reason)) c.refuse(`${show(reason)} is no reason a match ends`);
+  return winners[reason]();
+}
+
 export class ClockCheck {
   /** @param {Table} table */
   constructor(table) {
@@ -206,17 +227,10 @@ export class ClockCheck {
   ended(c) {
     const e = c.event;
     const reason = String(e.reason);
-    /** @type {Record<string, number | null>} */
-    const winners = {
-      resigned: 1 - e.seat, forfeited_on_time: 1 - e.seat, forfeited: 1 - e.seat, awarded: e.seat,
-      voided: null, abandoned: null,
-      // A no-show forfeits in an operator's match, and cancels a casual one.
-      no_show: e.winner === null ? null : 1 - e.seat,
-    };
-    if (!(reason in winners)) c.refuse(`${show(reason)} is no reason a match ends`);
+    const winner = endingWinner(c, (seat) => seat, (seat) => 1 - seat);
     if ((reason === "forfeited_on_time" || reason === "no_show") !== this.forfeits) c.refuse(`nothing made it end ${reason}`);
     if (reason === "resigned" && this.timeouts[e.seat] > 0) c.fail(`the record has ${c.name} where the rules give SeatReturned`);
-    c.expect("winner", winners[reason]);
+    c.expect("winner", winner);
     c.expect("match_scores", this.table.matchScores);
     c.expect("games_won", this.table.gamesWon);
     this.table.phase = "over";

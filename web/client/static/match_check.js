@@ -10,6 +10,7 @@
 // settled between every two sides, and the match won where the rules say; a match ended
 // other than by play goes to the side the rules name, the scores standing.
 
+import { endingWinner } from "./clock_check.js";
 import { Checking, eventName, fail, show } from "./discrepancy.js";
 import { FORMATS } from "./formats.js";
 import { t } from "./i18n.js";
@@ -62,19 +63,11 @@ const RULES_VERSIONS = [1, 2];
  * @param {{ matchScores: number[], gamesWon: number[], handPoints: number[] }} scores
  */
 function checkEnding(c, format, { forfeits, noShow }, { matchScores, gamesWon, handPoints }) {
-  const { reason, seat } = c.event;
-  const conceded = () => format.concededTo(seat, matchScores, handPoints);
-  /** @type {Record<string, () => number | null>} */
-  const winners = {
-    resigned: conceded, forfeited_on_time: conceded, forfeited: conceded, awarded: () => format.sideOf(seat),
-    voided: () => null, abandoned: () => null,
-    // A no-show forfeits in an operator's match, and cancels a casual one.
-    no_show: () => (c.event.winner === null ? null : conceded()),
-  };
-  if (!Object.hasOwn(winners, reason)) c.refuse(`${show(reason)} is no reason a match ends`);
+  const { reason } = c.event;
+  const winner = endingWinner(c, format.sideOf, (seat) => format.concededTo(seat, matchScores, handPoints));
   if (reason === "forfeited_on_time" && !forfeits) c.refuse("nothing made it end forfeited_on_time");
   if ((reason === "no_show") !== noShow) c.refuse(`nothing made it end ${reason}`);
-  c.expect("winner", winners[reason]());
+  c.expect("winner", winner);
   c.expect("match_scores", matchScores);
   c.expect("games_won", gamesWon);
 }
