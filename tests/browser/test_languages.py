@@ -111,7 +111,7 @@ async def test_a_whole_match_speaks_one_language(pages: Pages, language: str, pl
     # At three seats the bots may play a short match to its end while the person sits out:
     # then another match, until one showed every screen.
     for _ in range(MATCHES_TRIED):
-        await page.goto("/#/")
+        await page.goto("/")  # a new document, as in test_play's loops
         await start(page, players, 10 if players == 2 else 40)
         await play_it(page, shown, screens)
         if screens == {"lobby", "table", "hand summary", "match summary"}:
