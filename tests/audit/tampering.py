@@ -95,11 +95,12 @@ def take_out_a_stamp(doc: Document) -> int:
     return int(events[at]["version"]) + 1
 
 
-def add_a_stamp(doc: Document) -> int:
+def add_a_stamp(doc: Document, last: bool = False) -> int:
     """The clock's restart after the record's first draw recorded twice, every hash
-    recomputed (a clocked record): the copy's version."""
+    recomputed (a clocked record): the copy's version. The first of its stamps is copied, or
+    with ``last`` the last (at three and four seats the match's own next deadline)."""
     events = entries(doc)
     at, after = _first_draw_stamped(events)
-    events.insert(after, dict(events[at + 1]))
+    events.insert(after, dict(events[after - 1 if last else at + 1]))
     rehash(doc)
     return int(events[after]["version"])

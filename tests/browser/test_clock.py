@@ -145,12 +145,16 @@ async def test_both_verifiers_follow_the_banks_and_timeouts_from_hand_to_hand(
     assert not in_browser, said
 
 
+@pytest.mark.parametrize("last", [False, True], ids=["first", "last"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-async def test_both_verifiers_refuse_a_stamp_no_move_made_due(pages: Pages, players: int) -> None:
+async def test_both_verifiers_refuse_a_stamp_no_move_made_due(
+    pages: Pages, players: int, last: bool
+) -> None:
     """A clocked record with the clock's restart after a draw recorded twice, every hash
-    recomputed."""
+    recomputed: its first stamp copied, or its last (at three and four seats the match's
+    next deadline, the earliest of the tables' clocks as it was)."""
     doc = document(await play_match(2, seats=players, options=TIMED_PLAY, timeouts=TIMED_OUT))
-    copy = add_a_stamp(doc)
+    copy = add_a_stamp(doc, last=last)
     page = await pages.open("/#/replay")
     assert f"version {copy}: " in str(verdict(doc).problem)
     in_browser, said = await browser_verdict(page, doc)

@@ -72,6 +72,10 @@ export class MatchClock {
       this.last = { seat: null, due };
       return;
     }
+    // Recorded only where it changed: in play, where the tables' clocks moved it; once the
+    // match is over, to clear one still running.
+    const madeDue = over ? this.last !== null && this.last.due !== null : this.changed(tables, banks);
+    if (!madeDue) c.fail(`the record has ${c.name} where no move made one due`);
     this.last = { seat: e.seat, due };
     if (!cut) c.refuse("a turn's deadline before the cut");
     if (over) {
