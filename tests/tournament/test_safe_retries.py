@@ -4,12 +4,16 @@ operator, and an operator's matches found by ref or listed with filters and a cu
 from __future__ import annotations
 
 import asyncio
+import random
 import uuid
 from typing import Any
 
 import psycopg
+import pytest
 
 from service.tournament.operators import OperatorKeys
+from tests.api import players as api
+from tests.api.any_size import QUICK, play_out
 from tests.tournament.conftest import new_key
 from tests.tournament.play import SHORT_MATCH, Client, Json, Table, bearer, play_commands
 
@@ -29,34 +33,41 @@ async def listed(client: Client, key: str, **params: str) -> Json:
     return result
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
 async def test_a_create_retried_after_its_answer_was_lost_returns_the_same_match_and_tokens(
-    client: Client, keys: OperatorKeys
+    client: Client, keys: OperatorKeys, players: int
 ) -> None:
     key = await new_key(keys, f"Retry {uuid.uuid4()}", "matches:create", "matches:read")
     headers = keyed(key, "create-cup-r1-m1")
     ref = f"cup-{uuid.uuid4()}"
 
-    await create(client, headers, external_ref=ref)  # the answer never reaches the caller
-    retried = await create(client, headers, external_ref=ref)
+    # The answer never reaches the caller.
+    body = {"external_ref": ref, "players": players, "options": QUICK}
+    await create(client, headers, **body)
+    retried = await create(client, headers, **body)
 
     assert retried.status_code == 201, retried.text
-    again = (await create(client, headers, external_ref=ref)).json()
+    again = (await create(client, headers, **body)).json()
     assert again == retried.json()
+    assert len(again["seats"]) == players
     found = await listed(client, key, external_ref_prefix=ref)
     assert [m["match_id"] for m in found["matches"]] == [again["match_id"]]
-    table = Table(again["match_id"], {s["seat"]: s["token"] for s in again["seats"]})
-    final = await play_commands(client, table)
-    assert final["phase"] == "match_over"
+    # The tokens answered again open every seat: the match is played out with them.
+    seats = api.Table(again["match_id"], {s["seat"]: s["token"] for s in again["seats"]})
+    await play_out(client, seats, random.Random(players))
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
 async def test_concurrent_creates_with_one_key_make_one_match(
-    client: Client, keys: OperatorKeys
+    client: Client, keys: OperatorKeys, players: int
 ) -> None:
     key = await new_key(keys, f"Race {uuid.uuid4()}", "matches:create", "matches:read")
     ref = f"race-{uuid.uuid4()}"
     headers = keyed(key, ref)
 
-    answers = await asyncio.gather(*(create(client, headers, external_ref=ref) for _ in range(4)))
+    answers = await asyncio.gather(
+        *(create(client, headers, external_ref=ref, players=players) for _ in range(4))
+    )
 
     statuses = sorted(a.status_code for a in answers)
     assert set(statuses) <= {201, 409}
