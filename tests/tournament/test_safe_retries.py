@@ -41,9 +41,8 @@ async def test_a_create_retried_after_its_answer_was_lost_returns_the_same_match
     headers = keyed(key, "create-cup-r1-m1")
     ref = f"cup-{uuid.uuid4()}"
 
-    # The answer never reaches the caller.
     body = {"external_ref": ref, "players": players, "options": QUICK}
-    await create(client, headers, **body)
+    await create(client, headers, **body)  # the answer never reaches the caller
     retried = await create(client, headers, **body)
 
     assert retried.status_code == 201, retried.text
