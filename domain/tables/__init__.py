@@ -33,6 +33,7 @@ from domain.tables.events import (
     TableEvent,
     decode_tables_event,
     encode_tables_event,
+    unwrapped,
 )
 from domain.tables.evolve import evolve_tables, fold_tables
 from domain.tables.legal import tables_legal_actions
@@ -77,4 +78,5 @@ __all__ = [
     "tables_legal_actions",
     "tables_public_view",
     "tables_view",
+    "unwrapped",
 ]

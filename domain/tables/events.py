@@ -127,6 +127,12 @@ FormatEvent = (
 FORMAT_MATCH_ENDINGS = (FormatMatchWon, MatchEnded)
 FORMAT_MATCH_ENDING_TYPES = ("format_match_won", "match_ended")
 
+
+def unwrapped(event: object) -> object:
+    """The two-player event a table's event wraps; any other event as it is."""
+    return event.event if isinstance(event, TableEvent) else event
+
+
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(FormatEvent)
 

@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 from domain.errors import DomainError
 from domain.events import CardsCut, DeadlineSet, Dealt
 from domain.match_rules import MatchRules
-from domain.tables import RoundScored, SeatsCut, TableEvent
+from domain.tables import RoundScored, SeatsCut, unwrapped
 from service.audit.event_diff import Discrepancy, name
 
 S = TypeVar("S")
@@ -60,14 +60,14 @@ class ClockSteps(Generic[S, E]):
         at = _ANY_TIME if stamp is None else stamp.at
         command = self._rules.clock_step(state, made, at, ()) if made else None
         stamped = self._decided(state, command)
+        if stamped and stamp is None:
+            raise Discrepancy(
+                f"{where}version {version}: {name(unwrapped(event))} comes where the deadline_set "
+                "of the move before it is due (a clocked match records one after every move)"
+            )
         if stamp is not None and not stamped and self._moved:
             self._unasked = f"{where}version {version}: a deadline_set no move made due"
-        if not stamped or stamp is not None:
-            return command if stamped else None
-        raise Discrepancy(
-            f"{where}version {version}: {name(_inner(event))} comes where the deadline_set of "
-            "the move before it is due (a clocked match records one after every move)"
-        )
+        return command if stamped else None
 
     def decided(self, group: Sequence[E]) -> None:
         """``group`` (decided by the rules) was recorded: a clock step closes an append."""
@@ -96,14 +96,10 @@ class ClockSteps(Generic[S, E]):
             return False
 
 
-def _inner(event: Any) -> Any:
-    return event.event if isinstance(event, TableEvent) else event
-
-
 def _stamp(event: Any) -> DeadlineSet | None:
-    inner = _inner(event)
+    inner = unwrapped(event)
     return inner if isinstance(inner, DeadlineSet) else None
 
 
 def _system_step(event: Any) -> bool:
-    return isinstance(_inner(event), CardsCut | SeatsCut | Dealt)
+    return isinstance(unwrapped(event), CardsCut | SeatsCut | Dealt)

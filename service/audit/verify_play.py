@@ -44,6 +44,7 @@ from domain.tables import (
     TablesState,
     decide_tables,
     fold_tables,
+    unwrapped,
 )
 from service.audit.clock_steps import ClockSteps
 from service.audit.event_diff import Discrepancy, first_difference, name
@@ -205,16 +206,14 @@ def _decided_table_group(
     stamp: FormatCommand | None,
 ) -> list[FormatEvent]:
     version, event = events[index]
+    named = name(unwrapped(event))
     if isinstance(event, TableEvent) and not in_play(state, event):
         raise Discrepancy(
-            f"{where}version {version}: {_table_name(event)} is at table {event.table}, where "
-            f"{_tables(state)}"
+            f"{where}version {version}: {named} is at table {event.table}, where {_tables(state)}"
         )
     commands = [stamp] if stamp else table_clock_or_ending(state, events, index)
     commands = commands or table_commands(state, events, index, seeds)
-    return decided_as_recorded(
-        decide_tables, state, commands, events, index, where, _table_name(event)
-    )
+    return decided_as_recorded(decide_tables, state, commands, events, index, where, named)
 
 
 def _tables(state: TablesState) -> str:
@@ -222,10 +221,6 @@ def _tables(state: TablesState) -> str:
     if count == 0:
         return "no table is in play"
     return "table 0 is in play" if count == 1 else f"tables 0 to {count - 1} are in play"
-
-
-def _table_name(event: FormatEvent) -> str:
-    return name(event.event) if isinstance(event, TableEvent) else name(event)
 
 
 def _announce_table(state: TablesState, event: FormatEvent, report: Report) -> None:

@@ -19,7 +19,12 @@ from typing import Protocol, TypeVar
 import msgspec
 
 from domain import Event, decode_event, encode_event, event_type
-from domain.tables import FormatEvent, TableEvent, decode_tables_event, encode_tables_event
+from domain.tables import (
+    FormatEvent,
+    decode_tables_event,
+    encode_tables_event,
+    unwrapped,
+)
 from service.ports.event_store import NewEvent, StoredEvent
 from service.store.upcasting import Upcasters, canonical_json
 
@@ -87,7 +92,7 @@ class TableCodec:
 def schema_version_of(event: FormatEvent) -> int:
     """The version a three- or four-player match's event is stored under: a two-player event's
     own (a table's event: the one it wraps); the match's own events are at their first."""
-    inner = event.event if isinstance(event, TableEvent) else event
+    inner = unwrapped(event)
     version = getattr(type(inner), "schema_version", 1)
     assert isinstance(version, int)
     return version

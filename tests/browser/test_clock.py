@@ -56,6 +56,16 @@ def timeout_of(doc: Document) -> Entry:
     return next(entry for entry in entries(doc) if "timed_out" in kinds(entry))
 
 
+def early_timeout(doc: Document) -> None:
+    """The record's first timeout (a turn's or a no-show's) a moment before its deadline."""
+    timed_out = timeout_of(doc)
+    event = data(timed_out)
+    inner = event.get("event", event)
+    early = datetime.fromisoformat(inner["due_at"]) - timedelta(milliseconds=1)
+    inner["at"] = early.isoformat().replace("+00:00", "Z")
+    set_data(timed_out, event)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
@@ -106,12 +116,7 @@ async def test_the_page_counts_the_turn_clock_down_and_follows_the_timeouts(
     assert not in_browser, said
     assert not verdict(wrong).ok
     # A timeout a moment before its deadline, every hash recomputed.
-    timed_out = timeout_of(doc)
-    event = data(timed_out)
-    inner = event.get("event", event)
-    early = datetime.fromisoformat(inner["due_at"]) - timedelta(milliseconds=1)
-    inner["at"] = early.isoformat().replace("+00:00", "Z")
-    set_data(timed_out, event)
+    early_timeout(doc)
     rehash(doc)
     in_browser, said = await browser_verdict(page, doc)
     assert not in_browser, said
@@ -219,14 +224,6 @@ async def test_the_page_shows_the_time_every_invited_seat_has_to_join(
     )
 
 
-def early_no_show(doc: Document) -> None:
-    """The no-show's timeout a moment before the join deadline."""
-    timed_out = timeout_of(doc)
-    event = data(timed_out)
-    early = datetime.fromisoformat(event["due_at"]) - timedelta(milliseconds=1)
-    set_data(timed_out, {**event, "at": early.isoformat().replace("+00:00", "Z")})
-
-
 def sooner_join_deadline(doc: Document) -> None:
     """The join deadline a minute sooner than ``join_seconds`` after it was set (and the
     timeout's ``due_at`` with it)."""
@@ -259,7 +256,7 @@ async def test_both_verifiers_check_a_no_show(
     assert verdict(doc).ok, verdict(doc).problem
     verified, said = await browser_verdict(page, doc)
     assert verified, said
-    for tamper in (early_no_show, sooner_join_deadline, no_show_without_a_timeout):
+    for tamper in (early_timeout, sooner_join_deadline, no_show_without_a_timeout):
         wrong = copy.deepcopy(doc)
         tamper(wrong)
         rehash(wrong)

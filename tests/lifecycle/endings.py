@@ -3,12 +3,12 @@ on time, an operator's adjudication (award, forfeit, void) and an abandonment.""
 
 from __future__ import annotations
 
-from domain.commands import Adjudicate, Resign, Verdict
+from domain.commands import Adjudicate, Resign
+from domain.endings import VERDICT_OF
 from service.matches.use_cases import CommandRequest
 from tests.lifecycle.table import ABANDON_AFTER, Lifecycle
 
 ENDINGS = ("resigned", "forfeited_on_time", "awarded", "forfeited", "voided", "abandoned")
-VERDICTS: dict[str, Verdict] = {"awarded": "award", "forfeited": "forfeit", "voided": "void"}
 
 
 async def ended_mid_hand(life: Lifecycle, how: str, seats: int = 2) -> str:
@@ -28,7 +28,7 @@ async def ended_mid_hand(life: Lifecycle, how: str, seats: int = 2) -> str:
         life.clock.advance(ABANDON_AFTER)
         assert await life.abandonment.abandon_idle() == 1
     else:
-        verdict = VERDICTS[how]
+        verdict = VERDICT_OF[how]
         seat = None if verdict == "void" else 0
         command = Adjudicate(verdict=verdict, seat=seat, reason="table 4 closed")
         events = life.matches.rules_for(match).decide(loaded.state, command)

@@ -48,8 +48,8 @@ export class MatchClock {
   }
 
   /**
-   * After a restart of tables' clocks: whether the match's next deadline changed, and so is
-   * recorded next, and only then.
+   * Whether the match's next deadline as the tables' clocks stand differs from the last one
+   * recorded: it is recorded then, and only then.
    * @param {Tables} tables @param {number[]} banks
    */
   changed(tables, banks) {
